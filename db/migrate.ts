@@ -1,0 +1,71 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+
+const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
+/** Any constant shared by every runner: concurrent runs wait for each other. */
+const ADVISORY_LOCK_ID = 7_240_318;
+
+export interface MigrationReport {
+  applied: string[];
+}
+
+/**
+ * Applies the SQL files of db/migrations in name order, each in its own
+ * transaction, under an advisory lock. Files already applied are skipped.
+ */
+export async function migrate(connectionString: string): Promise<MigrationReport> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_ID]);
+    await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version text PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const done = new Set(
+      (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
+    );
+    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+    const applied: string[] = [];
+    for (const file of files) {
+      if (done.has(file)) continue;
+      const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${file} failed: ${(error as Error).message}`, { cause: error });
+      }
+      applied.push(file);
+    }
+    return { applied };
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_ID]).catch(() => {});
+    await client.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const { getConfig } = await import('../src/server/config.ts');
+  const { startEmbeddedPostgres } = await import('../src/server/db/embedded.ts');
+  const { dataDirectory } = await import('../src/server/local/paths.ts');
+  const config = getConfig();
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory() });
+  try {
+    const { applied } = await migrate(config.databaseUrl ?? (embedded?.url as string));
+    console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');
+  } finally {
+    await embedded?.stop();
+  }
+}
+
+if (import.meta.main) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,23 @@
+import type { Config } from '@netlify/functions';
+import { quickQuoteSchema } from '../../src/lib/forms/quick-quote.ts';
+import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
+import { insertLead } from '../../src/server/leads/repository.ts';
+import { quickQuoteRow } from '../../src/server/leads/rows.ts';
+
+/** POST /api/quick-quotes: the quick-quote dialog -> cotizaciones_rapidas. */
+export default leadHandler({
+  name: 'quick-quotes',
+  schema: quickQuoteSchema,
+  invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
+  failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
+  async save(db, input, idempotencyKey) {
+    const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotencyKey);
+    return { id };
+  },
+  decoy: () => ({ id: decoyId() }),
+});
+
+export const config: Config = {
+  path: '/api/quick-quotes',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

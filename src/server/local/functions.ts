@@ -1,0 +1,37 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Handler } from '../http/lead-handler.ts';
+import { PROJECT_ROOT } from './paths.ts';
+
+export interface FunctionRoute {
+  name: string;
+  pattern: URLPattern;
+  handler: Handler;
+}
+
+const FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'netlify', 'functions');
+
+/**
+ * Loads every module of netlify/functions and routes its `config.path` to its
+ * default export, as Netlify does: the local server runs the same code.
+ */
+export async function loadFunctionRoutes(directory = FUNCTIONS_DIR): Promise<FunctionRoute[]> {
+  const files = (await readdir(directory)).filter((file) => /^[\w-]+\.ts$/.test(file)).sort();
+  const routes: FunctionRoute[] = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(path.join(directory, file)).href)) as {
+      default: Handler;
+      config?: { path?: string | string[] };
+    };
+    const paths = [module.config?.path ?? `/.netlify/functions/${path.basename(file, '.ts')}`].flat();
+    for (const pathname of paths) {
+      routes.push({ name: path.basename(file, '.ts'), pattern: new URLPattern({ pathname }), handler: module.default });
+    }
+  }
+  return routes;
+}
+
+export function findRoute(routes: readonly FunctionRoute[], url: string): FunctionRoute | undefined {
+  return routes.find((route) => route.pattern.test(url));
+}

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { type ServerMiddleware, serve } from 'srvx';
+import { staticMiddleware } from 'srvx/static';
+import { migrate } from '../../../db/migrate.ts';
+import { closeDatabase } from '../db/database.ts';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
+import { staticHeadersFor } from '../http/headers.ts';
+import { findRoute, loadFunctionRoutes } from './functions.ts';
+import { dataDirectory, PROJECT_ROOT } from './paths.ts';
+
+export interface LocalServerOptions {
+  port: number;
+  host: string;
+  distDir: string;
+}
+
+export interface LocalServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the built site and the Netlify functions on one port, with the
+ * production headers. Without DATABASE_URL it starts the embedded PostgreSQL
+ * and applies the migrations first.
+ */
+export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  let embedded: EmbeddedDatabase | undefined;
+  if (!process.env.DATABASE_URL) {
+    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory() });
+    await migrate(embedded.url);
+    process.env.DATABASE_URL = embedded.url;
+  }
+
+  const routes = await loadFunctionRoutes();
+  const notFoundPage = path.join(options.distDir, '404.html');
+
+  const logRequests: ServerMiddleware = async (request, next) => {
+    const started = performance.now();
+    const response = await next();
+    const { pathname } = new URL(request.url);
+    const duration = (performance.now() - started).toFixed(1);
+    process.stdout.write(`${request.method} ${pathname} ${response.status} ${duration}ms\n`);
+    return response;
+  };
+
+  const functions: ServerMiddleware = (request, next) => {
+    const route = findRoute(routes, request.url);
+    return route ? route.handler(request, { ip: request.ip ?? 'unknown' }) : next();
+  };
+
+  const staticHeaders: ServerMiddleware = async (request, next) => {
+    const response = await next();
+    const headers = new Headers(response.headers);
+    for (const [name, value] of Object.entries(staticHeadersFor(new URL(request.url).pathname))) {
+      headers.set(name, value);
+    }
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+
+  const server = serve({
+    port: options.port,
+    hostname: options.host,
+    silent: true,
+    gracefulShutdown: false,
+    middleware: [logRequests, functions, staticHeaders, staticMiddleware({ dir: options.distDir })],
+    async fetch() {
+      const page = existsSync(notFoundPage) ? await readFile(notFoundPage) : 'Not found';
+      return new Response(page, { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+    },
+  });
+  await server.ready();
+
+  return {
+    url: server.url ?? `http://${options.host}:${options.port}/`,
+    async close() {
+      await server.close();
+      await closeDatabase();
+      await embedded?.stop();
+    },
+  };
+}
+
+/** Stops cleanly on SIGINT/SIGTERM: requests in flight finish before PostgreSQL stops. */
+function stopOnSignals(server: LocalServer): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: closing…`);
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** Runs the server from the environment (PORT, HOST) until a signal stops it. */
+export async function main(): Promise<void> {
+  try {
+    const server = await startLocalServer({
+      port: Number(process.env.PORT ?? 4321),
+      host: process.env.HOST ?? '127.0.0.1',
+      distDir: path.join(PROJECT_ROOT, 'dist'),
+    });
+    stopOnSignals(server);
+    console.log(`Listening on ${server.url}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
+
+if (import.meta.main) await main();

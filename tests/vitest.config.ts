@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    root: new URL('..', import.meta.url).pathname,
+    include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    globalSetup: ['tests/setup/postgres-cluster.ts'],
+    setupFiles: ['tests/setup/test-database.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: 'test' },
+  },
+});

@@ -52,7 +52,8 @@ export function requiredChoice<const T extends readonly [string, ...string[]]>(v
 /** One value of a fixed option set, or nothing: empty, null or absent becomes null. */
 export function optionalChoice<const T extends readonly [string, ...string[]]>(values: T) {
   return z
-    .union([z.literal(''), z.null(), z.undefined(), z.enum(values)], { error: 'Elige una opción de la lista.' })
+    .union([z.literal(''), z.enum(values)], { error: 'Elige una opción de la lista.' })
+    .nullish()
     .transform((value) => value || null);
 }
 
@@ -73,8 +74,6 @@ export const optionalEmailField = z
   .union(
     [
       z.literal(''),
-      z.null(),
-      z.undefined(),
       z
         .string()
         .trim()
@@ -84,6 +83,7 @@ export const optionalEmailField = z
     ],
     { error: 'Escribe un correo válido, por ejemplo nombre@correo.com.' },
   )
+  .nullish()
   .transform((value) => value || null);
 
 /** Where the visit came from; sent with every lead, all optional. */

@@ -61,9 +61,8 @@ const terrainSizeField = z
 
 /** Levels: 1 or 2, as a number or as the select's string; 1 when absent. */
 const levelsField = z
-  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2'), z.undefined()], {
-    error: 'Elige 1 o 2 niveles.',
-  })
+  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'Elige 1 o 2 niveles.' })
+  .optional()
   .transform((value) => (value === undefined ? 1 : Number(value)) as 1 | 2);
 
 /** /estimacion, the personalised estimate. */

@@ -15,12 +15,15 @@ export interface RunningServer {
 /**
  * Starts the real local server (`src/server/local/serve.ts`) in its own
  * process on a free port, on this test file's database unless `env` says
- * otherwise. It is stopped when the file ends.
+ * otherwise, with the lead rate limit off. It is stopped when the file ends.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+  const environment = { ...process.env, PORT: '0', HOST: '127.0.0.1', LEAD_RATE_LIMIT: '0', ...env };
+  // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
   const child = spawn(process.execPath, [path.join(ROOT, 'src/server/local/serve.ts')], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LEAD_RATE_LIMIT: '0', ...env },
+    env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -57,7 +57,9 @@ const cleanText = (maxLength: number) =>
     .filter((text) => text.length > 0 && text.length <= maxLength && !/[\u0000-\u001f\u007f]/.test(text));
 
 const paddedText = (maxLength: number) =>
-  fc.tuple(padding, cleanText(maxLength), padding).map(([before, core, after]) => ({ sent: before + core + after, stored: core }));
+  fc
+    .tuple(padding, cleanText(maxLength), padding)
+    .map(([before, core, after]) => ({ sent: before + core + after, stored: core }));
 
 const phone = fc
   .tuple(fc.integer({ min: 2, max: 9 }), fc.stringMatching(/^\d{9}$/), fc.integer({ min: 0, max: 6 }))
@@ -79,11 +81,19 @@ const phone = fc
 const email = fc.oneof(
   fc.constantFrom({ sent: '', stored: null }, { sent: null, stored: null }, { sent: undefined, stored: null }),
   fc
-    .tuple(fc.stringMatching(/^[a-zA-Z0-9]{1,12}([._+-][a-zA-Z0-9]{1,8})?$/), fc.stringMatching(/^[a-zA-Z0-9]{1,12}\.(mx|com|de)$/), padding)
-    .map(([local, domain, pad]) => ({ sent: `${pad}${local}@${domain}${pad}`, stored: `${local}@${domain}`.toLowerCase() })),
+    .tuple(
+      fc.stringMatching(/^[a-zA-Z0-9]{1,12}([._+-][a-zA-Z0-9]{1,8})?$/),
+      fc.stringMatching(/^[a-zA-Z0-9]{1,12}\.(mx|com|de)$/),
+      padding,
+    )
+    .map(([local, domain, pad]) => ({
+      sent: `${pad}${local}@${domain}${pad}`,
+      stored: `${local}@${domain}`.toLowerCase(),
+    })),
 );
 
-const choice = <T extends string>(values: readonly T[]) => fc.constantFrom(...values).map((value) => ({ sent: value, stored: value }));
+const choice = <T extends string>(values: readonly T[]) =>
+  fc.constantFrom(...values).map((value) => ({ sent: value, stored: value }));
 const optionalChoice = <T extends string>(values: readonly T[]) =>
   fc.oneof(choice(values), fc.constantFrom({ sent: '', stored: null }, { sent: null, stored: null }));
 
@@ -92,7 +102,10 @@ const attribution = fc.record(
     utm_source: fc.oneof(paddedText(200), fc.constant({ sent: '', stored: null })),
     utm_campaign: paddedText(200),
     referrer: fc.webUrl().map((url) => ({ sent: url, stored: url })),
-    landing_path: fc.webPath().map((path) => `/${path.replace(/^\/+/, '')}`).map((path) => ({ sent: path, stored: path })),
+    landing_path: fc
+      .webPath()
+      .map((path) => `/${path.replace(/^\/+/, '')}`)
+      .map((path) => ({ sent: path, stored: path })),
   },
   { requiredKeys: [] },
 );
@@ -149,7 +162,10 @@ const validEstimate = fc
   })
   .map(({ attribution: extra, ...fields }) => {
     const result = toCase({ ...fields, ...extra });
-    return { ...result, expected: { ...result.expected, has_land: result.expected.terrain_size === null ? 'no' : 'si' } };
+    return {
+      ...result,
+      expected: { ...result.expected, has_land: result.expected.terrain_size === null ? 'no' : 'si' },
+    };
   });
 
 const validPartner = fc
@@ -180,17 +196,28 @@ const wrongType = fc.oneof(
 /** One way to break a valid payload, with the fields it applies to. */
 function invalidFrom(
   valid: fc.Arbitrary<Case>,
-  fields: { text: string[]; required: string[]; choices: Record<string, readonly string[]>; limits: Record<string, number> },
+  fields: {
+    text: string[];
+    required: string[];
+    choices: Record<string, readonly string[]>;
+    limits: Record<string, number>;
+  },
 ): fc.Arbitrary<Case> {
   const breakers: fc.Arbitrary<(body: Record<string, unknown>) => void>[] = [
-    fc.tuple(fc.constantFrom(...fields.text, ...Object.keys(fields.choices)), wrongType).map(([field, value]) => (body) => {
-      body[field] = value;
-    }),
+    fc
+      .tuple(fc.constantFrom(...fields.text, ...Object.keys(fields.choices)), wrongType)
+      .map(([field, value]) => (body) => {
+        body[field] = value;
+      }),
     fc.constantFrom(...fields.required).map((field) => (body) => {
       delete body[field];
     }),
     fc
-      .tuple(fc.constantFrom(...Object.entries(fields.limits)), fc.integer({ min: 1, max: 4000 }), fc.constantFrom('x', 'ñ', '💥'))
+      .tuple(
+        fc.constantFrom(...Object.entries(fields.limits)),
+        fc.integer({ min: 1, max: 4000 }),
+        fc.constantFrom('x', 'ñ', '💥'),
+      )
       .map(([[field, limit], extra, unit]) => (body) => {
         body[field] = unit.repeat(limit + extra);
       }),
@@ -239,7 +266,12 @@ const endpoints = [
       invalidFrom(validPreFilter, {
         text: ['name', 'phone', 'municipality', 'source'],
         required: ['source', 'name', 'phone', 'municipality', 'land_option'],
-        choices: { state: MEXICAN_STATES, land_option: LAND_OPTIONS, timeline: PREFILTER_TIMELINES, objective: OBJECTIVES },
+        choices: {
+          state: MEXICAN_STATES,
+          land_option: LAND_OPTIONS,
+          timeline: PREFILTER_TIMELINES,
+          objective: OBJECTIVES,
+        },
         limits: { name: 120, municipality: 120, ...ATTRIBUTION_LIMITS },
       }),
       invalidFrom(validEstimate, {
@@ -257,7 +289,16 @@ const endpoints = [
       validPartner,
       invalidFrom(validPartner, {
         text: ['name', 'phone', 'municipality'],
-        required: ['name', 'phone', 'municipality', 'role', 'investment', 'timeline', 'legal_documentation', 'consultancy_payment'],
+        required: [
+          'name',
+          'phone',
+          'municipality',
+          'role',
+          'investment',
+          'timeline',
+          'legal_documentation',
+          'consultancy_payment',
+        ],
         choices: {
           role: PARTNER_ROLES,
           project_type: PROJECT_TYPES,

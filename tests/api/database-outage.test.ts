@@ -72,7 +72,7 @@ describe('PostgreSQL stopped', () => {
     try {
       for (const [index, form] of forms.entries()) {
         const key = keys[index] as string;
-        expect((await rowsWithKey(database.url, form.table, key)), form.path).toBe(0);
+        expect(await rowsWithKey(database.url, form.table, key), form.path).toBe(0);
         const retry = await postJson(server.url + form.path, form.body, { 'Idempotency-Key': key });
         const again = await postJson(server.url + form.path, form.body, { 'Idempotency-Key': key });
         expect(retry.status, form.path).toBe(201);

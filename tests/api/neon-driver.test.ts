@@ -12,7 +12,9 @@ beforeAll(async () => {
 
 it('stores leads through the Neon serverless driver, a pool per request', async () => {
   const responses = await Promise.all(
-    Array.from({ length: 10 }, (_, index) => postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: `Neon ${index}` }))),
+    Array.from({ length: 10 }, (_, index) =>
+      postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: `Neon ${index}` })),
+    ),
   );
   expect(responses.map((response) => response.status)).toEqual(Array(10).fill(201));
   expect(await countRows('cotizaciones_rapidas', "name LIKE 'Neon %'")).toBe(10);

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
 
-/** Creates an empty, migrated database on the cluster of `adminUrl`; returns its URL. */
-export async function createTestDatabase(adminUrl: string, prefix = 'test'): Promise<string> {
+/** Creates a database on the cluster of `adminUrl`, migrated unless told otherwise; returns its URL. */
+export async function createTestDatabase(adminUrl: string, { migrated = true, prefix = 'test' } = {}): Promise<string> {
   const name = `${prefix}_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -14,6 +14,6 @@ export async function createTestDatabase(adminUrl: string, prefix = 'test'): Pro
   }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  await migrate(url.href);
+  if (migrated) await migrate(url.href);
   return url.href;
 }

@@ -74,7 +74,9 @@ describe.each(['pg', 'neon'] as const)('repository on the %s driver', (driver) =
       ),
     ).rejects.toThrow('abort');
     await run((db) =>
-      db.transaction((tx) => tx.query(`INSERT INTO cotizaciones_rapidas (name, phone) VALUES ($1, '+529990000000')`, [name])),
+      db.transaction((tx) =>
+        tx.query(`INSERT INTO cotizaciones_rapidas (name, phone) VALUES ($1, '+529990000000')`, [name]),
+      ),
     );
     const { rows } = await run((db) => db.query('SELECT phone FROM cotizaciones_rapidas WHERE name = $1', [name]));
     expect(rows).toEqual([{ phone: '+529990000000' }]);

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig, requireDatabaseUrl } from './config.ts';
+
+describe('parseConfig', () => {
+  it('has sensible defaults', () => {
+    expect(parseConfig({})).toEqual({
+      databaseUrl: undefined,
+      databaseDriver: 'pg',
+      databasePoolMax: 10,
+      neonWsProxy: undefined,
+      leadRateLimit: 20,
+    });
+  });
+
+  it('picks the Neon driver on Netlify and for Neon hosts, pg elsewhere', () => {
+    expect(parseConfig({ NETLIFY: 'true' }).databaseDriver).toBe('neon');
+    expect(parseConfig({ DATABASE_URL: 'postgresql://u:p@ep-x-123.us-east-2.aws.neon.tech/db' }).databaseDriver).toBe(
+      'neon',
+    );
+    expect(parseConfig({ DATABASE_URL: 'postgres://u:p@db.internal:5432/app' }).databaseDriver).toBe('pg');
+    expect(parseConfig({ NETLIFY: 'true', DATABASE_DRIVER: 'pg' }).databaseDriver).toBe('pg');
+  });
+
+  it('reads LEAD_RATE_LIMIT, where 0 turns the limit off', () => {
+    expect(parseConfig({ LEAD_RATE_LIMIT: '0' }).leadRateLimit).toBe(0);
+    expect(parseConfig({ LEAD_RATE_LIMIT: '5' }).leadRateLimit).toBe(5);
+  });
+
+  it('names the variable that is wrong', () => {
+    expect(() => parseConfig({ DATABASE_URL: 'mysql://x/y' })).toThrow(/DATABASE_URL/);
+    expect(() => parseConfig({ LEAD_RATE_LIMIT: '-1' })).toThrow(/LEAD_RATE_LIMIT/);
+    expect(() => parseConfig({ DATABASE_DRIVER: 'sqlite' })).toThrow(ConfigError);
+  });
+
+  it('explains a missing DATABASE_URL', () => {
+    expect(() => requireDatabaseUrl(parseConfig({}))).toThrow(/DATABASE_URL is not set/);
+  });
+});

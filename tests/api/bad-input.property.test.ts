@@ -40,6 +40,7 @@ const HOSTILE = [
   '<script>alert("xss")</script>',
   '<img src=x onerror=alert(1)>',
   '=HYPERLINK("http://evil.example","clic")',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent as plain text
   '${7*7} {{7*7}}',
   '\\x00 \\u0000',
 ] as const;

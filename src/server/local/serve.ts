@@ -29,7 +29,8 @@ export interface LocalServer {
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   let embedded: EmbeddedDatabase | undefined;
   if (!process.env.DATABASE_URL) {
-    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory() });
+    const port = process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined;
+    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory(), ...(port ? { port } : {}) });
     await migrate(embedded.url);
     process.env.DATABASE_URL = embedded.url;
   }

@@ -1,0 +1,39 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const PORT = 4329;
+/** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
+export const E2E_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:54329/app';
+
+// Debian's Chromium; Playwright's own browser download is not available here.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export default defineConfig({
+  testDir: '.',
+  outputDir: '../../test-results',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 2,
+  reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never', outputFolder: '../../playwright-report' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    locale: 'es-MX',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    },
+  },
+  projects: [
+    { name: 'mobile', use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, isMobile: false, hasTouch: true } },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+  ],
+  webServer: {
+    command: 'node src/server/local/serve.ts',
+    cwd: '../..',
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: '.data/e2e', PG_PORT: '54329', LEAD_RATE_LIMIT: '0' },
+  },
+});

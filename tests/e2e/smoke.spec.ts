@@ -33,7 +33,10 @@ test('a lead sent from the page is stored in PostgreSQL', async ({ page }) => {
   const client = new pg.Client({ connectionString: E2E_DATABASE_URL });
   await client.connect();
   try {
-    const { rows } = await client.query('SELECT phone, origin, landing_path FROM cotizaciones_rapidas WHERE name = $1', [name]);
+    const { rows } = await client.query(
+      'SELECT phone, origin, landing_path FROM cotizaciones_rapidas WHERE name = $1',
+      [name],
+    );
     expect(rows).toEqual([{ phone: '+529991234567', origin: 'hero', landing_path: '/' }]);
   } finally {
     await client.end();

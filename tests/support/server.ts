@@ -1,66 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll } from 'vitest';
+import { type RunningServer, spawnServer } from './spawn-server.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
+export { postJson, type RunningServer } from './spawn-server.ts';
 
-export interface RunningServer {
-  url: string;
-  process: ChildProcess;
-  /** Everything the server printed so far. */
-  output(): string;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
-}
-
-/**
- * Starts the real local server (`src/server/local/serve.ts`) in its own
- * process on a free port, on this test file's database unless `env` says
- * otherwise, with the lead rate limit off. It is stopped when the file ends.
- */
+/** Starts the real local server for this test file (see spawnServer); it stops when the file ends. */
 export async function startServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
-  const environment = { ...process.env, PORT: '0', HOST: '127.0.0.1', LEAD_RATE_LIMIT: '0', ...env };
-  // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
-  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/local/serve.ts')], {
-    cwd: ROOT,
-    env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stdout.on('data', () => {
-      const match = /Listening on (http:\/\/\S+?)\/?$/m.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
-  });
-
-  const server: RunningServer = {
-    url,
-    process: child,
-    output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+  const server = await spawnServer(env);
   afterAll(() => server.stop());
   return server;
-}
-
-/** POSTs JSON to the server, as a browser's fetch would. */
-export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
 }

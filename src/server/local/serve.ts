@@ -10,6 +10,8 @@ import { staticHeadersFor } from '../http/headers.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
 
+const PLATFORM_FILES = new Set(['/_headers', '/_redirects']);
+
 export interface LocalServerOptions {
   port: number;
   host: string;
@@ -37,6 +39,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
 
   const routes = await loadFunctionRoutes();
   const notFoundPage = path.join(options.distDir, '404.html');
+  const notFound = async () => {
+    const page = existsSync(notFoundPage) ? await readFile(notFoundPage) : 'Not found';
+    return new Response(page, { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  };
 
   const logRequests: ServerMiddleware = async (request, next) => {
     const started = performance.now();
@@ -52,6 +58,10 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     return route ? route.handler(request, { ip: request.ip ?? 'unknown' }) : next();
   };
 
+  // Netlify reads these files and never serves them.
+  const platformFiles: ServerMiddleware = (request, next) =>
+    PLATFORM_FILES.has(new URL(request.url).pathname) ? notFound() : next();
+
   const staticHeaders: ServerMiddleware = async (request, next) => {
     const response = await next();
     const headers = new Headers(response.headers);
@@ -66,11 +76,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     hostname: options.host,
     silent: true,
     gracefulShutdown: false,
-    middleware: [logRequests, functions, staticHeaders, staticMiddleware({ dir: options.distDir })],
-    async fetch() {
-      const page = existsSync(notFoundPage) ? await readFile(notFoundPage) : 'Not found';
-      return new Response(page, { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
-    },
+    middleware: [logRequests, functions, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
+    fetch: notFound,
   });
   await server.ready();
 

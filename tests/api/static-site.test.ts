@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../support/server.ts';
+
+const DIST = path.resolve(import.meta.dirname, '../../dist');
+
+/** Parses Netlify's `_headers` file: path pattern -> headers. */
+function netlifyRules(): Map<string, Record<string, string>> {
+  const rules = new Map<string, Record<string, string>>();
+  let current: Record<string, string> = {};
+  for (const line of readFileSync(path.join(DIST, '_headers'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    if (!line.startsWith(' ')) {
+      current = {};
+      rules.set(line.trim(), current);
+    } else {
+      const [name, ...value] = line.trim().split(': ');
+      current[(name as string).toLowerCase()] = value.join(': ');
+    }
+  }
+  return rules;
+}
+
+describe('the built site on the local server', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    if (!existsSync(path.join(DIST, 'index.html')))
+      throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+    server = await startServer();
+  });
+
+  it('sends on pages the headers that Netlify gets from dist/_headers', async () => {
+    const response = await fetch(`${server.url}/`);
+    expect(response.status).toBe(200);
+    const pageRule = netlifyRules().get('/*') ?? {};
+    expect(Object.keys(pageRule).length).toBeGreaterThan(4);
+    for (const [name, value] of Object.entries(pageRule)) expect(response.headers.get(name), name).toBe(value);
+    expect(response.headers.get('cache-control')).toBeNull();
+  });
+
+  it('caches fingerprinted assets for a year, as the /_astro/* rule says', async () => {
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
+    const response = await fetch(`${server.url}/_astro/${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe(netlifyRules().get('/_astro/*')?.['cache-control']);
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('never serves the platform files, and answers 404 to unknown paths', async () => {
+    expect((await fetch(`${server.url}/_headers`)).status).toBe(404);
+    expect((await fetch(`${server.url}/no-existe`)).status).toBe(404);
+  });
+
+  it('logs one line per request', async () => {
+    await fetch(`${server.url}/?log-check`);
+    expect(server.output()).toMatch(/^GET \/ 200 \d+\.\dms$/m);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * `npm run bench:api`: loads the local server on 127.0.0.1 with valid quick
+ * quotes (50 connections, 10 s) on a fresh embedded PostgreSQL, and checks the
+ * budget of issue #2: >= 1,000 requests/s, p99 <= 50 ms, no error, no lost row.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { migrate } from '../../db/migrate.ts';
+import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { spawnServer } from '../support/spawn-server.ts';
+
+const BUDGET = { requestsPerSecond: 1000, p99Ms: 50 };
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'casas-bench-'));
+await chmod(dataDir, 0o755);
+const database = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+await migrate(database.url);
+const server = await spawnServer({ DATABASE_URL: database.url, LEAD_RATE_LIMIT: '0' });
+
+try {
+  const result = await autocannon({
+    url: `${server.url}/api/quick-quotes`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Carga de prueba', phone: '999 123 4567', email: 'carga@example.mx', origin: 'hero' }),
+    connections: CONNECTIONS,
+    duration: DURATION_S,
+  });
+
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const rows = Number((await client.query('SELECT count(*) FROM cotizaciones_rapidas')).rows[0].count);
+  await client.end();
+
+  const ok = result['2xx'];
+  const errors = result.errors + result.timeouts + result.non2xx;
+  const figures = [
+    [
+      'requests/s (mean)',
+      result.requests.average.toFixed(0),
+      `>= ${BUDGET.requestsPerSecond}`,
+      result.requests.average >= BUDGET.requestsPerSecond,
+    ],
+    ['latency p50 (ms)', result.latency.p50.toFixed(1), '', true],
+    ['latency p99 (ms)', result.latency.p99.toFixed(1), `<= ${BUDGET.p99Ms}`, result.latency.p99 <= BUDGET.p99Ms],
+    ['errors (network, timeouts, non-2xx)', String(errors), '0', errors === 0],
+    ['2xx answers', String(ok), '', true],
+    // Requests still in flight when autocannon stops are stored but never counted as answered.
+    ['rows stored', String(rows), `2xx to 2xx + ${CONNECTIONS}`, rows >= ok && rows <= ok + CONNECTIONS],
+  ] as const;
+
+  console.log(`\nPOST /api/quick-quotes, ${CONNECTIONS} connections, ${DURATION_S} s, ${os.cpus().length} cores\n`);
+  console.log('| figure | value | budget | |\n|---|---:|---|---|');
+  for (const [name, value, budget, pass] of figures)
+    console.log(`| ${name} | ${value} | ${budget} | ${pass ? 'ok' : 'OVER'} |`);
+  process.exitCode = figures.every(([, , , pass]) => pass) ? 0 : 1;
+} finally {
+  await server.stop();
+  await database.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

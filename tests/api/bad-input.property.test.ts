@@ -114,7 +114,10 @@ const attribution = fc.record(
 type Field = { sent: unknown; stored: unknown };
 
 /** Splits generated fields into the body to send and the row to expect. */
-function toCase(fields: Record<string, Field | undefined>, storedAs: Record<string, string> = {}): Case {
+function toCase(
+  fields: Record<string, Field | undefined>,
+  storedAs: Record<string, string> = {},
+): { body: Record<string, unknown>; expected: Record<string, unknown> } {
   const body: Record<string, unknown> = {};
   const expected: Record<string, unknown> = {};
   for (const [name, field] of Object.entries(fields)) {

@@ -17,7 +17,13 @@ export interface RunningServer {
  * says otherwise, with the lead rate limit off.
  */
 export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
-  const environment = { ...process.env, PORT: '0', HOST: '127.0.0.1', LEAD_RATE_LIMIT: '0', ...env };
+  const environment: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LEAD_RATE_LIMIT: '0',
+    ...env,
+  };
   // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
   const child = spawn(process.execPath, [path.join(ROOT, 'src/server/local/serve.ts')], {

@@ -2,20 +2,35 @@
 -- rate-limit counters. Every option set the spec fixes is a CHECK constraint,
 -- so the database refuses what the forms' zod schemas would refuse.
 
+-- Value types shared by the lead tables.
+CREATE DOMAIN person_name AS text CHECK (char_length(VALUE) BETWEEN 1 AND 120);
+CREATE DOMAIN place_name AS text CHECK (char_length(VALUE) BETWEEN 1 AND 120);
+CREATE DOMAIN phone_e164 AS text CHECK (VALUE ~ '^\+[1-9][0-9]{7,14}$');
+CREATE DOMAIN email_address AS text CHECK (char_length(VALUE) <= 254 AND VALUE = lower(VALUE) AND VALUE LIKE '%_@_%');
+CREATE DOMAIN utm_value AS text CHECK (char_length(VALUE) <= 200);
+CREATE DOMAIN url_value AS text CHECK (char_length(VALUE) <= 2000);
+CREATE DOMAIN idempotency_key AS text CHECK (char_length(VALUE) BETWEEN 8 AND 128);
+CREATE DOMAIN mx_state AS text CHECK (VALUE IN (
+  'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas', 'Chihuahua',
+  'Ciudad de México', 'Coahuila', 'Colima', 'Durango', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco',
+  'México', 'Michoacán', 'Morelos', 'Nayarit', 'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro',
+  'Quintana Roo', 'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas', 'Tlaxcala',
+  'Veracruz', 'Yucatán', 'Zacatecas'));
+
 CREATE TABLE cotizaciones_rapidas (
   id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  name             text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 120),
-  phone            text NOT NULL CHECK (phone ~ '^\+[1-9][0-9]{7,14}$'),
-  email            text CHECK (char_length(email) <= 254),
+  name             person_name NOT NULL,
+  phone            phone_e164 NOT NULL,
+  email            email_address,
   origin           text NOT NULL DEFAULT 'unknown' CHECK (origin IN ('hero', 'paths', 'unknown')),
-  utm_source       text CHECK (char_length(utm_source) <= 200),
-  utm_medium       text CHECK (char_length(utm_medium) <= 200),
-  utm_campaign     text CHECK (char_length(utm_campaign) <= 200),
-  utm_term         text CHECK (char_length(utm_term) <= 200),
-  utm_content      text CHECK (char_length(utm_content) <= 200),
-  referrer         text CHECK (char_length(referrer) <= 2000),
-  landing_path     text CHECK (char_length(landing_path) <= 2000),
-  idempotency_key  text UNIQUE CHECK (char_length(idempotency_key) BETWEEN 8 AND 128),
+  utm_source       utm_value,
+  utm_medium       utm_value,
+  utm_campaign     utm_value,
+  utm_term         utm_value,
+  utm_content      utm_value,
+  referrer         url_value,
+  landing_path     url_value,
+  idempotency_key  idempotency_key UNIQUE,
   created_at       timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX cotizaciones_rapidas_created_at_idx ON cotizaciones_rapidas (created_at DESC);
@@ -23,16 +38,12 @@ CREATE INDEX cotizaciones_rapidas_created_at_idx ON cotizaciones_rapidas (create
 CREATE TABLE quote_requests (
   id               uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   source           text NOT NULL CHECK (source IN ('prefiltro', 'estimacion')),
-  name             text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 120),
-  phone            text NOT NULL CHECK (phone ~ '^\+[1-9][0-9]{7,14}$'),
-  email            text CHECK (char_length(email) <= 254),
-  state            text CHECK (state IN (
-    'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas', 'Chihuahua',
-    'Coahuila', 'Colima', 'Durango', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'México',
-    'Michoacán', 'Morelos', 'Nayarit', 'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo',
-    'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas', 'Tlaxcala', 'Veracruz', 'Yucatán',
-    'Zacatecas')),
-  municipality     text CHECK (char_length(municipality) BETWEEN 1 AND 120),
+  name             person_name NOT NULL,
+  phone            phone_e164 NOT NULL,
+  email            email_address,
+  -- The pre-filter's list has no Ciudad de México (spec, /prefiltro).
+  state            mx_state CHECK (state <> 'Ciudad de México'),
+  municipality     place_name,
   -- Land option from /prefiltro, or si/no from /estimacion (si when a terrain size is given).
   has_land         text NOT NULL CHECK (has_land IN ('tengo-terreno', 'necesito-terreno-y-casa', 'si', 'no')),
   investment       text CHECK (char_length(investment) <= 40),
@@ -46,14 +57,14 @@ CREATE TABLE quote_requests (
   budget           text CHECK (budget IN ('Aún no lo sé', '300k-500k', '500k-800k', '800k-1.2M', '1.2M+')),
   timeline         text CHECK (timeline IN ('1-3 meses')),
   objective        text CHECK (objective IN ('cotizacion')),
-  utm_source       text CHECK (char_length(utm_source) <= 200),
-  utm_medium       text CHECK (char_length(utm_medium) <= 200),
-  utm_campaign     text CHECK (char_length(utm_campaign) <= 200),
-  utm_term         text CHECK (char_length(utm_term) <= 200),
-  utm_content      text CHECK (char_length(utm_content) <= 200),
-  referrer         text CHECK (char_length(referrer) <= 2000),
-  landing_path     text CHECK (char_length(landing_path) <= 2000),
-  idempotency_key  text UNIQUE CHECK (char_length(idempotency_key) BETWEEN 8 AND 128),
+  utm_source       utm_value,
+  utm_medium       utm_value,
+  utm_campaign     utm_value,
+  utm_term         utm_value,
+  utm_content      utm_value,
+  referrer         url_value,
+  landing_path     url_value,
+  idempotency_key  idempotency_key UNIQUE,
   created_at       timestamptz NOT NULL DEFAULT now(),
   -- Each source writes its own columns (spec, section 3).
   CONSTRAINT quote_requests_shape CHECK (
@@ -67,17 +78,12 @@ CREATE INDEX quote_requests_created_at_idx ON quote_requests (created_at DESC);
 
 CREATE TABLE partner_applications (
   id                   uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-  name                 text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 120),
-  phone                text NOT NULL CHECK (phone ~ '^\+[1-9][0-9]{7,14}$'),
+  name                 person_name NOT NULL,
+  phone                phone_e164 NOT NULL,
   role                 text NOT NULL CHECK (role IN ('desarrollador', 'inversionista', 'propietario', 'otro')),
   project_type         text CHECK (project_type IN ('residencial', 'turistico', 'comercial', 'mixto')),
-  state                text CHECK (state IN (
-    'Aguascalientes', 'Baja California', 'Baja California Sur', 'Campeche', 'Chiapas', 'Chihuahua',
-    'Coahuila', 'Colima', 'Durango', 'Guanajuato', 'Guerrero', 'Hidalgo', 'Jalisco', 'México',
-    'Michoacán', 'Morelos', 'Nayarit', 'Nuevo León', 'Oaxaca', 'Puebla', 'Querétaro', 'Quintana Roo',
-    'San Luis Potosí', 'Sinaloa', 'Sonora', 'Tabasco', 'Tamaulipas', 'Tlaxcala', 'Veracruz', 'Yucatán',
-    'Zacatecas', 'Ciudad de México')),
-  municipality         text NOT NULL CHECK (char_length(municipality) BETWEEN 1 AND 120),
+  state                mx_state,
+  municipality         place_name NOT NULL,
   land_size            text CHECK (land_size IN ('500-1000', '1000-5000', '5000+')),
   investment           text NOT NULL CHECK (investment IN ('500k-1m', '1-2m', '2-5m', '5m+', 'menor-500k')),
   timeline             text NOT NULL CHECK (timeline IN ('0-3-meses', '3-6-meses', '6-12-meses', 'mas-12-meses')),
@@ -85,14 +91,14 @@ CREATE TABLE partner_applications (
   consultancy_payment  text NOT NULL CHECK (consultancy_payment IN ('si', 'no')),
   score                integer NOT NULL,
   status               text NOT NULL CHECK (status IN ('approved', 'rejected')),
-  utm_source           text CHECK (char_length(utm_source) <= 200),
-  utm_medium           text CHECK (char_length(utm_medium) <= 200),
-  utm_campaign         text CHECK (char_length(utm_campaign) <= 200),
-  utm_term             text CHECK (char_length(utm_term) <= 200),
-  utm_content          text CHECK (char_length(utm_content) <= 200),
-  referrer             text CHECK (char_length(referrer) <= 2000),
-  landing_path         text CHECK (char_length(landing_path) <= 2000),
-  idempotency_key      text UNIQUE CHECK (char_length(idempotency_key) BETWEEN 8 AND 128),
+  utm_source           utm_value,
+  utm_medium           utm_value,
+  utm_campaign         utm_value,
+  utm_term             utm_value,
+  utm_content          utm_value,
+  referrer             url_value,
+  landing_path         url_value,
+  idempotency_key      idempotency_key UNIQUE,
   created_at           timestamptz NOT NULL DEFAULT now(),
   -- Approval needs the threshold and both "si" answers (spec, section 5).
   CONSTRAINT partner_applications_status CHECK (

@@ -9,6 +9,8 @@ describe('parseConfig', () => {
       databasePoolMax: 10,
       neonWsProxy: undefined,
       leadRateLimit: 20,
+      port: 4321,
+      host: '127.0.0.1',
     });
   });
 
@@ -30,6 +32,7 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ DATABASE_URL: 'mysql://x/y' })).toThrow(/DATABASE_URL/);
     expect(() => parseConfig({ LEAD_RATE_LIMIT: '-1' })).toThrow(/LEAD_RATE_LIMIT/);
     expect(() => parseConfig({ DATABASE_DRIVER: 'sqlite' })).toThrow(ConfigError);
+    expect(() => parseConfig({ PORT: 'ochenta' })).toThrow(/PORT/);
   });
 
   it('explains a missing DATABASE_URL', () => {

@@ -11,6 +11,8 @@ const environmentSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NEON_WS_PROXY: z.string().min(1).optional(),
   LEAD_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
   NETLIFY: z.string().optional(),
 });
 
@@ -21,6 +23,9 @@ export interface ServerConfig {
   neonWsProxy: string | undefined;
   /** Lead submissions allowed per IP and endpoint in 10 minutes; 0 turns the limit off. */
   leadRateLimit: number;
+  /** Where the local server listens. */
+  port: number;
+  host: string;
 }
 
 export class ConfigError extends Error {
@@ -40,6 +45,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     databasePoolMax: env.DATABASE_POOL_MAX,
     neonWsProxy: env.NEON_WS_PROXY,
     leadRateLimit: env.LEAD_RATE_LIMIT,
+    port: env.PORT,
+    host: env.HOST,
   };
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type ServerMiddleware, serve } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
 import { migrate } from '../../../db/migrate.ts';
+import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
 import { staticHeadersFor } from '../http/headers.ts';
@@ -36,6 +37,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     await migrate(embedded.url);
     process.env.DATABASE_URL = embedded.url;
   }
+  getConfig(); // read and checked once, now that DATABASE_URL is known
 
   const routes = await loadFunctionRoutes();
   const notFoundPage = path.join(options.distDir, '404.html');
@@ -113,11 +115,8 @@ function stopOnSignals(server: LocalServer): void {
 /** Runs the server from the environment (PORT, HOST) until a signal stops it. */
 export async function main(): Promise<void> {
   try {
-    const server = await startLocalServer({
-      port: Number(process.env.PORT ?? 4321),
-      host: process.env.HOST ?? '127.0.0.1',
-      distDir: path.join(PROJECT_ROOT, 'dist'),
-    });
+    const { port, host } = parseConfig(process.env);
+    const server = await startLocalServer({ port, host, distDir: path.join(PROJECT_ROOT, 'dist') });
     stopOnSignals(server);
     console.log(`Listening on ${server.url}`);
   } catch (error) {

@@ -16,3 +16,8 @@ export function jsonError(status: number, error: string, extra: { fields?: Recor
 export function methodNotAllowed(allowed: readonly string[]): Response {
   return json(405, { error: 'Método no permitido.' }, { Allow: allowed.join(', ') });
 }
+
+/** An empty answer with the API's headers (e.g. 204). */
+export function empty(status: number): Response {
+  return new Response(null, { status, headers: API_HEADERS });
+}

@@ -1,0 +1,104 @@
+import { flashToast } from '../../lib/client/flash.ts';
+import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
+import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from '../../lib/forms/labels.ts';
+import { MESSAGES } from '../../lib/forms/messages.ts';
+import { BUDGET_UNKNOWN, BUDGETS, FINISHES } from '../../lib/forms/options.ts';
+import { estimateSchema } from '../../lib/forms/quote-request.ts';
+import { ChoiceGroup, Honeypot, PrivacyNote, SelectField, SubmitButton, TextField } from './fields.tsx';
+import { useLeadForm } from './use-lead-form.ts';
+
+const LEVELS = [
+  { value: '1', label: '1 nivel' },
+  { value: '2', label: '2 niveles' },
+];
+
+/** /estimacion: the personalised estimate. */
+export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
+  const { errors, busy, formProps } = useLeadForm({
+    schema: estimateSchema,
+    endpoint: '/api/quote-requests',
+    missingToast: MESSAGES.estimate.missing,
+    failureToast: MESSAGES.estimate.failure,
+    extra: () => ({ source: 'estimacion' }),
+    onSuccess(_answer, values) {
+      const { source: _source, [HONEYPOT_FIELD]: _honeypot, ...answers } = values;
+      localStorage.setItem('estimateData', JSON.stringify(answers));
+      flashToast(MESSAGES.estimate.success);
+      window.location.assign('/modelos');
+    },
+  });
+
+  return (
+    <form
+      {...formProps}
+      className="grid gap-6"
+      aria-label="Estimación personalizada"
+      method="post"
+      action="/api/quote-requests"
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField name="name" label="Nombre" autoComplete="name" required error={errors.name} maxLength={120} />
+        <TextField
+          name="phone"
+          label="WhatsApp"
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          placeholder="999 123 4567"
+          hint="10 dígitos."
+          required
+          error={errors.phone}
+          maxLength={30}
+        />
+        <TextField
+          name="email"
+          label="Correo electrónico"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          placeholder="nombre@correo.com"
+          error={errors.email}
+          maxLength={254}
+        />
+        <TextField
+          name="terrain_size"
+          label="Tamaño del terreno (m²)"
+          inputMode="decimal"
+          placeholder="Por ejemplo, 250"
+          error={errors.terrain_size}
+          maxLength={10}
+        />
+      </div>
+      <ChoiceGroup
+        name="levels"
+        label="Niveles"
+        options={LEVELS}
+        defaultValue="1"
+        required
+        error={errors.levels}
+        columns={2}
+      />
+      <ChoiceGroup
+        name="finishes"
+        label="Acabados"
+        options={optionsOf(FINISHES, FINISH_LABELS)}
+        defaultValue="basico"
+        required
+        error={errors.finishes}
+        columns={3}
+      />
+      <SelectField
+        name="budget"
+        label="Presupuesto aproximado"
+        options={optionsOf(BUDGETS, BUDGET_LABELS)}
+        defaultValue={BUDGET_UNKNOWN}
+        error={errors.budget}
+      />
+      <Honeypot name={HONEYPOT_FIELD} />
+      <div className="grid gap-3">
+        <SubmitButton busy={busy} label={submitLabel} />
+        <PrivacyNote />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,73 @@
+import { flashToast } from '../../lib/client/flash.ts';
+import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
+import { MESSAGES } from '../../lib/forms/messages.ts';
+import { quickQuoteSchema } from '../../lib/forms/quick-quote.ts';
+import { Honeypot, PrivacyNote, SubmitButton, TextField } from './fields.tsx';
+import { useLeadForm } from './use-lead-form.ts';
+
+interface Props {
+  /** The <dialog> this form lives in; its `data-origin` says which button opened it. */
+  dialogId: string;
+  submitLabel: string;
+  submittingLabel: string;
+}
+
+/** The quick-quote dialog's form (spec: quick quote). */
+export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel }: Props) {
+  const { errors, busy, formProps } = useLeadForm({
+    schema: quickQuoteSchema,
+    endpoint: '/api/quick-quotes',
+    missingToast: MESSAGES.quickQuote.missing,
+    failureToast: MESSAGES.quickQuote.failure,
+    extra: () => ({ origin: document.getElementById(dialogId)?.dataset.origin ?? 'unknown' }),
+    onSuccess(_answer, _values, form) {
+      (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
+      form.reset();
+      flashToast(MESSAGES.quickQuote.success);
+      window.location.assign('/modelos');
+    },
+  });
+
+  return (
+    <form {...formProps} className="grid gap-4" aria-label="Estimación rápida" method="post" action="/api/quick-quotes">
+      <TextField
+        idPrefix="qq-"
+        name="name"
+        label="Nombre"
+        autoComplete="name"
+        required
+        error={errors.name}
+        maxLength={120}
+      />
+      <TextField
+        idPrefix="qq-"
+        name="phone"
+        label="WhatsApp"
+        type="tel"
+        inputMode="tel"
+        autoComplete="tel"
+        placeholder="999 123 4567"
+        hint="10 dígitos; te escribimos por WhatsApp."
+        required
+        error={errors.phone}
+        maxLength={30}
+      />
+      <TextField
+        idPrefix="qq-"
+        name="email"
+        label="Correo electrónico"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        placeholder="nombre@correo.com"
+        error={errors.email}
+        maxLength={254}
+      />
+      <Honeypot name={HONEYPOT_FIELD} />
+      <div className="grid gap-3">
+        <SubmitButton busy={busy} label={submitLabel} busyLabel={submittingLabel} />
+        <PrivacyNote />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,206 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+
+interface FieldBase {
+  /** The form field's name, also the JSON field the endpoint expects. */
+  name: string;
+  label: string;
+  error?: string | undefined;
+  hint?: string | undefined;
+  required?: boolean;
+  /** Makes ids unique when one page has the same field twice. */
+  idPrefix?: string;
+}
+
+function describedBy(id: string, hint?: string, error?: string): string | undefined {
+  return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+function Label({ id, label, required }: { id: string; label: string; required?: boolean | undefined }) {
+  return (
+    <label htmlFor={id} className="field-label">
+      {label}
+      {required ? (
+        <span className="text-terracotta-700" aria-hidden="true">
+          {' '}
+          *
+        </span>
+      ) : (
+        <span className="font-normal text-brand-700"> (opcional)</span>
+      )}
+    </label>
+  );
+}
+
+function Messages({ id, hint, error }: { id: string; hint?: string | undefined; error?: string | undefined }) {
+  return (
+    <>
+      {hint && (
+        <p id={`${id}-hint`} className="field-hint">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </>
+  );
+}
+
+type TextFieldProps = FieldBase &
+  Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'inputMode' | 'placeholder' | 'maxLength'>;
+
+export function TextField({ name, label, error, hint, required, idPrefix = '', ...input }: TextFieldProps) {
+  const id = `${idPrefix}${name}`;
+  return (
+    <div className="field">
+      <Label id={id} label={label} required={required} />
+      <input
+        id={id}
+        name={name}
+        className="field-input"
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+        {...input}
+      />
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export function SelectField({
+  name,
+  label,
+  options,
+  placeholder = 'Selecciona una opción',
+  error,
+  hint,
+  required,
+  defaultValue,
+  idPrefix = '',
+}: FieldBase & { options: readonly Option[]; placeholder?: string; defaultValue?: string }) {
+  const id = `${idPrefix}${name}`;
+  return (
+    <div className="field">
+      <Label id={id} label={label} required={required} />
+      <select
+        id={id}
+        name={name}
+        className="field-input"
+        defaultValue={defaultValue ?? ''}
+        aria-required={required || undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy(id, hint, error)}
+      >
+        {defaultValue === undefined && <option value="">{placeholder}</option>}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <Messages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/** A radio group in a fieldset: the legend is the question. */
+export function ChoiceGroup({
+  name,
+  label,
+  options,
+  error,
+  hint,
+  required,
+  defaultValue,
+  columns = 1,
+  idPrefix = '',
+}: FieldBase & { options: readonly Option[]; defaultValue?: string; columns?: 1 | 2 | 3 }) {
+  const id = `${idPrefix}${name}`;
+  const grid = { 1: 'grid-cols-1', 2: 'sm:grid-cols-2', 3: 'sm:grid-cols-3' }[columns];
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA in HTML allows radiogroup on fieldset, which then carries aria-invalid and aria-required
+    <fieldset
+      className="field"
+      role="radiogroup"
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy(id, hint, error)}
+      aria-required={required || undefined}
+    >
+      <legend className="field-label mb-1.5">
+        {label}
+        {required ? (
+          <span className="text-terracotta-700" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        ) : (
+          <span className="font-normal text-brand-700"> (opcional)</span>
+        )}
+      </legend>
+      <div className={`grid gap-2 ${grid}`}>
+        {options.map((option, index) => (
+          <label key={option.value} className="choice">
+            <input
+              type="radio"
+              name={name}
+              value={option.value}
+              defaultChecked={defaultValue === option.value}
+              id={index === 0 ? id : undefined}
+            />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+      <Messages id={id} hint={hint} error={error} />
+    </fieldset>
+  );
+}
+
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel = 'Enviando...',
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel?: string;
+}) {
+  return (
+    <button type="submit" className="btn btn-primary w-full sm:w-auto" disabled={busy} aria-busy={busy || undefined}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+/** The privacy notice next to every submit button. */
+export function PrivacyNote({ children }: { children?: ReactNode }) {
+  return (
+    <p className="text-sm text-brand-700">
+      {children ?? 'Al enviar aceptas nuestro '}
+      <a href="/aviso-de-privacidad" className="font-semibold text-brand-800 underline underline-offset-2">
+        Aviso de privacidad
+      </a>
+      .
+    </p>
+  );
+}
+
+/** The hidden field bots fill in and people never see. */
+export function Honeypot({ name }: { name: string }) {
+  return (
+    <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
+      <label>
+        No llenes este campo
+        <input type="text" name={name} tabIndex={-1} autoComplete="off" />
+      </label>
+    </div>
+  );
+}

@@ -1,0 +1,101 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import type { z } from 'zod';
+import { type LeadResult, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
+import { showToast, type Toast } from '../../lib/client/toast.ts';
+
+interface Options<Schema extends z.ZodType, Answer> {
+  schema: Schema;
+  endpoint: string;
+  /** Toast when required fields are missing or invalid. */
+  missingToast: Toast;
+  /** Toast when the server cannot save (5xx, network). */
+  failureToast: Toast;
+  /** Extra fields that are not inputs of the form (e.g. `source`, `origin`). */
+  extra?: () => Record<string, unknown>;
+  onSuccess(answer: Answer, values: Record<string, string>, form: HTMLFormElement): void;
+}
+
+/** Form values as the inputs hold them; empty inputs are left out. */
+export function readForm(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of new FormData(form)) if (typeof value === 'string' && value !== '') values[name] = value;
+  return values;
+}
+
+/**
+ * One lead form: validates with the shared schema, shows the field messages
+ * and the spec's toasts, sends once per attempt (the idempotency key is kept
+ * until a success, so a retry never stores twice), and never clears what the
+ * visitor typed unless the lead was stored.
+ */
+export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options: Options<Schema, Answer>) {
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [ready, setReady] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const attemptKey = useRef<string | null>(null);
+  const busyRef = useRef(false);
+
+  useEffect(() => {
+    setReady(true);
+    // A submit pressed while the island was still loading was held by the page script.
+    const form = formRef.current;
+    if (form?.dataset.submitQueued) {
+      delete form.dataset.submitQueued;
+      queueMicrotask(() => form.requestSubmit());
+    }
+  }, []);
+
+  function showErrors(fields: Record<string, string>, form: HTMLFormElement) {
+    setErrors(fields);
+    const first = Object.keys(fields)[0];
+    const input = first ? form.querySelector<HTMLElement>(`[name="${first}"]`) : null;
+    input?.focus();
+    showToast(options.missingToast);
+  }
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busyRef.current) return;
+    const form = event.currentTarget;
+    const values = { ...readForm(form), ...options.extra?.() };
+    const parsed = options.schema.safeParse(values);
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+      showErrors(fields, form);
+      return;
+    }
+
+    busyRef.current = true;
+    setBusy(true);
+    setErrors({});
+    attemptKey.current ??= newIdempotencyKey();
+    const result: LeadResult<Answer> = await submitLead<Answer>(options.endpoint, values, attemptKey.current);
+    busyRef.current = false;
+    setBusy(false);
+
+    if (result.ok) {
+      attemptKey.current = null;
+      options.onSuccess(result.data, values as Record<string, string>, form);
+    } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
+      showErrors(result.fields, form);
+    } else if (result.status === 429 && result.error) {
+      showToast({ title: 'Error', description: result.error, variant: 'destructive' });
+    } else {
+      console.error(`No se pudo enviar el formulario (${options.endpoint}): estado ${result.status}`);
+      showToast(options.failureToast);
+    }
+  }
+
+  return {
+    errors,
+    busy,
+    formProps: {
+      ref: formRef,
+      onSubmit,
+      noValidate: true,
+      'data-enhanced': ready ? 'ready' : 'pending',
+    },
+  };
+}

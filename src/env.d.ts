@@ -1,0 +1,11 @@
+/// <reference types="astro/client" />
+
+// A module, so that the block below adds to Astro's types instead of replacing them.
+export {};
+
+declare module 'astro' {
+  interface AstroClientDirectives {
+    /** Hydrate on the first pointer, touch or focus inside the island. */
+    'client:interaction'?: boolean;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Runs on every page (a few hundred bytes): keeps the visit's attribution,
+ * and holds a form submitted before its island finished hydrating, so the
+ * island sends it once ready instead of the browser posting it as a page.
+ */
+import { captureAttribution } from '../lib/client/attribution.ts';
+import { takeFlashToast } from '../lib/client/flash.ts';
+
+captureAttribution();
+
+document.addEventListener(
+  'submit',
+  (event) => {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && form.dataset.enhanced === 'pending') {
+      event.preventDefault();
+      form.dataset.submitQueued = 'true';
+    }
+  },
+  true,
+);
+
+// A success message kept by the previous page (e.g. before going to /modelos).
+const flash = takeFlashToast();
+if (flash) void import('../lib/client/toast.ts').then(({ showToast }) => showToast(flash));

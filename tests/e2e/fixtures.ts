@@ -1,0 +1,47 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import pg from 'pg';
+import { E2E_DATABASE_URL } from './playwright.config.ts';
+
+interface Fixtures {
+  /** Runs SQL on the e2e server's database, to see what a flow stored. */
+  sql<Row = Record<string, unknown>>(text: string, values?: unknown[]): Promise<Row[]>;
+  /** Console errors of the page; a test fails when one appears that it did not expect. */
+  consoleErrors: string[];
+}
+
+export const test = base.extend<Fixtures>({
+  sql: async ({ browserName: _browser }, use) => {
+    const pool = new pg.Pool({ connectionString: E2E_DATABASE_URL, max: 2 });
+    await use(async (text, values = []) => (await pool.query(text, values)).rows);
+    await pool.end();
+  },
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await use(errors);
+      expect(errors, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** A name no other test uses, to find this test's row. */
+export function uniqueName(prefix: string): string {
+  return `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** The toast with this title (status or alert region). */
+export function toast(page: Page, title: string) {
+  return page.locator('.toast').filter({ has: page.locator('.toast-title', { hasText: title }) });
+}
+
+/** Waits until the island in `scope` has hydrated (its form says so). */
+export async function waitForForm(page: Page, formLabel: string) {
+  await expect(page.getByRole('form', { name: formLabel })).toHaveAttribute('data-enhanced', 'ready');
+}

@@ -1,0 +1,95 @@
+import { expect, test, toast, uniqueName } from './fixtures.ts';
+
+test.describe('quick-quote dialog', () => {
+  test('opens from the hero, traps focus, closes on Esc and returns focus to its opener', async ({ page }) => {
+    await page.goto('/');
+    const opener = page.getByRole('button', { name: 'Estimación rápida (2 min)' });
+    await opener.click();
+    const dialog = page.getByRole('dialog', { name: 'Obtén tu estimación rápida' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Nombre')).toBeFocused();
+
+    // Tab cycles inside the modal dialog: the page behind is inert.
+    for (let press = 0; press < 8; press++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+  });
+
+  test('asks for name and WhatsApp and sends nothing while they are missing', async ({ page, sql }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Correo electrónico').fill('solo@correo.mx');
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
+    await expect(toast(page, 'Campos requeridos')).toContainText('Por favor completa tu nombre y WhatsApp');
+    await expect(dialog.getByText('Escribe tu nombre.')).toBeVisible();
+    await expect(dialog.getByText('Escribe tu número de WhatsApp.')).toBeVisible();
+    expect(await sql("SELECT 1 FROM cotizaciones_rapidas WHERE email = 'solo@correo.mx'")).toHaveLength(0);
+  });
+
+  test('stores the lead with origin hero, closes, clears and goes to /modelos with a thank-you', async ({
+    page,
+    sql,
+  }) => {
+    const name = uniqueName('Hero');
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nombre').fill(name);
+    await dialog.getByLabel('WhatsApp').fill('999 123 4567');
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
+
+    await expect(page).toHaveURL(/\/modelos$/);
+    await expect(toast(page, '¡Gracias por tu interés!')).toContainText(
+      'Te mostramos modelos y rangos de precio. Un asesor te contactará pronto.',
+    );
+    const rows = await sql('SELECT phone, email, origin, landing_path FROM cotizaciones_rapidas WHERE name = $1', [
+      name,
+    ]);
+    expect(rows).toEqual([{ phone: '+529991234567', email: null, origin: 'hero', landing_path: '/' }]);
+  });
+
+  test('sends origin paths from the "Más popular" card, and one row for a double click', async ({ page, sql }) => {
+    const name = uniqueName('Paths');
+    await page.goto('/');
+    const card = page.getByRole('listitem').filter({ hasText: 'Más popular' });
+    await card.getByRole('button').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nombre').fill(name);
+    await dialog.getByLabel('WhatsApp').fill('+52 55 1234 5678');
+    await dialog.getByLabel('Correo electrónico').fill('Paths@Correo.MX');
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).dblclick();
+    await expect(page).toHaveURL(/\/modelos$/);
+    expect(await sql('SELECT phone, email, origin FROM cotizaciones_rapidas WHERE name = $1', [name])).toEqual([
+      { phone: '+525512345678', email: 'paths@correo.mx', origin: 'paths' },
+    ]);
+  });
+
+  test('stays open with what was typed when the server cannot save', async ({ page, consoleErrors }) => {
+    // The server's 503 is proven against a stopped database in tests/api; here the
+    // browser's network edge answers it, to see what the visitor sees.
+    await page.route('**/api/quick-quotes', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"x"}' }),
+    );
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nombre').fill('Ana Sin Red');
+    await dialog.getByLabel('WhatsApp').fill('9991234567');
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
+    await expect(toast(page, 'Error')).toContainText(
+      'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
+    );
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Nombre')).toHaveValue('Ana Sin Red');
+    await expect(dialog.getByLabel('WhatsApp')).toHaveValue('9991234567');
+    expect(consoleErrors.splice(0)).toEqual([
+      expect.stringContaining('503'),
+      'No se pudo enviar el formulario (/api/quick-quotes): estado 503',
+    ]);
+  });
+});

@@ -1,0 +1,251 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, toast } from './fixtures.ts';
+
+const PAGES = [
+  '/',
+  '/modelos',
+  '/prefiltro',
+  '/estimacion',
+  '/prefiltro-socios',
+  '/aviso-de-privacidad',
+  '/terminos-y-condiciones',
+];
+
+test.describe('every page', () => {
+  for (const path of PAGES) {
+    test(`${path} has no accessibility violation (WCAG 2.1 A/AA, best practices)`, async ({ page }) => {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page })
+        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+        .analyze();
+      expect(
+        results.violations.map(
+          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
+        ),
+      ).toEqual([]);
+    });
+  }
+
+  test('the open quick-quote dialog and the 404 page have no accessibility violation', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    const dialog = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
+      .analyze();
+    expect(dialog.violations.map((violation) => violation.id)).toEqual([]);
+
+    await page.goto('/no-existe');
+    const notFound = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
+      .analyze();
+    expect(notFound.violations.map((violation) => violation.id)).toEqual([]);
+    expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('404')]);
+  });
+
+  test('header and footer lead where the spec says', async ({ page }) => {
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    for (const [name, href] of [
+      ['Modelos', '/modelos'],
+      ['Estimación', '/estimacion'],
+      ['Socios', '/prefiltro-socios'],
+    ]) {
+      await expect(nav.getByRole('link', { name })).toHaveAttribute('href', href as string);
+    }
+    const footer = page.getByRole('contentinfo');
+    await expect(footer.getByRole('link', { name: 'Acceso administrador' })).toHaveAttribute('href', '/auth');
+    await expect(footer.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute(
+      'href',
+      '/aviso-de-privacidad',
+    );
+    await expect(footer.getByRole('link', { name: 'Términos y condiciones' })).toHaveAttribute(
+      'href',
+      '/terminos-y-condiciones',
+    );
+    await expect(footer.getByRole('link', { name: 'Sitio oficial' })).toHaveAttribute('href', /^https:\/\//);
+    await expect(footer.getByRole('link', { name: /^\d{3} \d{3} \d{4}$/ })).toHaveAttribute('href', /^tel:\+52\d{10}$/);
+    await expect(footer.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
+    for (const city of ['Mérida', 'Ciudad de México', 'Berlín'])
+      await expect(footer.getByText(city, { exact: true })).toBeVisible();
+    for (const network of ['Facebook', 'Instagram', 'YouTube', 'TikTok']) {
+      await expect(footer.getByRole('link', { name: network })).toHaveAttribute('rel', 'noopener');
+    }
+    const chat = footer.getByRole('link', { name: 'Chatea por WhatsApp' });
+    await expect(chat).toHaveAttribute('target', '_blank');
+    await expect(chat).toHaveAttribute('rel', 'noopener');
+    expect(decodeURIComponent((await chat.getAttribute('href')) ?? '')).toMatch(
+      /^https:\/\/wa\.me\/52\d{10}\?text=¡Hola!/,
+    );
+  });
+
+  test('every form links to the privacy notice next to its submit button', async ({ page }) => {
+    for (const path of ['/prefiltro', '/estimacion', '/prefiltro-socios']) {
+      await page.goto(path);
+      await expect(page.getByRole('form').getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute(
+        'href',
+        '/aviso-de-privacidad',
+      );
+    }
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    await expect(page.getByRole('dialog').getByRole('link', { name: 'Aviso de privacidad' })).toBeVisible();
+  });
+
+  test('the privacy notice names each form, the rights to ask for deletion and the contact address', async ({
+    page,
+  }) => {
+    await page.goto('/aviso-de-privacidad');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Aviso de privacidad');
+    const text = (await page.locator('main').textContent()) ?? '';
+    for (const words of ['ARCO', 'WhatsApp', 'socio', 'estimación', 'almacenamiento local'])
+      expect(text).toMatch(new RegExp(words, 'i'));
+    await expect(page.getByRole('link', { name: /^privacidad@/ }).first()).toHaveAttribute(
+      'href',
+      /^mailto:privacidad@/,
+    );
+    expect(text).not.toContain('{email}');
+  });
+});
+
+test.describe('landing page', () => {
+  test('shows its sections in order, with the three hero buttons', async ({ page }) => {
+    await page.goto('/');
+    const headings = await page.getByRole('heading', { level: 2 }).allInnerTexts();
+    expect(headings.length).toBeGreaterThanOrEqual(6);
+    await expect(page.getByRole('link', { name: 'Estoy listo para comprar' })).toHaveAttribute('href', '/prefiltro');
+    const advisor = page.getByRole('link', { name: 'Hablar con un asesor (WhatsApp)' });
+    await expect(advisor).toHaveAttribute('target', '_blank');
+    await expect(advisor).toHaveAttribute('rel', 'noopener');
+    await expect(page.getByRole('link', { name: 'Quiero una asociación con propósito' })).toHaveAttribute(
+      'href',
+      '/prefiltro-socios',
+    );
+    for (const fact of ['30%', '10%', '$899 MXN', '30 minutos', '8 preguntas']) {
+      await expect(page.locator('main')).toContainText(fact);
+    }
+  });
+
+  test('loads no island code before the visitor touches one', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on(
+      'request',
+      (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname),
+    );
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((path) => /client|QuickQuoteForm|react/i.test(path))).toEqual([]);
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    await expect(page.getByRole('form', { name: 'Estimación rápida' })).toHaveAttribute('data-enhanced', 'ready');
+    expect(scripts.some((path) => path.includes('QuickQuoteForm'))).toBe(true);
+  });
+
+  test('the video loads nothing until played, then the player', async ({ page }) => {
+    const video: string[] = [];
+    await page.route(/youtube/, (route) => {
+      video.push(route.request().url());
+      return route.fulfill({ contentType: 'text/html', body: '<title>Video</title>' });
+    });
+    await page.goto('/');
+    await page.waitForLoadState('networkidle');
+    expect(video).toEqual([]);
+    await page.getByRole('link', { name: /Ver video/ }).click();
+    await expect(page.locator('iframe[src*="youtube-nocookie.com/embed/"]')).toBeVisible();
+    expect(page.url()).not.toContain('youtube');
+  });
+
+  test('the scroll progress bar fills as the page scrolls', async ({ page }) => {
+    await page.goto('/');
+    const bar = page.locator('.scroll-progress');
+    const scale = () => bar.evaluate((node) => new DOMMatrix(getComputedStyle(node).transform).a);
+    expect(await scale()).toBeLessThan(0.05);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(scale).toBeGreaterThan(0.95);
+  });
+});
+
+test.describe('/modelos', () => {
+  test('shows the headline, four badges, five models with peso prices and the $499 advisory', async ({ page }) => {
+    await page.goto('/modelos');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(
+      'Comienza a construir desde $60,000 MXN y recibe tu casa en 4 a 6 semanas',
+    );
+    await expect(page.getByRole('list', { name: 'Ventajas' }).getByRole('listitem')).toHaveCount(4);
+    const prices = await page.locator('.model-price').allInnerTexts();
+    expect(prices).toEqual(['$229,000 MXN', '$319,000 MXN', '$349,000 MXN', '$386,250 MXN', '$760,800 MXN']);
+    for (const name of ['Salvia Glamping', 'Meridian', 'Lumo', 'Sand 25', 'Sand Plus']) {
+      await expect(page.getByRole('heading', { name, level: 3 })).toBeVisible();
+    }
+    await expect(page.getByText('2-4 meses')).toBeVisible();
+    await expect(page.locator('main')).toContainText('$499 MXN');
+    const reserve = page.getByRole('link', { name: 'Reservar asesoría' });
+    await expect(reserve).toHaveAttribute('href', /^https:\/\/buy\.stripe\.com\//);
+    await expect(reserve).toHaveAttribute('rel', 'noopener');
+  });
+
+  test('the gallery has 17 images, the first three interiors, and moves by keyboard', async ({ page }, testInfo) => {
+    await page.goto('/modelos');
+    const gallery = page.getByRole('region', { name: 'Galería de proyectos' });
+    await gallery.scrollIntoViewIfNeeded();
+    await expect(gallery).toHaveClass(/swiper-initialized/);
+    const slides = gallery.locator('.swiper-slide');
+    await expect(slides).toHaveCount(17);
+    const kinds = await slides.locator('figcaption > span:first-child').allInnerTexts();
+    expect(kinds.slice(0, 3).every((kind) => /interior/i.test(kind))).toBe(true);
+    expect(kinds.slice(3).every((kind) => /exterior/i.test(kind))).toBe(true);
+
+    const perView = testInfo.project.name === 'mobile' ? 1 : 3;
+    const visible = await slides.evaluateAll((nodes) => {
+      const frame = nodes[0]?.parentElement?.parentElement?.getBoundingClientRect();
+      return nodes.filter((node) => {
+        const box = node.getBoundingClientRect();
+        return frame && box.left >= frame.left - 1 && box.right <= frame.right + 1;
+      }).length;
+    });
+    expect(visible).toBe(perView);
+
+    await page.getByRole('button', { name: 'Imagen siguiente' }).first().focus();
+    await page.keyboard.press('Enter');
+    await expect(slides.nth(1)).toHaveClass(/swiper-slide-active/);
+    await page.keyboard.press('ArrowRight');
+    await expect(slides.nth(2)).toHaveClass(/swiper-slide-active/);
+  });
+
+  test('greets the visitor sent from a form with the success toast only once', async ({ page }) => {
+    await page.goto('/modelos');
+    await expect(toast(page, '¡Gracias por tu interés!')).toHaveCount(0);
+  });
+});
+
+test.describe('unknown addresses', () => {
+  test('answer 404 with a link home, and report the path', async ({ page, consoleErrors }) => {
+    const report = page.waitForRequest((request) => request.url().endsWith('/api/not-found'));
+    const response = await page.goto('/casas/no-existe?x=1');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Oops! Page not found');
+    await expect(page.getByRole('link', { name: 'Regresar al inicio' })).toHaveAttribute('href', '/');
+    expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('404')]);
+    expect((await report).postDataJSON()).toMatchObject({ path: '/casas/no-existe?x=1' });
+  });
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('every page is readable and its links work', async ({ page }) => {
+    for (const path of PAGES) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(200);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    }
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Estoy listo para comprar' }).click();
+    await expect(page).toHaveURL(/\/prefiltro$/);
+    await page.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Modelos' }).click();
+    await expect(page).toHaveURL(/\/modelos$/);
+    await expect(page.locator('.swiper-slide img').first()).toBeVisible();
+  });
+});

@@ -67,7 +67,10 @@ test.describe('every page', () => {
       '/terminos-y-condiciones',
     );
     await expect(footer.getByRole('link', { name: 'Sitio oficial' })).toHaveAttribute('href', /^https:\/\//);
-    await expect(footer.getByRole('link', { name: /^\d{3} \d{3} \d{4}$/ })).toHaveAttribute('href', /^tel:\+52\d{10}$/);
+    await expect(footer.getByRole('link', { name: /^\d{3}\s\d{3}\s\d{4}$/ })).toHaveAttribute(
+      'href',
+      /^tel:\+52\d{10}$/,
+    );
     await expect(footer.getByRole('link', { name: /@/ })).toHaveAttribute('href', /^mailto:/);
     for (const city of ['Mérida', 'Ciudad de México', 'Berlín'])
       await expect(footer.getByText(city, { exact: true })).toBeVisible();

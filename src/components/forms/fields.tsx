@@ -51,7 +51,16 @@ function Messages({ id, hint, error }: { id: string; hint?: string | undefined; 
 type TextFieldProps = FieldBase &
   Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'inputMode' | 'placeholder' | 'maxLength'>;
 
-export function TextField({ name, label, error, hint, required, idPrefix = '', ...input }: TextFieldProps) {
+export function TextField({
+  name,
+  label,
+  error,
+  hint,
+  required,
+  idPrefix = '',
+  type = 'text',
+  ...input
+}: TextFieldProps) {
   const id = `${idPrefix}${name}`;
   return (
     <div className="field">
@@ -63,6 +72,7 @@ export function TextField({ name, label, error, hint, required, idPrefix = '', .
         aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, hint, error)}
+        type={type}
         {...input}
       />
       <Messages id={id} hint={hint} error={error} />

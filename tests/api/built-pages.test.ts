@@ -1,0 +1,122 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { HtmlValidate } from 'html-validate';
+import { describe, expect, it } from 'vitest';
+
+const DIST = path.resolve(import.meta.dirname, '../../dist');
+const PAGES = readdirSync(DIST).filter((file) => file.endsWith('.html'));
+const html = (file: string) => readFileSync(path.join(DIST, file), 'utf8');
+const meta = (page: string, pattern: RegExp) => pattern.exec(page)?.[1];
+
+function jsonLd(page: string): Record<string, unknown>[] {
+  return [...page.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((match) =>
+    JSON.parse(match[1] as string),
+  );
+}
+
+describe('the built pages', () => {
+  it('are all there', () => {
+    expect(PAGES.sort()).toEqual([
+      '404.html',
+      'aviso-de-privacidad.html',
+      'estimacion.html',
+      'index.html',
+      'modelos.html',
+      'prefiltro-socios.html',
+      'prefiltro.html',
+      'terminos-y-condiciones.html',
+    ]);
+  });
+
+  it('pass html-validate', async () => {
+    const validator = new HtmlValidate({
+      extends: ['html-validate:recommended'],
+      rules: {
+        // React's server output: camelCase attributes and self-closed void elements are valid HTML.
+        'attr-case': 'off',
+        'void-style': 'off',
+        'attribute-boolean-style': 'off',
+        // Astro puts its one-line island style (astro-island { display: contents }) before the first island.
+        'element-permitted-content': 'off',
+      },
+    });
+    const problems: string[] = [];
+    for (const file of PAGES) {
+      const report = await validator.validateString(html(file), file);
+      for (const message of report.results.flatMap((result) => result.messages)) {
+        problems.push(`${file}:${message.line} ${message.ruleId} ${message.message}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('each have their own title, description and absolute canonical URL', () => {
+    const titles = new Set<string>();
+    for (const file of PAGES.filter((name) => name !== '404.html')) {
+      const page = html(file);
+      const title = meta(page, /<title>(.*?)<\/title>/s);
+      expect(title, file).toBeTruthy();
+      expect(title?.length, file).toBeLessThanOrEqual(70);
+      titles.add(title as string);
+      expect(meta(page, /<meta name="description" content="([^"]{50,170})"/), file).toBeTruthy();
+      const canonical = meta(page, /<link rel="canonical" href="([^"]+)"/);
+      expect(canonical, file).toMatch(/^https:\/\/[^/]+(\/[a-z-]*)?$/);
+      expect(page, file).toContain('<html lang="es-MX"');
+    }
+    expect(titles.size).toBe(PAGES.length - 1);
+    expect(html('404.html')).toContain('<meta name="robots" content="noindex"');
+  });
+
+  it('share an Open Graph image that the build produced', () => {
+    const image = meta(html('index.html'), /<meta property="og:image" content="([^"]+)"/);
+    expect(image).toMatch(/^https:\/\/.+\.png$/);
+    expect(existsSync(path.join(DIST, new URL(image as string).pathname))).toBe(true);
+  });
+
+  it('describe the business with its three offices, and each model as a product in MXN', () => {
+    const [business] = jsonLd(html('index.html'));
+    expect(business).toMatchObject({ '@type': 'HomeAndConstructionBusiness' });
+    expect(
+      (business?.location as { address: { addressLocality: string } }[]).map((place) => place.address.addressLocality),
+    ).toEqual(['Mérida', 'Ciudad de México', 'Berlín']);
+
+    const [list] = jsonLd(html('modelos.html'));
+    const products = (
+      list?.itemListElement as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
+    ).map((entry) => [entry.item.name, entry.item.offers.price, entry.item.offers.priceCurrency]);
+    expect(products).toEqual([
+      ['Salvia Glamping', 229000, 'MXN'],
+      ['Meridian', 319000, 'MXN'],
+      ['Lumo', 349000, 'MXN'],
+      ['Sand 25', 386250, 'MXN'],
+      ['Sand Plus', 760800, 'MXN'],
+    ]);
+  });
+
+  it('list the public pages in sitemap.xml, which robots.txt names', () => {
+    const sitemap = readFileSync(path.join(DIST, 'sitemap.xml'), 'utf8');
+    const urls = [...sitemap.matchAll(/<loc>(.*?)<\/loc>/g)].map((match) => new URL(match[1] as string).pathname);
+    expect(urls).toEqual([
+      '/',
+      '/modelos',
+      '/prefiltro',
+      '/estimacion',
+      '/prefiltro-socios',
+      '/aviso-de-privacidad',
+      '/terminos-y-condiciones',
+    ]);
+    const robots = readFileSync(path.join(DIST, 'robots.txt'), 'utf8');
+    expect(robots).toMatch(/^Sitemap: https:\/\/.+\/sitemap\.xml$/m);
+    expect(robots).toContain('Disallow: /admin');
+  });
+
+  it('give every image a width, a height and Spanish alt text', () => {
+    for (const file of PAGES) {
+      for (const [tag] of html(file).matchAll(/<img [^>]+>/g)) {
+        expect(tag, file).toMatch(/ width="\d+"/);
+        expect(tag, file).toMatch(/ height="\d+"/);
+        expect(tag, file).toMatch(/ alt="[^"]{10,}"/);
+      }
+    }
+  });
+});

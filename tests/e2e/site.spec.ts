@@ -56,6 +56,8 @@ test.describe('every page', () => {
     ]) {
       await expect(nav.getByRole('link', { name })).toHaveAttribute('href', href as string);
     }
+    await nav.getByRole('link', { name: 'Modelos' }).click();
+    await expect(nav.getByRole('link', { name: 'Modelos' })).toHaveAttribute('aria-current', 'page');
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('link', { name: 'Acceso administrador' })).toHaveAttribute('href', '/auth');
     await expect(footer.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute(

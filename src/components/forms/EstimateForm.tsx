@@ -77,6 +77,7 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
         required
         error={errors.levels}
         columns={2}
+        compact
       />
       <ChoiceGroup
         name="finishes"
@@ -86,6 +87,7 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
         required
         error={errors.finishes}
         columns={3}
+        compact
       />
       <SelectField
         name="budget"

@@ -181,6 +181,7 @@ function PartnerQuestions({ submitLabel, onVerdict }: { submitLabel: string; onV
         required
         error={errors.legal_documentation}
         columns={2}
+        compact
       />
       <ChoiceGroup
         name="consultancy_payment"
@@ -189,6 +190,7 @@ function PartnerQuestions({ submitLabel, onVerdict }: { submitLabel: string; onV
         required
         error={errors.consultancy_payment}
         columns={2}
+        compact
       />
       <div className="grid gap-4 rounded-3xl bg-sand-50 p-5 ring-1 ring-brand-900/10 sm:grid-cols-2">
         <p className="font-semibold sm:col-span-2">¿Cómo te contactamos?</p>

@@ -131,10 +131,19 @@ export function ChoiceGroup({
   required,
   defaultValue,
   columns = 1,
+  compact = false,
   idPrefix = '',
-}: FieldBase & { options: readonly Option[]; defaultValue?: string; columns?: 1 | 2 | 3 }) {
+}: FieldBase & {
+  options: readonly Option[];
+  defaultValue?: string;
+  columns?: 1 | 2 | 3;
+  /** Short answers (Sí / No): side by side on phones too. */
+  compact?: boolean;
+}) {
   const id = `${idPrefix}${name}`;
-  const grid = { 1: 'grid-cols-1', 2: 'sm:grid-cols-2', 3: 'sm:grid-cols-3' }[columns];
+  const grid = compact
+    ? { 1: 'grid-cols-1', 2: 'grid-cols-2', 3: 'grid-cols-3' }[columns]
+    : { 1: 'grid-cols-1', 2: 'sm:grid-cols-2', 3: 'sm:grid-cols-3' }[columns];
   return (
     // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA in HTML allows radiogroup on fieldset, which then carries aria-invalid and aria-required
     <fieldset

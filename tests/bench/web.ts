@@ -1,0 +1,136 @@
+/**
+ * `npm run bench:web`: the budgets of issue #3, on the built site served by
+ * the local server on 127.0.0.1.
+ * - Lighthouse 13, mobile, simulated throttling, median of 3 runs per page:
+ *   Performance >= 95; Accessibility, Best Practices, SEO = 100; LCP <= 2.0 s,
+ *   CLS <= 0.02, TBT <= 50 ms.
+ * - `/` at 390 px: JavaScript before any interaction <= 15 KB gzip; first load <= 500 KB transferred.
+ * Prints each figure and exits non-zero when one is over budget.
+ */
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { migrate } from '../../db/migrate.ts';
+import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { spawnServer } from '../support/spawn-server.ts';
+
+const PAGES = ['/', '/modelos', '/prefiltro', '/estimacion', '/prefiltro-socios'];
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+interface Row {
+  figure: string;
+  value: string;
+  budget: string;
+  pass: boolean;
+}
+const rows: Row[] = [];
+const check = (figure: string, value: number, budget: string, pass: boolean, format = (n: number) => String(n)) =>
+  rows.push({ figure, value: format(value), budget, pass });
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'casas-bench-web-'));
+await chmod(dataDir, 0o755);
+const database = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+await migrate(database.url);
+const server = await spawnServer({ DATABASE_URL: database.url });
+
+try {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  try {
+    for (const page of PAGES) {
+      const runs = [];
+      for (let run = 0; run < RUNS; run++) {
+        const result = await lighthouse(server.url + page, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+        });
+        if (!result) throw new Error(`Lighthouse gave no result for ${page}`);
+        const { categories, audits } = result.lhr;
+        runs.push({
+          performance: Math.round((categories.performance?.score ?? 0) * 100),
+          accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+          bestPractices: Math.round((categories['best-practices']?.score ?? 0) * 100),
+          seo: Math.round((categories.seo?.score ?? 0) * 100),
+          lcp: audits['largest-contentful-paint']?.numericValue ?? Number.POSITIVE_INFINITY,
+          cls: audits['cumulative-layout-shift']?.numericValue ?? Number.POSITIVE_INFINITY,
+          tbt: audits['total-blocking-time']?.numericValue ?? Number.POSITIVE_INFINITY,
+        });
+      }
+      const m = (key: keyof (typeof runs)[number]) => median(runs.map((run) => run[key]));
+      check(`${page} Performance`, m('performance'), '>= 95', m('performance') >= 95);
+      check(`${page} Accessibility`, m('accessibility'), '100', m('accessibility') === 100);
+      check(`${page} Best Practices`, m('bestPractices'), '100', m('bestPractices') === 100);
+      check(`${page} SEO`, m('seo'), '100', m('seo') === 100);
+      check(`${page} LCP`, m('lcp'), '<= 2.0 s', m('lcp') <= 2000, (ms) => `${(ms / 1000).toFixed(2)} s`);
+      check(`${page} CLS`, m('cls'), '<= 0.02', m('cls') <= 0.02, (n) => n.toFixed(3));
+      check(`${page} TBT`, m('tbt'), '<= 50 ms', m('tbt') <= 50, (ms) => `${Math.round(ms)} ms`);
+    }
+  } finally {
+    chrome.kill();
+  }
+
+  // `/` at 390 px: what a phone downloads before the visitor touches anything.
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 3,
+    isMobile: true,
+  });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  let transferred = 0;
+  cdp.on('Network.loadingFinished', (event) => {
+    transferred += event.encodedDataLength;
+  });
+  const scripts: string[] = [];
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(await response.text());
+  });
+  await page.goto(server.url, { waitUntil: 'networkidle' });
+  const inline = await page.$$eval('script:not([src]):not([type="application/ld+json"])', (nodes) =>
+    nodes.map((node) => node.textContent ?? ''),
+  );
+  const jsGzip = [...scripts, ...inline].reduce((sum, code) => sum + gzipSync(code, { level: 9 }).byteLength, 0);
+  await browser.close();
+  check(
+    '/ JavaScript before interaction (gzip)',
+    jsGzip,
+    '<= 15 KB',
+    jsGzip <= 15 * 1024,
+    (b) => `${(b / 1024).toFixed(1)} KB`,
+  );
+  check(
+    '/ first load at 390 px (transferred)',
+    transferred,
+    '<= 500 KB',
+    transferred <= 500 * 1024,
+    (b) => `${(b / 1024).toFixed(0)} KB`,
+  );
+
+  console.log(`\nLighthouse 13 mobile (simulated throttling), median of ${RUNS} runs; local server on 127.0.0.1\n`);
+  console.log('| figure | value | budget | |\n|---|---:|---|---|');
+  for (const row of rows) console.log(`| ${row.figure} | ${row.value} | ${row.budget} | ${row.pass ? 'ok' : 'OVER'} |`);
+  process.exitCode = rows.every((row) => row.pass) ? 0 : 1;
+} finally {
+  await server.stop();
+  await database.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}

@@ -77,12 +77,14 @@ describe('the built pages', () => {
     const [business] = jsonLd(html('index.html'));
     expect(business).toMatchObject({ '@type': 'HomeAndConstructionBusiness' });
     expect(
-      (business?.location as { address: { addressLocality: string } }[]).map((place) => place.address.addressLocality),
+      ((business?.location ?? []) as { address: { addressLocality: string } }[]).map(
+        (place) => place.address.addressLocality,
+      ),
     ).toEqual(['Mérida', 'Ciudad de México', 'Berlín']);
 
     const [list] = jsonLd(html('modelos.html'));
     const products = (
-      list?.itemListElement as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
+      (list?.itemListElement ?? []) as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
     ).map((entry) => [entry.item.name, entry.item.offers.price, entry.item.offers.priceCurrency]);
     expect(products).toEqual([
       ['Salvia Glamping', 229000, 'MXN'],

@@ -145,9 +145,9 @@ export function ChoiceGroup({
     ? { 1: 'grid-cols-1', 2: 'grid-cols-2', 3: 'grid-cols-3' }[columns]
     : { 1: 'grid-cols-1', 2: 'sm:grid-cols-2', 3: 'sm:grid-cols-3' }[columns];
   return (
-    // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA in HTML allows radiogroup on fieldset, which then carries aria-invalid and aria-required
     <fieldset
       className="field"
+      // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: ARIA in HTML allows radiogroup on fieldset, which then carries aria-invalid and aria-required
       role="radiogroup"
       aria-invalid={error ? true : undefined}
       aria-describedby={describedBy(id, hint, error)}

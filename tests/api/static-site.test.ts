@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -50,6 +51,32 @@ describe('the built site on the local server', () => {
   it('never serves the platform files, and answers 404 to unknown paths', async () => {
     expect((await fetch(`${server.url}/_headers`)).status).toBe(404);
     expect((await fetch(`${server.url}/no-existe`)).status).toBe(404);
+  });
+
+  it('keeps serving when visitors disconnect mid-download', async () => {
+    const { hostname, port } = new URL(server.url);
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
+    for (const pathname of ['/', '/modelos', `/_astro/${asset}`, '/no-existe']) {
+      for (let delay = 0; delay < 6; delay++) {
+        await new Promise<void>((resolve) => {
+          const request = http.get({
+            hostname,
+            port,
+            path: pathname,
+            headers: { 'accept-encoding': delay % 2 ? 'gzip' : 'identity' },
+          });
+          request.on('error', () => resolve());
+          setTimeout(() => {
+            request.destroy();
+            resolve();
+          }, delay);
+        });
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await fetch(`${server.url}/`)).status).toBe(200);
+    expect(server.process.exitCode).toBeNull();
+    expect(server.output()).not.toMatch(/Error|Warning/);
   });
 
   it('logs one line per request', async () => {

@@ -64,13 +64,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const platformFiles: ServerMiddleware = (request, next) =>
     PLATFORM_FILES.has(new URL(request.url).pathname) ? notFound() : next();
 
+  // Headers are set on the response itself: wrapping its body in a new Response
+  // breaks when a visitor disconnects mid-download (the stream is closed twice).
   const staticHeaders: ServerMiddleware = async (request, next) => {
     const response = await next();
-    const headers = new Headers(response.headers);
     for (const [name, value] of Object.entries(staticHeadersFor(new URL(request.url).pathname))) {
-      headers.set(name, value);
+      response.headers.set(name, value);
     }
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+    return response;
   };
 
   const server = serve({

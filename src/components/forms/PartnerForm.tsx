@@ -51,7 +51,9 @@ export default function PartnerForm({ copy, paymentLink, chatLink }: Props) {
   const resultHeading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
-    if (verdict) resultHeading.current?.focus();
+    if (!verdict) return;
+    resultHeading.current?.focus({ preventScroll: true });
+    resultHeading.current?.closest('section')?.scrollIntoView({ block: 'start' });
   }, [verdict]);
 
   function backToForm() {
@@ -73,17 +75,14 @@ export default function PartnerForm({ copy, paymentLink, chatLink }: Props) {
     const approved = verdict.status === 'approved';
     const text = approved ? copy.approved : copy.rejected;
     return (
-      <section
-        className="grid gap-5 rounded-3xl bg-white p-6 text-center shadow-sm ring-1 ring-brand-900/10 sm:p-10"
-        aria-live="polite"
-      >
+      <section className="grid scroll-mt-40 gap-5 py-4 text-center sm:py-8" aria-labelledby="partner-result-title">
         <span
           className={`mx-auto inline-flex size-16 items-center justify-center rounded-full text-3xl ${approved ? 'bg-brand-100 text-brand-700' : 'bg-terracotta-500/15 text-terracotta-700'}`}
           aria-hidden="true"
         >
           {approved ? '✓' : '!'}
         </span>
-        <h2 ref={resultHeading} tabIndex={-1} className="text-3xl font-bold">
+        <h2 id="partner-result-title" ref={resultHeading} tabIndex={-1} className="text-3xl font-bold">
           {text.title}
         </h2>
         <p className="text-lg text-brand-800">{text.text}</p>

@@ -15,6 +15,11 @@ const MAX_VISIBLE = 3;
 export function showToast({ title, description, variant = 'default' }: Toast): void {
   const region = document.getElementById(variant === 'destructive' ? 'toasts-alert' : 'toasts-status');
   if (!region) return;
+  // An open modal dialog makes the rest of the page inert and covers it: the
+  // toasts move into the dialog while it is open, and back afterwards.
+  const toaster = region.parentElement;
+  const home = document.querySelector('dialog:modal') ?? document.body;
+  if (toaster && toaster.parentElement !== home) home.append(toaster);
 
   const item = document.createElement('div');
   item.className = `toast toast-${variant}`;

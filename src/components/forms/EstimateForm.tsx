@@ -4,8 +4,18 @@ import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from '../../lib/forms/labels.
 import { MESSAGES } from '../../lib/forms/messages.ts';
 import { BUDGET_UNKNOWN, BUDGETS, FINISHES } from '../../lib/forms/options.ts';
 import { estimateSchema } from '../../lib/forms/quote-request.ts';
-import { ChoiceGroup, Honeypot, PrivacyNote, SelectField, SubmitButton, TextField } from './fields.tsx';
-import { useLeadForm } from './use-lead-form.ts';
+import {
+  ChoiceGroup,
+  EmailField,
+  Honeypot,
+  NameField,
+  PhoneField,
+  PrivacyNote,
+  SelectField,
+  SubmitButton,
+  TextField,
+} from './fields.tsx';
+import { rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 const LEVELS = [
   { value: '1', label: '1 nivel' },
@@ -21,8 +31,7 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
     failureToast: MESSAGES.estimate.failure,
     extra: () => ({ source: 'estimacion' }),
     onSuccess(_answer, values) {
-      const { source: _source, [HONEYPOT_FIELD]: _honeypot, ...answers } = values;
-      localStorage.setItem('estimateData', JSON.stringify(answers));
+      rememberAnswers('estimateData', values);
       flashToast(MESSAGES.estimate.success);
       window.location.assign('/modelos');
     },
@@ -37,29 +46,9 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
       action="/api/quote-requests"
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField name="name" label="Nombre" autoComplete="name" required error={errors.name} maxLength={120} />
-        <TextField
-          name="phone"
-          label="WhatsApp"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="999 123 4567"
-          hint="10 dígitos."
-          required
-          error={errors.phone}
-          maxLength={30}
-        />
-        <TextField
-          name="email"
-          label="Correo electrónico"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          placeholder="nombre@correo.com"
-          error={errors.email}
-          maxLength={254}
-        />
+        <NameField error={errors.name} />
+        <PhoneField error={errors.phone} />
+        <EmailField error={errors.email} />
         <TextField
           name="terrain_size"
           label="Tamaño del terreno (m²)"

@@ -21,7 +21,16 @@ import {
   YES_NO,
 } from '../../lib/forms/options.ts';
 import { partnerApplicationSchema } from '../../lib/forms/partner-application.ts';
-import { ChoiceGroup, Honeypot, PrivacyNote, SelectField, SubmitButton, TextField } from './fields.tsx';
+import {
+  ChoiceGroup,
+  Honeypot,
+  NameField,
+  PhoneField,
+  PrivacyNote,
+  SelectField,
+  SubmitButton,
+  TextField,
+} from './fields.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
 interface Verdict {
@@ -193,18 +202,8 @@ function PartnerQuestions({ submitLabel, onVerdict }: { submitLabel: string; onV
       />
       <div className="grid gap-4 rounded-3xl bg-sand-50 p-5 ring-1 ring-brand-900/10 sm:grid-cols-2">
         <p className="font-semibold sm:col-span-2">¿Cómo te contactamos?</p>
-        <TextField name="name" label="Nombre" autoComplete="name" required error={errors.name} maxLength={120} />
-        <TextField
-          name="phone"
-          label="Teléfono (WhatsApp)"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="999 123 4567"
-          required
-          error={errors.phone}
-          maxLength={30}
-        />
+        <NameField error={errors.name} />
+        <PhoneField label="Teléfono (WhatsApp)" error={errors.phone} />
       </div>
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">

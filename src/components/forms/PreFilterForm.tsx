@@ -3,8 +3,17 @@ import { LAND_OPTION_LABELS, OBJECTIVE_LABELS, optionsOf, PREFILTER_TIMELINE_LAB
 import { MESSAGES } from '../../lib/forms/messages.ts';
 import { LAND_OPTIONS, MEXICAN_STATES, OBJECTIVES, PREFILTER_TIMELINES } from '../../lib/forms/options.ts';
 import { preFilterSchema } from '../../lib/forms/quote-request.ts';
-import { ChoiceGroup, Honeypot, PrivacyNote, SelectField, SubmitButton, TextField } from './fields.tsx';
-import { useLeadForm } from './use-lead-form.ts';
+import {
+  ChoiceGroup,
+  Honeypot,
+  NameField,
+  PhoneField,
+  PrivacyNote,
+  SelectField,
+  SubmitButton,
+  TextField,
+} from './fields.tsx';
+import { rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 const STATES = MEXICAN_STATES.map((state) => ({ value: state, label: state }));
 
@@ -17,8 +26,7 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
     failureToast: MESSAGES.preFilter.failure,
     extra: () => ({ source: 'prefiltro' }),
     onSuccess(_answer, values) {
-      const { source: _source, [HONEYPOT_FIELD]: _honeypot, ...answers } = values;
-      localStorage.setItem('preFilterData', JSON.stringify(answers));
+      rememberAnswers('preFilterData', values);
       window.location.assign('/modelos');
     },
   });
@@ -32,26 +40,8 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
       action="/api/quote-requests"
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextField
-          name="name"
-          label="Nombre de contacto"
-          autoComplete="name"
-          required
-          error={errors.name}
-          maxLength={120}
-        />
-        <TextField
-          name="phone"
-          label="Teléfono (WhatsApp)"
-          type="tel"
-          inputMode="tel"
-          autoComplete="tel"
-          placeholder="999 123 4567"
-          hint="10 dígitos."
-          required
-          error={errors.phone}
-          maxLength={30}
-        />
+        <NameField label="Nombre de contacto" error={errors.name} />
+        <PhoneField label="Teléfono (WhatsApp)" error={errors.phone} />
         <SelectField name="state" label="Estado" options={STATES} placeholder="Elige tu estado" error={errors.state} />
         <TextField
           name="municipality"

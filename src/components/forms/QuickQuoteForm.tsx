@@ -2,7 +2,7 @@ import { flashToast } from '../../lib/client/flash.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { MESSAGES } from '../../lib/forms/messages.ts';
 import { quickQuoteSchema } from '../../lib/forms/quick-quote.ts';
-import { Honeypot, PrivacyNote, SubmitButton, TextField } from './fields.tsx';
+import { EmailField, Honeypot, NameField, PhoneField, PrivacyNote, SubmitButton } from './fields.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
 interface Props {
@@ -30,39 +30,9 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
 
   return (
     <form {...formProps} className="grid gap-4" aria-label="Estimación rápida" method="post" action="/api/quick-quotes">
-      <TextField
-        idPrefix="qq-"
-        name="name"
-        label="Nombre"
-        autoComplete="name"
-        required
-        error={errors.name}
-        maxLength={120}
-      />
-      <TextField
-        idPrefix="qq-"
-        name="phone"
-        label="WhatsApp"
-        type="tel"
-        inputMode="tel"
-        autoComplete="tel"
-        placeholder="999 123 4567"
-        hint="10 dígitos; te escribimos por WhatsApp."
-        required
-        error={errors.phone}
-        maxLength={30}
-      />
-      <TextField
-        idPrefix="qq-"
-        name="email"
-        label="Correo electrónico"
-        type="email"
-        inputMode="email"
-        autoComplete="email"
-        placeholder="nombre@correo.com"
-        error={errors.email}
-        maxLength={254}
-      />
+      <NameField idPrefix="qq-" error={errors.name} />
+      <PhoneField idPrefix="qq-" hint="10 dígitos; te escribimos por WhatsApp." error={errors.phone} />
+      <EmailField idPrefix="qq-" error={errors.email} />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
         <SubmitButton busy={busy} label={submitLabel} busyLabel={submittingLabel} />

@@ -15,18 +15,23 @@ function describedBy(id: string, hint?: string, error?: string): string | undefi
   return [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
 }
 
+/** " *" for a required field (the input says so to assistive tech), " (opcional)" otherwise. */
+function RequiredMark({ required }: { required?: boolean | undefined }) {
+  return required ? (
+    <span className="text-terracotta-700" aria-hidden="true">
+      {' '}
+      *
+    </span>
+  ) : (
+    <span className="font-normal text-brand-700"> (opcional)</span>
+  );
+}
+
 function Label({ id, label, required }: { id: string; label: string; required?: boolean | undefined }) {
   return (
     <label htmlFor={id} className="field-label">
       {label}
-      {required ? (
-        <span className="text-terracotta-700" aria-hidden="true">
-          {' '}
-          *
-        </span>
-      ) : (
-        <span className="font-normal text-brand-700"> (opcional)</span>
-      )}
+      <RequiredMark required={required} />
     </label>
   );
 }
@@ -77,6 +82,47 @@ export function TextField({
       />
       <Messages id={id} hint={hint} error={error} />
     </div>
+  );
+}
+
+type ContactFieldProps = Pick<FieldBase, 'error' | 'idPrefix'> & { label?: string; hint?: string };
+
+/** The visitor's name: required everywhere. */
+export function NameField({ label = 'Nombre', ...props }: ContactFieldProps) {
+  return <TextField name="name" label={label} autoComplete="name" required maxLength={120} {...props} />;
+}
+
+/** A WhatsApp / phone number: required, normalised to +52 by the shared schema. */
+export function PhoneField({ label = 'WhatsApp', hint = '10 dígitos.', ...props }: ContactFieldProps) {
+  return (
+    <TextField
+      name="phone"
+      label={label}
+      type="tel"
+      inputMode="tel"
+      autoComplete="tel"
+      placeholder="999 123 4567"
+      required
+      maxLength={30}
+      hint={hint}
+      {...props}
+    />
+  );
+}
+
+/** An optional e-mail address. */
+export function EmailField(props: ContactFieldProps) {
+  return (
+    <TextField
+      name="email"
+      label="Correo electrónico"
+      type="email"
+      inputMode="email"
+      autoComplete="email"
+      placeholder="nombre@correo.com"
+      maxLength={254}
+      {...props}
+    />
   );
 }
 
@@ -155,14 +201,7 @@ export function ChoiceGroup({
     >
       <legend className="field-label mb-1.5">
         {label}
-        {required ? (
-          <span className="text-terracotta-700" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        ) : (
-          <span className="font-normal text-brand-700"> (opcional)</span>
-        )}
+        <RequiredMark required={required} />
       </legend>
       <div className={`grid gap-2 ${grid}`}>
         {options.map((option, index) => (

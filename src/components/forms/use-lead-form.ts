@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { type LeadResult, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
+import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 
 interface Options<Schema extends z.ZodType, Answer> {
   schema: Schema;
@@ -13,6 +14,19 @@ interface Options<Schema extends z.ZodType, Answer> {
   /** Extra fields that are not inputs of the form (e.g. `source`, `origin`). */
   extra?: () => Record<string, unknown>;
   onSuccess(answer: Answer, values: Record<string, string>, form: HTMLFormElement): void;
+}
+
+/**
+ * Keeps the visitor's answers in this browser (spec: preFilterData,
+ * estimateData), without the fields that are not answers.
+ */
+export function rememberAnswers(key: 'preFilterData' | 'estimateData', values: Record<string, string>): void {
+  const { source: _source, [HONEYPOT_FIELD]: _honeypot, ...answers } = values;
+  try {
+    localStorage.setItem(key, JSON.stringify(answers));
+  } catch {
+    // Storage off or full: the lead is stored on the server all the same.
+  }
 }
 
 /** Form values as the inputs hold them; empty inputs are left out. */

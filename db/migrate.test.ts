@@ -23,14 +23,14 @@ it('applies each migration exactly once when five runners start together', async
   expect(rows.map((row) => row.version)).toEqual(files);
 });
 
-it('creates the lead tables with an index on created_at each', async () => {
-  const indexes = await sql<{ indexname: string }>(
-    "SELECT indexname FROM pg_indexes WHERE indexname LIKE '%created_at_idx' ORDER BY indexname",
+it('gives each lead table an index on created_at descending, for newest-first pages', async () => {
+  const indexes = await sql<{ tablename: string; indexdef: string }>(
+    "SELECT tablename, indexdef FROM pg_indexes WHERE indexdef LIKE '%(created_at DESC%' ORDER BY tablename",
   );
-  expect(indexes.map((row) => row.indexname)).toEqual([
-    'cotizaciones_rapidas_created_at_idx',
-    'partner_applications_created_at_idx',
-    'quote_requests_created_at_idx',
+  expect(indexes.map((row) => row.tablename)).toEqual([
+    'cotizaciones_rapidas',
+    'partner_applications',
+    'quote_requests',
   ]);
 });
 

@@ -8,6 +8,6 @@ export default defineConfig({
     setupFiles: ['tests/setup/test-database.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    env: { NODE_ENV: 'test' },
+    env: { NODE_ENV: 'test', JWT_SECRET: 'vitest-only-secret-of-at-least-32-bytes!' },
   },
 });

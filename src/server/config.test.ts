@@ -11,6 +11,8 @@ describe('parseConfig', () => {
       leadRateLimit: 20,
       port: 4321,
       host: '127.0.0.1',
+      jwtSecret: undefined,
+      production: false,
     });
   });
 
@@ -33,6 +35,7 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ LEAD_RATE_LIMIT: '-1' })).toThrow(/LEAD_RATE_LIMIT/);
     expect(() => parseConfig({ DATABASE_DRIVER: 'sqlite' })).toThrow(ConfigError);
     expect(() => parseConfig({ PORT: 'ochenta' })).toThrow(/PORT/);
+    expect(() => parseConfig({ JWT_SECRET: 'corto' })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
   });
 
   it('explains a missing DATABASE_URL', () => {

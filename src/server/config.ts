@@ -11,6 +11,10 @@ const environmentSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NEON_WS_PROXY: z.string().min(1).optional(),
   LEAD_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  JWT_SECRET: z
+    .string()
+    .refine((value) => Buffer.byteLength(value) >= 32, 'must be at least 32 bytes')
+    .optional(),
   PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   NETLIFY: z.string().optional(),
@@ -26,6 +30,10 @@ export interface ServerConfig {
   /** Where the local server listens. */
   port: number;
   host: string;
+  /** Secret of the administrators' session tokens; generated for local runs when absent. */
+  jwtSecret: string | undefined;
+  /** Production (NODE_ENV=production or on Netlify): no generated secrets, no defaults that hide a mistake. */
+  production: boolean;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +55,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     leadRateLimit: env.LEAD_RATE_LIMIT,
     port: env.PORT,
     host: env.HOST,
+    jwtSecret: env.JWT_SECRET,
+    production: env.NODE_ENV === 'production' || env.NETLIFY === 'true',
   };
 }
 

@@ -88,3 +88,18 @@ export const BUDGET_LABELS: Labels<typeof BUDGETS> = {
 export function optionsOf<T extends string>(values: readonly T[], labels: Record<T, string>) {
   return values.map((value) => ({ value, label: labels[value] }));
 }
+
+export const SOURCE_LABELS: Record<string, string> = { prefiltro: 'Prefiltro', estimacion: 'Estimación' };
+
+export const ORIGIN_LABELS: Record<string, string> = {
+  hero: 'Portada',
+  paths: 'Tarjeta «Más popular»',
+  unknown: 'Sin origen',
+};
+
+/** has_land holds the pre-filter's land option or the estimate's si/no. */
+export const HAS_LAND_LABELS: Record<string, string> = { ...LAND_OPTION_LABELS, ...YES_NO_LABELS };
+
+export const STATUS_LABELS: Record<string, string> = { approved: 'Aprobado', rejected: 'Rechazado' };
+
+export const OBJECTIVE_AND_FIXED_LABELS: Record<string, string> = { ...OBJECTIVE_LABELS, cotizacion: 'Cotización' };

@@ -86,13 +86,25 @@ async function neonPool(config: ServerConfig): Promise<PoolLike> {
  * outlive the invocation that opened them.
  */
 export async function withDatabase<T>(work: (db: Database) => Promise<T>, config = getConfig()): Promise<T> {
-  if (config.databaseDriver === 'pg') return work(wrap((await pgPool(config)) as unknown as PoolLike));
-  const pool = await neonPool(config);
+  const { db, release } = await openDatabase(config);
   try {
-    return await work(wrap(pool));
+    return await work(db);
   } finally {
-    await pool.end().catch(() => {});
+    await release();
   }
+}
+
+/**
+ * A database handle that outlives the handler's own call, for an answer
+ * streamed after the handler returned (the CSV export); call `release` when
+ * the stream ends.
+ */
+export async function openDatabase(config = getConfig()): Promise<{ db: Database; release(): Promise<void> }> {
+  if (config.databaseDriver === 'pg') {
+    return { db: wrap((await pgPool(config)) as unknown as PoolLike), release: async () => {} };
+  }
+  const pool = await neonPool(config);
+  return { db: wrap(pool), release: () => pool.end().catch(() => {}) };
 }
 
 /** Closes the shared pool (graceful shutdown, end of a test file). */

@@ -80,7 +80,7 @@ function isFilled(value: unknown): boolean {
 }
 
 /** The first message of each field, keyed by field name. */
-function fieldMessages(error: z.ZodError): Record<string, string> {
+export function fieldMessages(error: z.ZodError): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
     const field = String(issue.path[0] ?? '_');

@@ -1,0 +1,64 @@
+import type { Config } from '@netlify/functions';
+import { COLUMNS, formatCsvDate, type LeadKind } from '../../src/lib/admin/columns.ts';
+import { csvStream } from '../../src/server/admin/csv.ts';
+import { CSV_FILE_NAMES, leadsAfter } from '../../src/server/admin/leads.ts';
+import { requireAdmin } from '../../src/server/auth/guard.ts';
+import { type Database, openDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { API_HEADERS } from '../../src/server/http/headers.ts';
+import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+
+const KINDS: Record<string, LeadKind> = {
+  'quote-requests': 'quote-requests',
+  'partner-applications': 'partner-applications',
+  'quick-quotes': 'quick-quotes',
+};
+const BATCH = 1000;
+
+/**
+ * GET /api/admin/{kind}/export.csv: every lead of a kind, newest first,
+ * streamed from the database a thousand rows at a time, so memory stays flat
+ * whatever the table's size.
+ */
+export default async (request: Request): Promise<Response> => {
+  if (request.method !== 'GET') return methodNotAllowed(['GET']);
+  const found = KINDS[new URL(request.url).pathname.split('/')[3] ?? ''];
+  if (!found) return jsonError(404, 'Tipo de solicitud desconocido.');
+  const kind: LeadKind = found;
+
+  let handle: { db: Database; release(): Promise<void> };
+  try {
+    handle = await openDatabase();
+    const user = await requireAdmin(request, handle.db);
+    if (user instanceof Response) {
+      await handle.release();
+      return user;
+    }
+  } catch (error) {
+    console.error(`[admin] export ${kind}: ${(error as Error).message}`);
+    return jsonError(503, DATABASE_DOWN);
+  }
+
+  const columns = COLUMNS[kind];
+  const header = ['Fecha', ...columns.map((column) => column.header)];
+  async function* batches(db: Database) {
+    let cursor: Parameters<typeof leadsAfter>[2] = null;
+    while (true) {
+      const rows = await leadsAfter(db, kind, cursor, BATCH);
+      if (rows.length === 0) return;
+      yield rows.map(({ row }) => [formatCsvDate(row.created_at), ...columns.map((column) => column.value(row))]);
+      cursor = rows.at(-1)?.cursor ?? null;
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  return new Response(csvStream(header, batches(handle.db), handle.release), {
+    headers: {
+      ...API_HEADERS,
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${CSV_FILE_NAMES[kind]}"`,
+    },
+  });
+};
+
+export const config: Config = { path: '/api/admin/:kind/export.csv' };

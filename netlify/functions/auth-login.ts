@@ -1,0 +1,57 @@
+import type { Config, Context } from '@netlify/functions';
+import { loginSchema } from '../../src/lib/forms/credentials.ts';
+import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
+import { clearLoginFailures, loginBlocked, recordLoginFailure } from '../../src/server/auth/login-limit.ts';
+import { checkAgainstDecoy, checkPassword } from '../../src/server/auth/passwords.ts';
+import { sessionCookie, signSession } from '../../src/server/auth/session.ts';
+import { findUserByEmail } from '../../src/server/auth/users.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+
+const WRONG = 'Credenciales incorrectas';
+const BLOCKED = 'Demasiados intentos fallidos. Espera 15 minutos e inténtalo de nuevo.';
+
+/**
+ * POST /api/auth/login {email, password}: a session cookie for 8 hours.
+ * A wrong e-mail and a wrong password get the same answer in the same time;
+ * five failures for one e-mail or one IP within 15 minutes lock both out.
+ */
+export default async (request: Request, context: Pick<Context, 'ip'>): Promise<Response> => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const refused = refuseCrossOrigin(request);
+  if (refused) return refused;
+  const body = await readJsonObject(request);
+  if (body instanceof Response) return body;
+  const parsed = loginSchema.safeParse(body);
+  if (!parsed.success) return jsonError(401, WRONG);
+  const { email, password } = parsed.data;
+
+  try {
+    return await withDatabase(async (db) => {
+      if (await loginBlocked(db, email, context.ip)) return jsonError(429, BLOCKED);
+      const user = await findUserByEmail(db, email);
+      const valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
+      if (!user || !valid) {
+        await recordLoginFailure(db, email, context.ip);
+        return jsonError(401, WRONG);
+      }
+      await clearLoginFailures(db, email);
+      const token = await signSession({ userId: user.id, email: user.email });
+      return json(
+        200,
+        { user: { id: user.id, email: user.email }, admin: user.admin },
+        { 'Set-Cookie': sessionCookie(request, token) },
+      );
+    });
+  } catch (error) {
+    console.error(`[auth] login: ${(error as Error).message}`);
+    return jsonError(503, DATABASE_DOWN);
+  }
+};
+
+export const config: Config = {
+  path: '/api/auth/login',
+  rateLimit: { windowLimit: 20, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -1,0 +1,22 @@
+import type { Config } from '@netlify/functions';
+import { requireUser } from '../../src/server/auth/guard.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+
+/** GET /api/auth/session: the signed-in user and whether they are an administrator; 401 without a session. */
+export default async (request: Request): Promise<Response> => {
+  if (request.method !== 'GET') return methodNotAllowed(['GET']);
+  try {
+    return await withDatabase(async (db) => {
+      const user = await requireUser(request, db);
+      if (user instanceof Response) return user;
+      return json(200, { user: { id: user.id, email: user.email }, admin: user.admin });
+    });
+  } catch (error) {
+    console.error(`[auth] session: ${(error as Error).message}`);
+    return jsonError(503, DATABASE_DOWN);
+  }
+};
+
+export const config: Config = { path: '/api/auth/session' };

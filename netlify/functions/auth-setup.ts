@@ -1,0 +1,48 @@
+import type { Config } from '@netlify/functions';
+import { setupSchema } from '../../src/lib/forms/credentials.ts';
+import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
+import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { sessionCookie, signSession } from '../../src/server/auth/session.ts';
+import { createFirstAdmin } from '../../src/server/auth/users.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { fieldMessages } from '../../src/server/http/lead-handler.ts';
+import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+
+const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';
+
+/**
+ * POST /api/auth/setup {email, password}: creates the first administrator,
+ * only while there is none (409 afterwards), and signs them in.
+ */
+export default async (request: Request): Promise<Response> => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const refused = refuseCrossOrigin(request);
+  if (refused) return refused;
+  const body = await readJsonObject(request);
+  if (body instanceof Response) return body;
+  const parsed = setupSchema.safeParse(body);
+  if (!parsed.success) {
+    return jsonError(400, 'Revisa el correo y la contraseña.', { fields: fieldMessages(parsed.error) });
+  }
+
+  try {
+    const passwordHash = await hashPassword(parsed.data.password);
+    const admin = await withDatabase((db) => createFirstAdmin(db, parsed.data.email, passwordHash));
+    if (!admin) return jsonError(409, ALREADY_DONE);
+    const token = await signSession({ userId: admin.id, email: admin.email });
+    return json(
+      201,
+      { user: { id: admin.id, email: admin.email }, admin: true },
+      { 'Set-Cookie': sessionCookie(request, token) },
+    );
+  } catch (error) {
+    console.error(`[auth] setup: ${(error as Error).message}`);
+    return jsonError(503, 'Error al configurar la cuenta de administrador');
+  }
+};
+
+export const config: Config = {
+  path: '/api/auth/setup',
+  rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

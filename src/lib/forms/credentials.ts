@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Minimum length of an administrator's password. */
+export const PASSWORD_MIN = 8;
+/** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
+const PASSWORD_MAX_BYTES = 72;
+
+const email = z
+  .string({ error: 'Escribe tu correo electrónico.' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Escribe tu correo electrónico.')
+  .max(254, 'El correo es demasiado largo.')
+  .pipe(z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'));
+
+/** Signing in: any non-empty password is checked against the stored hash. */
+export const loginSchema = z.object({
+  email,
+  password: z.string({ error: 'Escribe tu contraseña.' }).min(1, 'Escribe tu contraseña.').max(1024),
+});
+
+/** The one-time setup: the first administrator's password rules. */
+export const setupSchema = z.object({
+  email,
+  password: z
+    .string({ error: 'Escribe una contraseña.' })
+    .min(PASSWORD_MIN, `Usa al menos ${PASSWORD_MIN} caracteres.`)
+    .refine(
+      (password) => new TextEncoder().encode(password).byteLength <= PASSWORD_MAX_BYTES,
+      'La contraseña es demasiado larga: usa como máximo 72 caracteres (las letras con acento cuentan doble).',
+    ),
+});
+
+export type Credentials = z.output<typeof loginSchema>;

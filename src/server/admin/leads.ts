@@ -1,0 +1,79 @@
+import type { LeadKind, LeadRow } from '../../lib/admin/columns.ts';
+import type { Queryable } from '../db/database.ts';
+
+const TABLES: Record<LeadKind, string> = {
+  'quote-requests': 'quote_requests',
+  'partner-applications': 'partner_applications',
+  'quick-quotes': 'cotizaciones_rapidas',
+};
+
+export const CSV_FILE_NAMES: Record<LeadKind, string> = {
+  'quote-requests': 'cotizaciones_casas.csv',
+  'partner-applications': 'solicitudes_socios.csv',
+  'quick-quotes': 'cotizaciones_rapidas.csv',
+};
+
+/** Position in a newest-first list: the last row's creation time (microseconds) and id. */
+interface Cursor {
+  createdAt: string;
+  id: string;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
+}
+
+/** null for a cursor that is absent or was not made by encodeCursor. */
+export function decodeCursor(value: string | null): Cursor | null | 'invalid' {
+  if (!value) return null;
+  const [createdAt, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
+  const valid =
+    createdAt && id && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(createdAt) && /^[0-9a-f-]{36}$/.test(id);
+  return valid ? { createdAt, id } : 'invalid';
+}
+
+/** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
+export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {
+  const { rows } = await db.query<LeadRow & { cursor_at: string; idempotency_key?: string }>(
+    `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+     FROM ${TABLES[kind]}
+     WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
+     ORDER BY created_at DESC, id DESC
+     LIMIT $3`,
+    [cursor?.createdAt ?? null, cursor?.id ?? null, limit],
+  );
+  return rows.map(({ cursor_at, idempotency_key: _key, ...row }) => ({
+    row: { ...row, created_at: new Date(row.created_at).toISOString() } as LeadRow,
+    cursor: { createdAt: cursor_at, id: row.id },
+  }));
+}
+
+export interface LeadPage {
+  items: LeadRow[];
+  nextCursor: string | null;
+  total: number;
+}
+
+export async function listLeads(
+  db: Queryable,
+  kind: LeadKind,
+  cursor: Cursor | null,
+  limit: number,
+): Promise<LeadPage> {
+  const [rows, count] = await Promise.all([
+    leadsAfter(db, kind, cursor, limit + 1),
+    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${TABLES[kind]}`),
+  ]);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map((entry) => entry.row),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursor) : null,
+    total: count.rows[0]?.total ?? 0,
+  };
+}
+
+export async function deleteLead(db: Queryable, kind: LeadKind, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(`DELETE FROM ${TABLES[kind]} WHERE id = $1`, [id]);
+  return (rowCount ?? 0) > 0;
+}

@@ -1,0 +1,41 @@
+import { SignJWT } from 'jose';
+
+/** The local server's origin, as a browser on our pages would send it. */
+export const originOf = (url: string): string => new URL(url).origin;
+
+/** Creates the first administrator through the endpoint and returns the session cookie. */
+export async function setupAdmin(baseUrl: string, email = 'admin@ceiba.mx', password = 'contraseña-segura') {
+  const response = await fetch(`${baseUrl}/api/auth/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: originOf(baseUrl) },
+    body: JSON.stringify({ email, password }),
+  });
+  if (response.status !== 201) throw new Error(`setup answered ${response.status}: ${await response.text()}`);
+  return cookieOf(response);
+}
+
+export async function login(baseUrl: string, email: string, password: string) {
+  return fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: originOf(baseUrl) },
+    body: JSON.stringify({ email, password }),
+  });
+}
+
+/** "name=value" of the session cookie a response set. */
+export function cookieOf(response: Response): string {
+  const header = response.headers.get('set-cookie') ?? '';
+  return header.split(';')[0] ?? '';
+}
+
+/** A token signed like ours but with whatever claims, key and lifetime a test needs. */
+export function forgeToken(options: { secret: string; sub: string; expiresIn?: string; issuer?: string }) {
+  return new SignJWT({ email: 'x@ceiba.mx' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(options.sub)
+    .setIssuer(options.issuer ?? 'ceiba-admin')
+    .setAudience('ceiba-admin')
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h')
+    .sign(new TextEncoder().encode(options.secret));
+}

@@ -4,13 +4,13 @@ import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
-/** GET /api/auth/session: the signed-in user and whether they are an administrator; 401 without a session. */
+/** GET /api/auth/session: the signed-in user (null when nobody is) and whether they are an administrator. */
 export default async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   try {
     return await withDatabase(async (db) => {
       const user = await requireUser(request, db);
-      if (user instanceof Response) return user;
+      if (user instanceof Response) return json(200, { user: null, admin: false });
       return json(200, { user: { id: user.id, email: user.email }, admin: user.admin });
     });
   } catch (error) {

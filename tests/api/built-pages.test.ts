@@ -18,6 +18,8 @@ describe('the built pages', () => {
   it('are all there', () => {
     expect(PAGES.sort()).toEqual([
       '404.html',
+      'admin.html',
+      'auth.html',
       'aviso-de-privacidad.html',
       'estimacion.html',
       'index.html',
@@ -52,7 +54,7 @@ describe('the built pages', () => {
 
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
-    for (const file of PAGES.filter((name) => name !== '404.html')) {
+    for (const file of PAGES.filter((name) => !['404.html', 'admin.html', 'auth.html'].includes(name))) {
       const page = html(file);
       const title = meta(page, /<title>(.*?)<\/title>/s);
       expect(title, file).toBeTruthy();
@@ -63,8 +65,10 @@ describe('the built pages', () => {
       expect(canonical, file).toMatch(/^https:\/\/[^/]+(\/[a-z-]*)?$/);
       expect(page, file).toContain('<html lang="es-MX"');
     }
-    expect(titles.size).toBe(PAGES.length - 1);
-    expect(html('404.html')).toContain('<meta name="robots" content="noindex"');
+    expect(titles.size).toBe(PAGES.length - 3);
+    for (const file of ['404.html', 'admin.html', 'auth.html']) {
+      expect(html(file), file).toContain('<meta name="robots" content="noindex"');
+    }
   });
 
   it('share an Open Graph image that the build produced', () => {

@@ -34,6 +34,8 @@ export default defineConfig({
   projects: [
     {
       name: 'mobile',
+      // The administrator's story sets up the one administrator: it runs once, in 'desktop'.
+      testIgnore: /admin\.spec\.ts/,
       use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, isMobile: false, hasTouch: true },
     },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },

@@ -1,0 +1,116 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import { flashToast } from '../../lib/client/flash.ts';
+import { showToast } from '../../lib/client/toast.ts';
+import { loginSchema, PASSWORD_MIN, setupSchema } from '../../lib/forms/credentials.ts';
+import { SubmitButton, TextField } from '../forms/fields.tsx';
+import { apiCall, goTo } from './api.ts';
+
+type Mode = 'loading' | 'setup' | 'login';
+
+/** /auth: the one-time setup while no administrator exists, the login form afterwards. */
+export default function AuthPanel() {
+  const [mode, setMode] = useState<Mode>('loading');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    (async () => {
+      const session = await apiCall<{ user?: unknown }>('/api/auth/session').catch(() => null);
+      if (session?.body.user) return goTo('/admin');
+      // A failing check counts as "no administrator yet" (spec, section 8).
+      const exists = await apiCall<{ exists?: boolean }>('/api/admin-exists').catch(() => null);
+      setMode(exists?.body.exists ? 'login' : 'setup');
+    })();
+  }, []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    const values = Object.fromEntries(new FormData(event.currentTarget));
+    const parsed = (mode === 'setup' ? setupSchema : loginSchema).safeParse(values);
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
+      setErrors(fields);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    const endpoint = mode === 'setup' ? '/api/auth/setup' : '/api/auth/login';
+    const result = await apiCall<{ error?: string; fields?: Record<string, string> }>(endpoint, {
+      method: 'POST',
+      body: JSON.stringify(parsed.data),
+    }).catch(() => null);
+    setBusy(false);
+
+    if (result?.ok) {
+      flashToast(
+        mode === 'setup'
+          ? { title: 'Configuración exitosa', description: 'Tu cuenta de administrador está lista.' }
+          : { title: 'Acceso exitoso', description: 'Bienvenido al panel de administración' },
+      );
+      return goTo('/admin');
+    }
+    if (mode === 'setup' && result?.status === 409) {
+      setMode('login');
+      showToast({ title: 'Error en la configuración', description: result.body.error ?? '', variant: 'destructive' });
+      return;
+    }
+    if (result?.body.fields) setErrors(result.body.fields);
+    showToast(
+      mode === 'setup'
+        ? {
+            title: 'Error en la configuración',
+            description: result?.body.error ?? 'Error al configurar la cuenta de administrador',
+            variant: 'destructive',
+          }
+        : {
+            title: 'Error de acceso',
+            description: result?.body.error ?? 'Credenciales incorrectas',
+            variant: 'destructive',
+          },
+    );
+  }
+
+  if (mode === 'loading') {
+    return (
+      <p className="py-10 text-center text-brand-800" role="status">
+        Verificando configuración...
+      </p>
+    );
+  }
+
+  const setup = mode === 'setup';
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-5" aria-labelledby="auth-title" key={mode}>
+      <div>
+        <h1 id="auth-title" className="text-2xl font-bold">
+          Acceso administrador
+        </h1>
+        <p className="mt-1 text-brand-800">
+          {setup ? 'Configura la cuenta de administrador por única vez' : 'Ingresa con tu cuenta de administrador.'}
+        </p>
+      </div>
+      <TextField
+        name="email"
+        label="Correo electrónico"
+        type="email"
+        autoComplete="username"
+        required
+        error={errors.email}
+        maxLength={254}
+      />
+      <TextField
+        name="password"
+        label="Contraseña"
+        type="password"
+        autoComplete={setup ? 'new-password' : 'current-password'}
+        required
+        hint={setup ? `Mínimo ${PASSWORD_MIN} caracteres.` : undefined}
+        error={errors.password}
+        maxLength={1024}
+      />
+      <SubmitButton busy={busy} label={setup ? 'Configurar Administrador' : 'Ingresar'} busyLabel="Verificando..." />
+    </form>
+  );
+}

@@ -1,0 +1,142 @@
+import AxeBuilder from '@axe-core/playwright';
+import bcrypt from 'bcryptjs';
+import { expect, test, toast, uniqueName } from './fixtures.ts';
+
+const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
+
+// One administrator per database: the story runs once, in order, in the desktop
+// project only (see playwright.config.ts), and checks the panel at 390 px on the way.
+test.describe.configure({ mode: 'serial' });
+
+test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
+  await sql('DELETE FROM user_roles');
+  await sql('DELETE FROM users');
+  await sql('DELETE FROM login_failures');
+
+  // No session: /admin sends to /auth, which offers the one-time setup.
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByText('Configura la cuenta de administrador por única vez')).toBeVisible();
+  expect((await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze()).violations).toEqual([]);
+
+  await page.getByLabel('Correo electrónico').fill(ADMIN.email);
+  await page.getByLabel('Contraseña').fill('corta');
+  await page.getByRole('button', { name: 'Configurar Administrador' }).click();
+  await expect(page.getByText('Usa al menos 8 caracteres.')).toBeVisible();
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Configurar Administrador' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(toast(page, 'Configuración exitosa')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Panel de Administración' })).toBeVisible();
+
+  // Leads arrive through the public endpoints, one of them hostile.
+  const quote = uniqueName('Cliente');
+  const run = Math.random().toString(36).slice(2, 8);
+  const hostile = `<script>alert("${run}")</script>`;
+  const formula = `=HYPERLINK("http://evil.example/${run}")`;
+  for (const [path, body] of [
+    [
+      '/api/quote-requests',
+      { source: 'prefiltro', name: quote, phone: '9991234567', municipality: 'Mérida', land_option: 'tengo-terreno' },
+    ],
+    ['/api/quote-requests', { source: 'estimacion', name: hostile, phone: '9991234568', terrain_size: 300 }],
+    [
+      '/api/partner-applications',
+      {
+        name: formula,
+        phone: '9991234569',
+        role: 'desarrollador',
+        municipality: 'Tulum',
+        investment: '5m+',
+        timeline: '0-3-meses',
+        legal_documentation: 'si',
+        consultancy_payment: 'si',
+      },
+    ],
+    ['/api/quick-quotes', { name: "Robert'); DROP TABLE users;--", phone: '9991234570', origin: 'hero' }],
+  ] as const) {
+    expect((await page.request.post(path, { data: body })).status()).toBe(201);
+  }
+  await page.reload();
+  const quotesTab = page.getByRole('tab', { name: /^Cotizaciones de Casas \(\d+\)$/ });
+  await expect(quotesTab).toHaveAttribute('aria-selected', 'true');
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByRole('cell', { name: hostile, exact: true })).toBeVisible(); // shown as text, never run
+  const quoteCount = Number((await quotesTab.textContent())?.match(/\((\d+)\)/)?.[1]);
+  expect(quoteCount).toBeGreaterThanOrEqual(2);
+  await expect(panel.getByRole('row').filter({ hasText: quote })).toContainText('Ya tengo terreno');
+
+  // Partner tab: the score as a percentage and the status label.
+  await quotesTab.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: /^Solicitudes de Socios/ })).toHaveAttribute('aria-selected', 'true');
+  const partnerRow = panel.getByRole('row').filter({ hasText: formula });
+  await expect(partnerRow).toContainText('100%');
+  await expect(partnerRow).toContainText('Aprobado');
+
+  // CSV of the partner tab: the formula is neutralised.
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    panel.getByRole('link', { name: 'Descargar CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('solicitudes_socios.csv');
+  const csv = await (await download.createReadStream())
+    .toArray()
+    .then((chunks) => Buffer.concat(chunks).toString('utf8'));
+  expect(csv.startsWith('\uFEFFFecha,Nombre,Teléfono,Rol')).toBe(true);
+  expect(csv).toContain(`"'=HYPERLINK(""http://evil.example/${run}"")"`);
+
+  // Delete one quote after confirming.
+  await page.getByRole('tab', { name: /^Cotizaciones de Casas/ }).click();
+  page.once('dialog', (dialog) => dialog.accept());
+  await panel.getByRole('button', { name: `Eliminar solicitud de ${quote}` }).click();
+  await expect(toast(page, 'Cotización eliminada')).toBeVisible();
+  await expect(panel.getByRole('row').filter({ hasText: quote })).toHaveCount(0);
+  await expect(page.getByRole('tab', { name: `Cotizaciones de Casas (${quoteCount - 1})` })).toBeVisible();
+  expect(await sql('SELECT 1 FROM quote_requests WHERE name = $1', [quote])).toHaveLength(0);
+
+  // Dismissing the confirmation deletes nothing.
+  page.once('dialog', (dialog) => dialog.dismiss());
+  await panel.getByRole('button', { name: `Eliminar solicitud de ${hostile}` }).click();
+  await expect(panel.getByRole('cell', { name: hostile, exact: true })).toBeVisible();
+
+  // The panel at 390 px: the table scrolls inside its own region, the page does not.
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect((await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa']).analyze()).violations).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // Sign out, then the login form; a wrong password gets the spec's toast.
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('button', { name: 'Ingresar' })).toBeVisible();
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.getByLabel('Correo electrónico').fill(ADMIN.email);
+  await page.getByLabel('Contraseña').fill('no-es-la-contraseña');
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(toast(page, 'Error de acceso')).toContainText('Credenciales incorrectas');
+  expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('401')]);
+
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(toast(page, 'Acceso exitoso')).toContainText('Bienvenido al panel de administración');
+});
+
+test('a signed-in user without the admin role is refused and sent home', async ({ page, sql, consoleErrors }) => {
+  const hash = await bcrypt.hash('vendedor-2026', 4);
+  await sql(
+    `INSERT INTO users (email, password_hash) VALUES ('vendedor@ceiba.mx', $1) ON CONFLICT (email) DO NOTHING`,
+    [hash],
+  );
+  await page.goto('/auth');
+  await page.getByLabel('Correo electrónico').fill('vendedor@ceiba.mx');
+  await page.getByLabel('Contraseña').fill('vendedor-2026');
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page, 'Acceso denegado')).toContainText(
+    'No tienes permisos para acceder al panel de administración',
+  );
+  consoleErrors.splice(0);
+});

@@ -42,3 +42,12 @@ describe('parseConfig', () => {
     expect(() => requireDatabaseUrl(parseConfig({}))).toThrow(/DATABASE_URL is not set/);
   });
 });
+
+describe('the local server in production', () => {
+  it('refuses to start without JWT_SECRET, naming it', async () => {
+    const { spawnServer } = await import('../../tests/support/spawn-server.ts');
+    await expect(spawnServer({ NODE_ENV: 'production', JWT_SECRET: undefined })).rejects.toThrow(
+      /exited with 1:[\s\S]*JWT_SECRET is not set/,
+    );
+  });
+});

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type ServerMiddleware, serve } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
 import { migrate } from '../../../db/migrate.ts';
+import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
@@ -38,6 +39,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     process.env.DATABASE_URL = embedded.url;
   }
   getConfig(); // read and checked once, now that DATABASE_URL is known
+  sessionSecret(); // production without JWT_SECRET stops here, naming it
 
   const routes = await loadFunctionRoutes();
   const notFoundPage = path.join(options.distDir, '404.html');

@@ -18,10 +18,15 @@ export default defineConfig({
   image: { dangerouslyProcessSVG: true },
   security: {
     csp: {
+      // Daily's call library loads its call bundle from its CDN (no eval: avoidEval in VoiceWidget).
+      scriptDirective: { resources: ["'self'", 'https://c.daily.co'] },
       directives: [
         "default-src 'self'",
         "img-src 'self' data:",
-        "connect-src 'self'",
+        // The voice agent: the platform's API and Daily's call servers (WebRTC signalling over wss).
+        "connect-src 'self' https://api.vapi.ai https://*.daily.co wss://*.wss.daily.co https://*.pluot.blue",
+        "worker-src 'self' blob:",
+        "media-src 'self' blob:",
         'frame-src https://www.youtube-nocookie.com',
         "object-src 'none'",
         "base-uri 'self'",

@@ -20,6 +20,18 @@ document.addEventListener(
   true,
 );
 
+// A press on the voice button before its island is ready is remembered for the island.
+document.addEventListener(
+  'click',
+  (event) => {
+    const button = (event.target as Element | null)?.closest<HTMLElement>(
+      '[data-voice-button][data-enhanced="pending"]',
+    );
+    if (button) button.dataset.queuedClick = 'true';
+  },
+  true,
+);
+
 // A success message kept by the previous page (e.g. before going to /modelos).
 const flash = takeFlashToast();
 if (flash) void import('../lib/client/toast.ts').then(({ showToast }) => showToast(flash));

@@ -1,14 +1,18 @@
 import type { Config } from '@netlify/functions';
 import { deleteLead } from '../../src/server/admin/leads.ts';
 import { adminLeadHandler } from '../../src/server/http/admin-handler.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { empty, jsonError } from '../../src/server/http/responses.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** DELETE /api/admin/{kind}/{id}: deletes one lead (same-origin requests only). */
-export default adminLeadHandler('DELETE', async ({ db, kind, rest: id }) => {
-  if (!id || !UUID.test(id)) return jsonError(404, 'La solicitud no existe.');
-  return (await deleteLead(db, kind, id)) ? empty(204) : jsonError(404, 'La solicitud no existe.');
-});
+export default logged(
+  'admin-delete',
+  adminLeadHandler('DELETE', async ({ db, kind, rest: id }) => {
+    if (!id || !UUID.test(id)) return jsonError(404, 'La solicitud no existe.');
+    return (await deleteLead(db, kind, id)) ? empty(204) : jsonError(404, 'La solicitud no existe.');
+  }),
+);
 
 export const config: Config = { path: '/api/admin/:kind/:id', excludedPath: '/api/admin/:kind/export.csv' };

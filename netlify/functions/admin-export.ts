@@ -6,6 +6,7 @@ import { requireAdmin } from '../../src/server/auth/guard.ts';
 import { type Database, openDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
 const KINDS: Record<string, LeadKind> = {
@@ -20,7 +21,7 @@ const BATCH = 1000;
  * streamed from the database a thousand rows at a time, so memory stays flat
  * whatever the table's size.
  */
-export default async (request: Request): Promise<Response> => {
+export default logged('admin-export', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   const found = KINDS[new URL(request.url).pathname.split('/')[3] ?? ''];
   if (!found) return jsonError(404, 'Tipo de solicitud desconocido.');
@@ -35,7 +36,7 @@ export default async (request: Request): Promise<Response> => {
       return user;
     }
   } catch (error) {
-    console.error(`[admin] export ${kind}: ${(error as Error).message}`);
+    logJson('error', { function: 'admin-export', kind, error: (error as Error).message });
     return jsonError(503, DATABASE_DOWN);
   }
 
@@ -59,6 +60,6 @@ export default async (request: Request): Promise<Response> => {
       'Content-Disposition': `attachment; filename="${CSV_FILE_NAMES[kind]}"`,
     },
   });
-};
+});
 
 export const config: Config = { path: '/api/admin/:kind/export.csv' };

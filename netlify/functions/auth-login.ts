@@ -8,6 +8,7 @@ import { findUserByEmail } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
 const WRONG = 'Credenciales incorrectas';
@@ -18,7 +19,7 @@ const BLOCKED = 'Demasiados intentos fallidos. Espera 15 minutos e inténtalo de
  * A wrong e-mail and a wrong password get the same answer in the same time;
  * five failures for one e-mail or one IP within 15 minutes lock both out.
  */
-export default async (request: Request, context: Pick<Context, 'ip'>): Promise<Response> => {
+export default logged('auth-login', async (request: Request, context: Pick<Context, 'ip'>): Promise<Response> => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const refused = refuseCrossOrigin(request);
   if (refused) return refused;
@@ -46,10 +47,10 @@ export default async (request: Request, context: Pick<Context, 'ip'>): Promise<R
       );
     });
   } catch (error) {
-    console.error(`[auth] login: ${(error as Error).message}`);
+    logJson('error', { function: 'auth', event: 'login', error: (error as Error).message });
     return jsonError(503, DATABASE_DOWN);
   }
-};
+});
 
 export const config: Config = {
   path: '/api/auth/login',

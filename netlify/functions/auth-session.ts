@@ -2,10 +2,11 @@ import type { Config } from '@netlify/functions';
 import { requireUser } from '../../src/server/auth/guard.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
 /** GET /api/auth/session: the signed-in user (null when nobody is) and whether they are an administrator. */
-export default async (request: Request): Promise<Response> => {
+export default logged('auth-session', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   try {
     return await withDatabase(async (db) => {
@@ -14,9 +15,9 @@ export default async (request: Request): Promise<Response> => {
       return json(200, { user: { id: user.id, email: user.email }, admin: user.admin });
     });
   } catch (error) {
-    console.error(`[auth] session: ${(error as Error).message}`);
+    logJson('error', { function: 'auth', event: 'session', error: (error as Error).message });
     return jsonError(503, DATABASE_DOWN);
   }
-};
+});
 
 export const config: Config = { path: '/api/auth/session' };

@@ -7,6 +7,7 @@ import { createFirstAdmin } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { fieldMessages } from '../../src/server/http/lead-handler.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
 const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';
@@ -15,7 +16,7 @@ const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';
  * POST /api/auth/setup {email, password}: creates the first administrator,
  * only while there is none (409 afterwards), and signs them in.
  */
-export default async (request: Request): Promise<Response> => {
+export default logged('auth-setup', async (request: Request): Promise<Response> => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const refused = refuseCrossOrigin(request);
   if (refused) return refused;
@@ -37,10 +38,10 @@ export default async (request: Request): Promise<Response> => {
       { 'Set-Cookie': sessionCookie(request, token) },
     );
   } catch (error) {
-    console.error(`[auth] setup: ${(error as Error).message}`);
+    logJson('error', { function: 'auth', event: 'setup', error: (error as Error).message });
     return jsonError(503, 'Error al configurar la cuenta de administrador');
   }
-};
+});
 
 export const config: Config = {
   path: '/api/auth/setup',

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { readJsonObject } from '../../src/server/http/body.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
 import { empty, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
 const report = z.object({
@@ -9,15 +10,15 @@ const report = z.object({
 });
 
 /** POST /api/not-found: the 404 page reports the address a visitor could not find. */
-export default async (request: Request): Promise<Response> => {
+export default logged('not-found', async (request: Request): Promise<Response> => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const body = await readJsonObject(request);
   if (body instanceof Response) return body;
   const parsed = report.safeParse(body);
   if (!parsed.success) return jsonError(400, 'Reporte no válido.');
-  console.warn(JSON.stringify({ event: 'not_found', path: parsed.data.path, referrer: parsed.data.referrer ?? null }));
+  logJson('warn', { event: 'not_found', path: parsed.data.path, referrer: parsed.data.referrer ?? null });
   return empty(204);
-};
+});
 
 export const config: Config = {
   path: '/api/not-found',

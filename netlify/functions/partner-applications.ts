@@ -1,24 +1,28 @@
 import type { Config } from '@netlify/functions';
 import { partnerApplicationSchema } from '../../src/lib/forms/partner-application.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { scorePartnerApplication } from '../../src/server/leads/partner-score.ts';
 import { insertLead } from '../../src/server/leads/repository.ts';
 import { partnerApplicationRow } from '../../src/server/leads/rows.ts';
 
 /** POST /api/partner-applications: /prefiltro-socios -> partner_applications, scored here. */
-export default leadHandler({
-  name: 'partner-applications',
-  schema: partnerApplicationSchema,
-  invalidMessage: 'Revisa los campos marcados para evaluar tu proyecto.',
-  failureMessage: 'No se pudo guardar en este momento, intenta después.',
-  async save(db, input, idempotencyKey) {
-    const row = partnerApplicationRow(input, scorePartnerApplication(input));
-    // A retried submission answers with the verdict stored the first time.
-    const { id, values } = await insertLead(db, 'partner_applications', row, idempotencyKey, ['status', 'score']);
-    return { id, status: values.status, score: values.score };
-  },
-  decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),
-});
+export default logged(
+  'partner-applications',
+  leadHandler({
+    name: 'partner-applications',
+    schema: partnerApplicationSchema,
+    invalidMessage: 'Revisa los campos marcados para evaluar tu proyecto.',
+    failureMessage: 'No se pudo guardar en este momento, intenta después.',
+    async save(db, input, idempotencyKey) {
+      const row = partnerApplicationRow(input, scorePartnerApplication(input));
+      // A retried submission answers with the verdict stored the first time.
+      const { id, values } = await insertLead(db, 'partner_applications', row, idempotencyKey, ['status', 'score']);
+      return { id, status: values.status, score: values.score };
+    },
+    decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),
+  }),
+);
 
 export const config: Config = {
   path: '/api/partner-applications',

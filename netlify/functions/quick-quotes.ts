@@ -1,21 +1,25 @@
 import type { Config } from '@netlify/functions';
 import { quickQuoteSchema } from '../../src/lib/forms/quick-quote.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { insertLead } from '../../src/server/leads/repository.ts';
 import { quickQuoteRow } from '../../src/server/leads/rows.ts';
 
 /** POST /api/quick-quotes: the quick-quote dialog -> cotizaciones_rapidas. */
-export default leadHandler({
-  name: 'quick-quotes',
-  schema: quickQuoteSchema,
-  invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
-  failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
-  async save(db, input, idempotencyKey) {
-    const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotencyKey);
-    return { id };
-  },
-  decoy: () => ({ id: decoyId() }),
-});
+export default logged(
+  'quick-quotes',
+  leadHandler({
+    name: 'quick-quotes',
+    schema: quickQuoteSchema,
+    invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
+    failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
+    async save(db, input, idempotencyKey) {
+      const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotencyKey);
+      return { id };
+    },
+    decoy: () => ({ id: decoyId() }),
+  }),
+);
 
 export const config: Config = {
   path: '/api/quick-quotes',

@@ -1,23 +1,27 @@
 import type { Config } from '@netlify/functions';
 import { quoteRequestSchema } from '../../src/lib/forms/quote-request.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { insertLead } from '../../src/server/leads/repository.ts';
 import { quoteRequestRow } from '../../src/server/leads/rows.ts';
 
 /** POST /api/quote-requests: /prefiltro and /estimacion -> quote_requests. */
-export default leadHandler({
-  name: 'quote-requests',
-  schema: quoteRequestSchema,
-  invalidMessage: 'Por favor completa todos los campos requeridos.',
-  // The pre-filter's and the estimate's failure texts differ (spec, section 8);
-  // the page shows its own, this one serves any other client.
-  failureMessage: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
-  async save(db, input, idempotencyKey) {
-    const { id } = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotencyKey);
-    return { id };
-  },
-  decoy: () => ({ id: decoyId() }),
-});
+export default logged(
+  'quote-requests',
+  leadHandler({
+    name: 'quote-requests',
+    schema: quoteRequestSchema,
+    invalidMessage: 'Por favor completa todos los campos requeridos.',
+    // The pre-filter's and the estimate's failure texts differ (spec, section 8);
+    // the page shows its own, this one serves any other client.
+    failureMessage: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
+    async save(db, input, idempotencyKey) {
+      const { id } = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotencyKey);
+      return { id };
+    },
+    decoy: () => ({ id: decoyId() }),
+  }),
+);
 
 export const config: Config = {
   path: '/api/quote-requests',

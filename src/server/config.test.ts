@@ -17,12 +17,15 @@ describe('parseConfig', () => {
   });
 
   it('picks the Neon driver on Netlify and for Neon hosts, pg elsewhere', () => {
-    expect(parseConfig({ NETLIFY: 'true' }).databaseDriver).toBe('neon');
+    expect(parseConfig({ NETLIFY: 'true', DATABASE_URL: 'postgres://u:p@db.example/app' }).databaseDriver).toBe('neon');
     expect(parseConfig({ DATABASE_URL: 'postgresql://u:p@ep-x-123.us-east-2.aws.neon.tech/db' }).databaseDriver).toBe(
       'neon',
     );
     expect(parseConfig({ DATABASE_URL: 'postgres://u:p@db.internal:5432/app' }).databaseDriver).toBe('pg');
-    expect(parseConfig({ NETLIFY: 'true', DATABASE_DRIVER: 'pg' }).databaseDriver).toBe('pg');
+    expect(
+      parseConfig({ NETLIFY: 'true', DATABASE_URL: 'postgres://u:p@db.example/app', DATABASE_DRIVER: 'pg' })
+        .databaseDriver,
+    ).toBe('pg');
   });
 
   it('reads LEAD_RATE_LIMIT, where 0 turns the limit off', () => {
@@ -38,6 +41,11 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ JWT_SECRET: 'corto' })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
   });
 
+  it('refuses production without DATABASE_URL', () => {
+    expect(() => parseConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL is not set/);
+    expect(() => parseConfig({ NETLIFY: 'true' })).toThrow(/DATABASE_URL is not set/);
+  });
+
   it('explains a missing DATABASE_URL', () => {
     expect(() => requireDatabaseUrl(parseConfig({}))).toThrow(/DATABASE_URL is not set/);
   });
@@ -46,8 +54,8 @@ describe('parseConfig', () => {
 describe('the local server in production', () => {
   it('refuses to start without JWT_SECRET, naming it', async () => {
     const { spawnServer } = await import('../../tests/support/spawn-server.ts');
-    await expect(spawnServer({ NODE_ENV: 'production', JWT_SECRET: undefined })).rejects.toThrow(
-      /exited with 1:[\s\S]*JWT_SECRET is not set/,
-    );
+    await expect(
+      spawnServer({ NODE_ENV: 'production', JWT_SECRET: undefined, DATABASE_URL: process.env.DATABASE_URL }),
+    ).rejects.toThrow(/exited with 1:[\s\S]*JWT_SECRET is not set/);
   });
 });

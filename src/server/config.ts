@@ -47,6 +47,10 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     throw new ConfigError(`Invalid environment: ${problems.join('; ')}`);
   }
   const env = result.data;
+  const production = env.NODE_ENV === 'production' || env.NETLIFY === 'true';
+  if (production && !env.DATABASE_URL) {
+    throw new ConfigError('Invalid environment: DATABASE_URL is not set; production needs its PostgreSQL (e.g. Neon).');
+  }
   return {
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
@@ -56,7 +60,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     port: env.PORT,
     host: env.HOST,
     jwtSecret: env.JWT_SECRET,
-    production: env.NODE_ENV === 'production' || env.NETLIFY === 'true',
+    production,
   };
 }
 

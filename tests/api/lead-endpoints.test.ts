@@ -308,3 +308,32 @@ describe('rate limit per IP', () => {
     expect((await postJson(`${limited.url}/api/quote-requests`, preFilter())).status).toBe(201);
   });
 });
+
+describe('logs', () => {
+  it('writes one JSON line per call, with request id, function, status and duration, and no phone or e-mail', async () => {
+    const requestId = randomUUID();
+    await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ phone: '999 765 1234', email: 'privado@correo.mx' }),
+      {
+        'x-nf-request-id': requestId,
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(requestId));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: 'info',
+      requestId,
+      function: 'quick-quotes',
+      method: 'POST',
+      path: '/api/quick-quotes',
+      status: 201,
+      durationMs: expect.any(Number),
+    });
+    expect(server.output()).not.toMatch(/7651234|privado@correo/);
+  });
+});

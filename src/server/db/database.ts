@@ -1,5 +1,6 @@
 import type { Pool as PgPool } from 'pg';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
+import { logJson } from '../http/logging.ts';
 
 export interface QueryResult<Row> {
   rows: Row[];
@@ -58,7 +59,7 @@ async function pgPool(config: ServerConfig): Promise<PgPool> {
       statement_timeout: STATEMENT_TIMEOUT_MS,
     });
     // An idle client losing its server must not crash the process; the next query reconnects.
-    sharedPgPool.on('error', (error) => console.error(`[db] idle client error: ${error.message}`));
+    sharedPgPool.on('error', (error) => logJson('error', { event: 'db_idle_client_error', error: error.message }));
   }
   return sharedPgPool;
 }
@@ -74,7 +75,7 @@ async function neonPool(config: ServerConfig): Promise<PoolLike> {
     neonConfig.pipelineConnect = false;
   }
   const pool = new Pool({ connectionString: requireDatabaseUrl(config), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  pool.on('error', (error: Error) => console.error(`[db] neon client error: ${error.message}`));
+  pool.on('error', (error: Error) => logJson('error', { event: 'db_neon_client_error', error: error.message }));
   return pool as unknown as PoolLike;
 }
 

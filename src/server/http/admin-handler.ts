@@ -3,6 +3,7 @@ import { refuseCrossOrigin, requireAdmin } from '../auth/guard.ts';
 import type { SessionUser } from '../auth/users.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import type { Handler } from './lead-handler.ts';
+import { logJson } from './logging.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
 
 export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta de nuevo en unos minutos.';
@@ -41,7 +42,7 @@ export function adminLeadHandler(
         return work({ request, db, user, kind: kind as LeadKind, rest });
       });
     } catch (error) {
-      console.error(`[admin] ${request.method} ${new URL(request.url).pathname}: ${(error as Error).message}`);
+      logJson('error', { function: 'admin', path: new URL(request.url).pathname, error: (error as Error).message });
       return jsonError(503, DATABASE_DOWN);
     }
   };

@@ -5,6 +5,7 @@ import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
 import { readJsonObject } from './body.ts';
+import { logJson } from './logging.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
 /** What a function needs of Netlify's context (the local server gives the same). */
@@ -69,7 +70,7 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
         return json(201, await endpoint.save(db, parsed.data, idempotencyKey));
       });
     } catch (error) {
-      console.error(`[${endpoint.name}] could not save the lead: ${(error as Error).message}`);
+      logJson('error', { function: endpoint.name, event: 'lead_not_saved', error: (error as Error).message });
       return jsonError(503, endpoint.failureMessage);
     }
   };

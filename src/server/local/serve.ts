@@ -48,7 +48,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     return new Response(page, { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
   };
 
+  // Functions log their own JSON line; the server logs the rest (pages, assets, 404s).
   const logRequests: ServerMiddleware = async (request, next) => {
+    if (findRoute(routes, request.url)) return next();
     const started = performance.now();
     const response = await next();
     const { pathname } = new URL(request.url);

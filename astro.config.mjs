@@ -12,7 +12,8 @@ export default defineConfig({
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
-  adapter: netlify({ imageCDN: false }),
+  // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.
+  adapter: netlify({ imageCDN: false, staticHeaders: true }),
   integrations: [react(), hydrateOnInteraction(), netlifyHeaders()],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.
   image: { dangerouslyProcessSVG: true },

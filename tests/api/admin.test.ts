@@ -281,3 +281,16 @@ describe('session and logout', () => {
     expect(logout.headers.get('set-cookie')).toMatch(/^ceiba_session=; Path=\/; HttpOnly; SameSite=Strict; Max-Age=0$/);
   });
 });
+
+describe('behind a reverse proxy on this machine', () => {
+  it('sees the public https address: Secure cookie, and the same-origin check on the public origin', async () => {
+    const proxied = { 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'www.ceibacasas.mx' };
+    const response = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://www.ceibacasas.mx', ...proxied },
+      body: JSON.stringify(ADMIN),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('set-cookie')).toMatch(/; Secure$/);
+  });
+});

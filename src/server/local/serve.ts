@@ -83,6 +83,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     hostname: options.host,
     silent: true,
     gracefulShutdown: false,
+    // Behind a reverse proxy on this machine, X-Forwarded-Proto/Host give the public
+    // URL: Secure cookies and the same-origin check then see https://<site>.
+    trustProxy: 'loopback',
     middleware: [logRequests, functions, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
     fetch: notFound,
   });

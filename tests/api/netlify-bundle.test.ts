@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { zipFunctions } from '@netlify/zip-it-and-ship-it';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNeonRelay } from '../support/neon-relay.ts';
+import { countRows } from '../support/sql.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const FUNCTIONS = path.join(ROOT, 'netlify/functions');
+const MB = 1024 * 1024;
+// Netlify adds its own instrumentation (~0.3 MB zipped) to every function; our budget is for what we ship.
+const WITHOUT_NETLIFY_INSTRUMENTATION = { zisi_add_instrumentation_loader: false };
+
+let outDir: string;
+beforeAll(async () => {
+  outDir = await mkdtemp(path.join(os.tmpdir(), 'casas-zisi-'));
+});
+afterAll(() => rm(outDir, { recursive: true, force: true }));
+
+describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", { timeout: 120_000 }, () => {
+  it('are each under 1 MB zipped, with their routes and rate limits read from the source', async () => {
+    const zipped = await zipFunctions([FUNCTIONS], path.join(outDir, 'zip'), {
+      basePath: ROOT,
+      featureFlags: WITHOUT_NETLIFY_INSTRUMENTATION,
+    });
+    const withPlatform = await zipFunctions([FUNCTIONS], path.join(outDir, 'zip-platform'), { basePath: ROOT });
+    const sizes = Object.fromEntries(withPlatform.map((result) => [result.name, result.size ?? 0]));
+    console.log(
+      [
+        'function | ours (KB) | with Netlify instrumentation (KB)',
+        ...zipped.map(
+          (result) =>
+            `${result.name} | ${Math.round((result.size ?? 0) / 1024)} | ${Math.round((sizes[result.name] ?? 0) / 1024)}`,
+        ),
+      ].join('\n'),
+    );
+    expect(zipped).toHaveLength(12);
+    for (const result of zipped) {
+      expect(result.runtimeAPIVersion, result.name).toBe(2);
+      expect(result.size, result.name).toBeLessThan(MB);
+    }
+    const byName = Object.fromEntries(zipped.map((result) => [result.name, result]));
+    expect(byName['quick-quotes']?.config.rateLimit).toEqual({
+      windowLimit: 30,
+      windowSize: 60,
+      aggregateBy: ['ip', 'domain'],
+    });
+    expect(byName['auth-login']?.config.rateLimit).toMatchObject({ windowLimit: 20 });
+  });
+
+  it('answer real requests in a fresh Node process, on the Neon driver, as on Netlify', async () => {
+    const unpacked = path.join(outDir, 'none');
+    await zipFunctions([FUNCTIONS], unpacked, {
+      basePath: ROOT,
+      archiveFormat: 'none',
+      featureFlags: WITHOUT_NETLIFY_INSTRUMENTATION,
+    });
+    const relay = await startNeonRelay();
+    // Asynchronously: the relay answers from this process while the child runs.
+    const run = await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, 'tests/support/netlify-harness.ts'), unpacked],
+      {
+        cwd: os.tmpdir(), // nothing of the repository's node_modules on the way: only the bundle's own
+        env: {
+          PATH: process.env.PATH,
+          NETLIFY: 'true',
+          DATABASE_URL: process.env.DATABASE_URL,
+          NEON_WS_PROXY: relay.url,
+          JWT_SECRET: 'a-production-like-secret-of-32-bytes-or-more',
+        },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
+    expect(run.stderr, run.stderr).not.toMatch(/"level":"error"/);
+    const answers = JSON.parse(run.stdout.trim().split('\n').at(-1) as string);
+    expect(answers.quickQuote).toMatchObject({ status: 201, body: { id: expect.any(String) } });
+    expect(answers.partner).toMatchObject({ status: 201, body: { status: 'approved', score: 12 } }); // 3 + 3 + 1 + 2 + 3
+    expect(answers.setup.status).toBe(201);
+    expect(answers.list).toMatchObject({ status: 200, body: { total: 1 } });
+    expect(answers.list.body.items[0]).toMatchObject({ name: 'Desde el paquete', phone: '+529991234567' });
+    expect(answers.refused.status).toBe(401);
+    expect(await countRows('partner_applications', "name = 'Socio del paquete'")).toBe(1);
+    // One JSON log line per call, from the bundled code.
+    expect(run.stdout).toMatch(/"function":"quick-quotes","method":"POST","path":"\/api\/quick-quotes","status":201/);
+  });
+});

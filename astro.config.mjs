@@ -32,6 +32,8 @@ export default defineConfig({
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
+        // Headers, not <meta>, carry this policy (staticHeaders), so frame-ancestors works.
+        "frame-ancestors 'none'",
       ],
     },
   },

@@ -40,6 +40,34 @@ describe('the built site on the local server', () => {
     expect(response.headers.get('cache-control')).toBeNull();
   });
 
+  it('sends the security headers on a page, an asset and a function answer', async () => {
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.js'));
+    const answers = {
+      page: await fetch(`${server.url}/modelos`),
+      asset: await fetch(`${server.url}/_astro/${asset}`),
+      function: await fetch(`${server.url}/api/quick-quotes`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'Content-Type': 'application/json' },
+      }),
+    };
+    for (const [kind, response] of Object.entries(answers)) {
+      expect(response.headers.get('strict-transport-security'), kind).toBe('max-age=63072000; includeSubDomains');
+      expect(response.headers.get('x-content-type-options'), kind).toBe('nosniff');
+      expect(response.headers.get('referrer-policy'), kind).toBe('strict-origin-when-cross-origin');
+      expect(response.headers.get('permissions-policy'), kind).toBe('camera=(), geolocation=(), microphone=(self)');
+      expect(response.headers.get('cross-origin-opener-policy'), kind).toBe('same-origin');
+    }
+    const pageCsp = answers.page.headers.get('content-security-policy') ?? '';
+    expect(pageCsp).toMatch(/script-src 'self' https:\/\/c\.daily\.co( 'sha256-[\w+/=]+')+;/);
+    expect(pageCsp).toContain("frame-ancestors 'none'");
+    expect(pageCsp).toContain(
+      "connect-src 'self' https://api.vapi.ai https://*.daily.co wss://*.wss.daily.co https://*.pluot.blue",
+    );
+    expect(pageCsp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(answers.function.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
   it('caches fingerprinted assets for a year, as the /_astro/* rule says', async () => {
     const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
     const response = await fetch(`${server.url}/_astro/${asset}`);

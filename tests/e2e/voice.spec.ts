@@ -9,10 +9,17 @@ function voiceButton(page: Page) {
   return page.locator('[data-voice-button]');
 }
 
+/** On a phone the widget steps aside while a page button is under it: scroll to the footer, where none is. */
+async function revealWidget(page: Page) {
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect(page.locator('.voice-agent')).not.toHaveClass(/voice-agent-aside/);
+}
+
 test('the voice widget is on every page, with its label for the screen size', async ({ page }, testInfo) => {
   const mobile = testInfo.project.name === 'mobile';
   for (const path of PAGES) {
     await page.goto(path);
+    await revealWidget(page);
     const button = voiceButton(page);
     await expect(button, path).toBeVisible();
     await expect(button).toHaveAccessibleName(mobile ? 'Hablar con agente' : 'Hablar con un agente');
@@ -31,6 +38,7 @@ test('downloads nothing of the voice SDK until pressed', async ({ page }) => {
   await page.goto('/');
   await page.waitForLoadState('networkidle');
   expect(scripts.filter((path) => /vapi|VoiceWidget/.test(path))).toEqual([]);
+  await revealWidget(page);
 
   await voiceButton(page).hover(); // hydrates the island: still no SDK
   await expect(voiceButton(page)).toHaveAttribute('data-enhanced', 'ready');
@@ -52,6 +60,7 @@ for (const status of [500, 401]) {
     });
     await page.route(/daily\.co|pluot\.blue/, (route) => route.abort());
     await page.goto('/modelos');
+    await revealWidget(page);
     const button = voiceButton(page);
     await button.click(); // before hydration: the page script keeps the press for the island
     await expect(toast(page, 'Error')).toContainText('No se pudo iniciar la llamada. Por favor, intenta de nuevo.');
@@ -74,6 +83,7 @@ test('shows "Conectando..." while the call is being created, and a second press 
     await route.fulfill({ status: 500, body: '{}' }).catch(() => {});
   });
   await page.goto('/');
+  await revealWidget(page);
   const button = voiceButton(page);
   await button.hover();
   await expect(button).toHaveAttribute('data-enhanced', 'ready');
@@ -93,7 +103,10 @@ test('steps aside on a phone while a submit button is on screen', async ({ page 
   test.skip(testInfo.project.name !== 'mobile', 'a phone-width behaviour');
   await page.goto('/prefiltro');
   const submit = page.getByRole('button', { name: 'Descubre si es tu momento' });
-  await submit.scrollIntoViewIfNeeded();
+  // Bring the submit button to the bottom of the screen, where the widget sits.
+  await submit.evaluate((node) =>
+    window.scrollTo(0, window.scrollY + node.getBoundingClientRect().bottom - window.innerHeight + 20),
+  );
   await expect(page.locator('.voice-agent')).toHaveClass(/voice-agent-aside/);
   const widget = await voiceButton(page).boundingBox();
   const target = await submit.boundingBox();

@@ -10,9 +10,6 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'Permissions-Policy': 'camera=(), geolocation=(), microphone=(self)',
   'Cross-Origin-Opener-Policy': 'same-origin',
-  // Pages carry their script and style hashes in a CSP <meta> written by Astro;
-  // frame-ancestors only works from a header.
-  'Content-Security-Policy': "frame-ancestors 'none'",
 };
 
 export interface HeaderRule {
@@ -27,6 +24,20 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { path: '/_astro/*', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
 ];
 
+/**
+ * Each page's Content-Security-Policy (with its script and style hashes) is
+ * computed by Astro at build time and written by the Netlify adapter to
+ * `.netlify/v1/config.json` (option staticHeaders); the local server reads the
+ * same file. See pageHeaderRules.
+ */
+export const BUILD_HEADERS_FILE = '.netlify/v1/config.json';
+
+/** The header rules the build wrote for Netlify (per-page CSP, asset caching). */
+export function parseBuildHeaders(json: string): HeaderRule[] {
+  const config = JSON.parse(json) as { headers?: { for: string; values: Record<string, string> }[] };
+  return (config.headers ?? []).map((rule) => ({ path: rule.for, headers: rule.values }));
+}
+
 /** Headers of JSON answers from the functions. */
 export const API_HEADERS: Readonly<Record<string, string>> = {
   ...SECURITY_HEADERS,
@@ -39,8 +50,11 @@ function matches(pattern: string, pathname: string): boolean {
 }
 
 /** The headers the rules give a static path; later rules win. */
-export function staticHeadersFor(pathname: string): Record<string, string> {
-  return Object.assign({}, ...HEADER_RULES.filter((rule) => matches(rule.path, pathname)).map((rule) => rule.headers));
+export function staticHeadersFor(
+  pathname: string,
+  rules: readonly HeaderRule[] = HEADER_RULES,
+): Record<string, string> {
+  return Object.assign({}, ...rules.filter((rule) => matches(rule.path, pathname)).map((rule) => rule.headers));
 }
 
 /** The rules in Netlify's `_headers` file format. */

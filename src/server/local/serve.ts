@@ -8,7 +8,7 @@ import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
-import { staticHeadersFor } from '../http/headers.ts';
+import { BUILD_HEADERS_FILE, HEADER_RULES, parseBuildHeaders, staticHeadersFor } from '../http/headers.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
 
@@ -42,6 +42,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   sessionSecret(); // production without JWT_SECRET stops here, naming it
 
   const routes = await loadFunctionRoutes();
+  const buildHeaders = path.join(PROJECT_ROOT, BUILD_HEADERS_FILE);
+  const headerRules = [
+    ...HEADER_RULES,
+    ...(existsSync(buildHeaders) ? parseBuildHeaders(await readFile(buildHeaders, 'utf8')) : []),
+  ];
+  /** The public path a built file answers for: /modelos.html is served as /modelos. */
+  const pagePath = (pathname: string) => pathname.replace(/\.html$/, '').replace(/(.)\/$/, '$1');
   const notFoundPage = path.join(options.distDir, '404.html');
   const notFound = async () => {
     const page = existsSync(notFoundPage) ? await readFile(notFoundPage) : 'Not found';
@@ -72,7 +79,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // breaks when a visitor disconnects mid-download (the stream is closed twice).
   const staticHeaders: ServerMiddleware = async (request, next) => {
     const response = await next();
-    for (const [name, value] of Object.entries(staticHeadersFor(new URL(request.url).pathname))) {
+    // An unknown path gets the 404 page, and that page's headers.
+    const pathname = response.status === 404 ? '/404' : pagePath(new URL(request.url).pathname);
+    for (const [name, value] of Object.entries(staticHeadersFor(pathname, headerRules))) {
       response.headers.set(name, value);
     }
     return response;

@@ -1,4 +1,5 @@
-import { readdir } from 'node:fs/promises';
+import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { expect, inject, it } from 'vitest';
@@ -42,4 +43,23 @@ it('allows one administrator role at most', async () => {
   await expect(sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin')`, [second?.id])).rejects.toThrow(
     /user_roles_single_admin_idx/,
   );
+});
+
+it('rolls a failing migration back whole and stops there, keeping the ones before it', async () => {
+  const url = await createTestDatabase(inject('pgAdminUrl'), { migrated: false, prefix: 'broken' });
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'migrations-'));
+  await writeFile(path.join(directory, '0001_ok.sql'), 'CREATE TABLE uno (id int);');
+  await writeFile(path.join(directory, '0002_broken.sql'), 'CREATE TABLE dos (id int);\nINSERT INTO nada VALUES (1);');
+  await writeFile(path.join(directory, '0003_later.sql'), 'CREATE TABLE tres (id int);');
+  await expect(migrate(url, directory)).rejects.toThrow(/0002_broken\.sql failed: relation "nada" does not exist/);
+
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const tables = await client.query(
+    "SELECT table_name FROM information_schema.tables WHERE table_name IN ('uno', 'dos', 'tres') ORDER BY 1",
+  );
+  const applied = await client.query('SELECT version FROM schema_migrations');
+  await client.end();
+  expect(tables.rows.map((row) => row.table_name)).toEqual(['uno']);
+  expect(applied.rows.map((row) => row.version)).toEqual(['0001_ok.sql']);
 });

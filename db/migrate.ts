@@ -14,7 +14,7 @@ export interface MigrationReport {
  * Applies the SQL files of db/migrations in name order, each in its own
  * transaction, under an advisory lock. Files already applied are skipped.
  */
-export async function migrate(connectionString: string): Promise<MigrationReport> {
+export async function migrate(connectionString: string, directory = MIGRATIONS_DIR): Promise<MigrationReport> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -26,11 +26,11 @@ export async function migrate(connectionString: string): Promise<MigrationReport
     const done = new Set(
       (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
     );
-    const files = (await readdir(MIGRATIONS_DIR)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+    const files = (await readdir(directory)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;
-      const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
+      const sql = await readFile(path.join(directory, file), 'utf8');
       await client.query('BEGIN');
       try {
         await client.query(sql);

@@ -15,6 +15,7 @@ import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
+import { type Figure, report } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const REQUESTS = 300;
@@ -60,7 +61,7 @@ await client.end();
 
 const server = await spawnServer({ DATABASE_URL: database.url });
 const pid = server.process.pid as number;
-const rows: { figure: string; value: string; budget: string; pass: boolean }[] = [];
+const rows: Figure[] = [];
 
 try {
   const cookie = await setupAdmin(server.url);
@@ -116,12 +117,10 @@ try {
     });
   }
 
-  console.log(
-    `\nAdmin endpoints on the local server, ${ROWS.toLocaleString('en')} rows per table, ${os.cpus().length} cores\n`,
+  report(
+    `Admin endpoints on the local server, ${ROWS.toLocaleString('en')} rows per table, ${os.cpus().length} cores`,
+    rows,
   );
-  console.log('| figure | value | budget | |\n|---|---:|---|---|');
-  for (const row of rows) console.log(`| ${row.figure} | ${row.value} | ${row.budget} | ${row.pass ? 'ok' : 'OVER'} |`);
-  process.exitCode = rows.every((row) => row.pass) ? 0 : 1;
 } finally {
   await server.stop();
   await database.stop();

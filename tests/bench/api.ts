@@ -11,6 +11,7 @@ import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { spawnServer } from '../support/spawn-server.ts';
+import { report } from './report.ts';
 
 const BUDGET = { requestsPerSecond: 1000, p99Ms: 50 };
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -39,7 +40,7 @@ try {
 
   const ok = result['2xx'];
   const errors = result.errors + result.timeouts + result.non2xx;
-  const figures = [
+  const figures: [string, string, string, boolean][] = [
     [
       'requests/s (mean)',
       result.requests.average.toFixed(0),
@@ -52,13 +53,12 @@ try {
     ['2xx answers', String(ok), '', true],
     // Requests still in flight when autocannon stops are stored but never counted as answered.
     ['rows stored', String(rows), `2xx to 2xx + ${CONNECTIONS}`, rows >= ok && rows <= ok + CONNECTIONS],
-  ] as const;
+  ];
 
-  console.log(`\nPOST /api/quick-quotes, ${CONNECTIONS} connections, ${DURATION_S} s, ${os.cpus().length} cores\n`);
-  console.log('| figure | value | budget | |\n|---|---:|---|---|');
-  for (const [name, value, budget, pass] of figures)
-    console.log(`| ${name} | ${value} | ${budget} | ${pass ? 'ok' : 'OVER'} |`);
-  process.exitCode = figures.every(([, , , pass]) => pass) ? 0 : 1;
+  report(
+    `POST /api/quick-quotes, ${CONNECTIONS} connections, ${DURATION_S} s, ${os.cpus().length} cores`,
+    figures.map(([figure, value, budget, pass]) => ({ figure, value, budget, pass })),
+  );
 } finally {
   await server.stop();
   await database.stop();

@@ -16,20 +16,13 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { migrate } from '../../db/migrate.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
 import { spawnServer } from '../support/spawn-server.ts';
+import { type Figure, report } from './report.ts';
 
 const PAGES = ['/', '/modelos', '/prefiltro', '/estimacion', '/prefiltro-socios'];
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const FLAGS = ['--headless=new', ...CHROMIUM_FLAGS];
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
@@ -43,13 +36,7 @@ interface Scores {
   tbt: number;
 }
 
-interface Row {
-  figure: string;
-  value: string;
-  budget: string;
-  pass: boolean;
-}
-const rows: Row[] = [];
+const rows: Figure[] = [];
 const check = (figure: string, value: number, budget: string, pass: boolean, format = (n: number) => String(n)) =>
   rows.push({ figure, value: format(value), budget, pass });
 
@@ -60,7 +47,7 @@ await migrate(database.url);
 const server = await spawnServer({ DATABASE_URL: database.url });
 
 try {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: FLAGS });
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: FLAGS });
   try {
     for (const page of PAGES) {
       const runs: Scores[] = [];
@@ -97,7 +84,7 @@ try {
   }
 
   // `/` at 390 px: what a phone downloads before the visitor touches anything.
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS.slice(1) });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS.slice(1) });
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 3,
@@ -135,10 +122,7 @@ try {
     (b) => `${(b / 1024).toFixed(0)} KB`,
   );
 
-  console.log(`\nLighthouse 13 mobile (simulated throttling), median of ${RUNS} runs; local server on 127.0.0.1\n`);
-  console.log('| figure | value | budget | |\n|---|---:|---|---|');
-  for (const row of rows) console.log(`| ${row.figure} | ${row.value} | ${row.budget} | ${row.pass ? 'ok' : 'OVER'} |`);
-  process.exitCode = rows.every((row) => row.pass) ? 0 : 1;
+  report(`Lighthouse 13 mobile (simulated throttling), median of ${RUNS} runs; local server on 127.0.0.1`, rows);
 } finally {
   await server.stop();
   await database.stop();

@@ -1,11 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
 
 const PORT = 4329;
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:54329/app';
-
-// Debian's Chromium; Playwright's own browser download is not available here.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export default defineConfig({
   testDir: '.',
@@ -20,14 +18,10 @@ export default defineConfig({
     locale: 'es-MX',
     trace: 'retain-on-failure',
     launchOptions: {
-      executablePath,
+      // Debian's Chromium; Playwright's own browser download is not available here.
+      executablePath: CHROMIUM_PATH,
       args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
+        ...CHROMIUM_FLAGS,
         // The voice widget asks for the microphone: a fake device, allowed without a prompt.
         '--use-fake-ui-for-media-stream',
         '--use-fake-device-for-media-stream',

@@ -38,13 +38,16 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
 
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    child.stdout.on('data', () => {
+    // Looks for the address until it appears, then stops (the output keeps growing under load).
+    const onData = () => {
       const match = /Listening on (http:\/\/\S+?)\/?$/m.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
+        child.stdout.off('data', onData);
         resolve(match[1]);
       }
-    });
+    };
+    child.stdout.on('data', onData);
     void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
 

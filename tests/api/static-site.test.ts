@@ -37,7 +37,10 @@ describe('the built site on the local server', () => {
     const pageRule = netlifyRules().get('/*') ?? {};
     expect(Object.keys(pageRule).length).toBeGreaterThan(4);
     for (const [name, value] of Object.entries(pageRule)) expect(response.headers.get(name), name).toBe(value);
-    expect(response.headers.get('cache-control')).toBeNull();
+    // Pages are revalidated on every visit, as dist/_headers tells Netlify.
+    expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
+    expect(netlifyRules().get('/modelos')).toEqual({ 'cache-control': 'public, max-age=0, must-revalidate' });
+    expect(netlifyRules().get('/')).toEqual({ 'cache-control': 'public, max-age=0, must-revalidate' });
   });
 
   it('sends the security headers on a page, an asset and a function answer', async () => {

@@ -18,6 +18,9 @@ export interface HeaderRule {
   headers: Readonly<Record<string, string>>;
 }
 
+/** Pages are revalidated on every visit, so a deploy shows at once; assets are fingerprinted. */
+export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
 export const HEADER_RULES: readonly HeaderRule[] = [
   { path: '/*', headers: SECURITY_HEADERS },
   // Fingerprinted build output never changes under the same name.
@@ -55,6 +58,11 @@ export function staticHeadersFor(
   rules: readonly HeaderRule[] = HEADER_RULES,
 ): Record<string, string> {
   return Object.assign({}, ...rules.filter((rule) => matches(rule.path, pathname)).map((rule) => rule.headers));
+}
+
+/** A rule per page of the build (`/`, `/modelos`, …): HTML is revalidated on every visit. */
+export function pageCacheRules(pagePaths: readonly string[]): HeaderRule[] {
+  return pagePaths.map((pagePath) => ({ path: pagePath, headers: { 'Cache-Control': HTML_CACHE_CONTROL } }));
 }
 
 /** The rules in Netlify's `_headers` file format. */

@@ -8,7 +8,13 @@ import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
-import { BUILD_HEADERS_FILE, HEADER_RULES, parseBuildHeaders, staticHeadersFor } from '../http/headers.ts';
+import {
+  BUILD_HEADERS_FILE,
+  HEADER_RULES,
+  HTML_CACHE_CONTROL,
+  parseBuildHeaders,
+  staticHeadersFor,
+} from '../http/headers.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
 
@@ -83,6 +89,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     const pathname = response.status === 404 ? '/404' : pagePath(new URL(request.url).pathname);
     for (const [name, value] of Object.entries(staticHeadersFor(pathname, headerRules))) {
       response.headers.set(name, value);
+    }
+    if (response.headers.get('content-type')?.startsWith('text/html')) {
+      response.headers.set('Cache-Control', HTML_CACHE_CONTROL);
     }
     return response;
   };

@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { setupSchema } from '../../src/lib/forms/credentials.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { sessionCookie, signSession } from '../../src/server/auth/session.ts';
 import { createFirstAdmin } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
-import { fieldMessages } from '../../src/server/http/lead-handler.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 

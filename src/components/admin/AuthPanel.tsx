@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { flashToast } from '../../lib/client/flash.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { loginSchema, PASSWORD_MIN, setupSchema } from '../../lib/forms/credentials.ts';
+import { fieldMessages } from '../../lib/forms/errors.ts';
 import { SubmitButton, TextField } from '../forms/fields.tsx';
 import { apiCall, goTo } from './api.ts';
 
@@ -29,9 +30,7 @@ export default function AuthPanel() {
     const values = Object.fromEntries(new FormData(event.currentTarget));
     const parsed = (mode === 'setup' ? setupSchema : loginSchema).safeParse(values);
     if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-      setErrors(fields);
+      setErrors(fieldMessages(parsed.error));
       return;
     }
     setErrors({});

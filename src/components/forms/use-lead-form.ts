@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { type LeadResult, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
+import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 
 interface Options<Schema extends z.ZodType, Answer> {
@@ -75,9 +76,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
     const values = { ...readForm(form), ...options.extra?.() };
     const parsed = options.schema.safeParse(values);
     if (!parsed.success) {
-      const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= issue.message;
-      showErrors(fields, form);
+      showErrors(fieldMessages(parsed.error), form);
       return;
     }
 

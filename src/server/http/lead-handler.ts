@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
@@ -78,16 +79,6 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
 
 function isFilled(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
-}
-
-/** The first message of each field, keyed by field name. */
-export function fieldMessages(error: z.ZodError): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const field = String(issue.path[0] ?? '_');
-    fields[field] ??= issue.message;
-  }
-  return fields;
 }
 
 /** A fresh id for decoy answers. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { type ServerMiddleware, serve } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
 import { migrate } from '../../../db/migrate.ts';
+import { pagePath } from '../../lib/page-path.ts';
 import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
@@ -53,17 +54,14 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     ...HEADER_RULES,
     ...(existsSync(buildHeaders) ? parseBuildHeaders(await readFile(buildHeaders, 'utf8')) : []),
   ];
-  /** The public path a built file answers for: /modelos.html is served as /modelos. */
-  const pagePath = (pathname: string) => pathname.replace(/\.html$/, '').replace(/(.)\/$/, '$1');
   const notFoundPage = path.join(options.distDir, '404.html');
   const notFound = async () => {
     const page = existsSync(notFoundPage) ? await readFile(notFoundPage) : 'Not found';
     return new Response(page, { status: 404, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
   };
 
-  // Functions log their own JSON line; the server logs the rest (pages, assets, 404s).
+  // Functions log their own JSON line (they come first); this logs the rest: pages, assets, 404s.
   const logRequests: ServerMiddleware = async (request, next) => {
-    if (findRoute(routes, request.url)) return next();
     const started = performance.now();
     const response = await next();
     const { pathname } = new URL(request.url);
@@ -86,7 +84,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const staticHeaders: ServerMiddleware = async (request, next) => {
     const response = await next();
     // An unknown path gets the 404 page, and that page's headers.
-    const pathname = response.status === 404 ? '/404' : pagePath(new URL(request.url).pathname);
+    const pathname = response.status === 404 ? '/404' : pagePath(new URL(request.url));
     for (const [name, value] of Object.entries(staticHeadersFor(pathname, headerRules))) {
       response.headers.set(name, value);
     }
@@ -104,7 +102,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // Behind a reverse proxy on this machine, X-Forwarded-Proto/Host give the public
     // URL: Secure cookies and the same-origin check then see https://<site>.
     trustProxy: 'loopback',
-    middleware: [logRequests, functions, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
+    middleware: [functions, logRequests, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
     fetch: notFound,
   });
   await server.ready();

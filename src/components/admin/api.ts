@@ -1,6 +1,4 @@
 /** The admin panel's calls: JSON in and out, a 401 anywhere sends the visitor to /auth. */
-export class SessionLost extends Error {}
-
 export async function apiCall<T>(
   path: string,
   init: RequestInit = {},

@@ -30,5 +30,3 @@ export const setupSchema = z.object({
       'La contraseña es demasiado larga: usa como máximo 72 caracteres (las letras con acento cuentan doble).',
     ),
 });
-
-export type Credentials = z.output<typeof loginSchema>;

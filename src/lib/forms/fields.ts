@@ -97,8 +97,6 @@ export const attributionShape = {
   landing_path: optionalText(LIMITS.url),
 };
 
-export const ATTRIBUTION_FIELDS = Object.keys(attributionShape) as (keyof typeof attributionShape)[];
-
 /**
  * Hidden field that people never see and bots fill in. Its name avoids the
  * words browsers autofill (website, url, company), so no real visitor fills it.

@@ -38,5 +38,4 @@ export const partnerApplicationSchema = z.object({
   ...attributionShape,
 });
 
-export type PartnerApplicationInput = z.input<typeof partnerApplicationSchema>;
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;

@@ -11,5 +11,4 @@ export const quickQuoteSchema = z.object({
   ...attributionShape,
 });
 
-export type QuickQuoteInput = z.input<typeof quickQuoteSchema>;
 export type QuickQuote = z.output<typeof quickQuoteSchema>;

@@ -83,6 +83,4 @@ export const quoteRequestSchema = z.discriminatedUnion('source', [preFilterSchem
   error: 'Tipo de solicitud no válido.',
 });
 
-export type PreFilterInput = z.input<typeof preFilterSchema>;
-export type EstimateInput = z.input<typeof estimateSchema>;
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;

@@ -5,7 +5,7 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'tests/api/**/*.test.ts'],
     globalSetup: ['tests/setup/postgres-cluster.ts'],
-    setupFiles: ['tests/setup/test-database.ts'],
+    setupFiles: ['tests/setup/test-database.ts', 'tests/setup/stop-servers.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test', JWT_SECRET: 'vitest-only-secret-of-at-least-32-bytes!' },

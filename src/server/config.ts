@@ -18,6 +18,7 @@ const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
   NETLIFY: z.string().optional(),
+  EXIT_WITH_PARENT: z.enum(['0', '1']).default('0'),
 });
 
 export interface ServerConfig {
@@ -34,6 +35,8 @@ export interface ServerConfig {
   jwtSecret: string | undefined;
   /** Production (NODE_ENV=production or on Netlify): no generated secrets, no defaults that hide a mistake. */
   production: boolean;
+  /** The local server stops when the process that started it is gone (tests, benchmarks). */
+  exitWithParent: boolean;
 }
 
 export class ConfigError extends Error {
@@ -61,6 +64,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     host: env.HOST,
     jwtSecret: env.JWT_SECRET,
     production,
+    exitWithParent: env.EXIT_WITH_PARENT === '1',
   };
 }
 

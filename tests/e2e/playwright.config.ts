@@ -43,6 +43,14 @@ export default defineConfig({
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: '.data/e2e', PG_PORT: '54329', LEAD_RATE_LIMIT: '0' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      DATA_DIR: '.data/e2e',
+      PG_PORT: '54329',
+      LEAD_RATE_LIMIT: '0',
+      // Never outlives Playwright, however the run ends.
+      EXIT_WITH_PARENT: '1',
+    },
   },
 });

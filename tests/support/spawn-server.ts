@@ -11,10 +11,13 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+const running = new Set<RunningServer>();
+
 /**
  * Starts the real local server (`src/server/local/serve.ts`) in its own
  * process on a free port, on the DATABASE_URL of this process unless `env`
- * says otherwise, with the lead rate limit off.
+ * says otherwise, with the lead rate limit off. The server stops by itself
+ * when this process is gone, however it ended (EXIT_WITH_PARENT).
  */
 export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
   const environment: Record<string, string | undefined> = {
@@ -22,6 +25,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
     PORT: '0',
     HOST: '127.0.0.1',
     LEAD_RATE_LIMIT: '0',
+    EXIT_WITH_PARENT: '1',
     ...env,
   };
   // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
@@ -51,15 +55,23 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
     void exited.then((code) => reject(new Error(`server exited with ${code}:\n${output}`)));
   });
 
-  return {
+  const server: RunningServer = {
     url,
     process: child,
     output: () => output,
     async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
+  running.add(server);
+  void exited.then(() => running.delete(server));
+  return server;
+}
+
+/** Stops every server this process started that is still running. */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...running].map((server) => server.stop()));
 }
 
 /** POSTs JSON to the server, as a browser's fetch would. */

@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { isAlive } from '../local/lifetime.ts';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the application database. */
@@ -55,6 +57,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
+  watchOwner(dataDir, options.ephemeral === true);
 
   const base = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
   const database = options.database ?? 'app';
@@ -92,24 +95,41 @@ async function importWithoutSignalHooks() {
   return EmbeddedPostgres;
 }
 
+function postmasterPid(dataDir: string): number | null {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/**
+ * A detached watchdog stops this PostgreSQL if this process dies without
+ * stopping it (killed, or a test worker ended): nothing is left running.
+ */
+function watchOwner(dataDir: string, ephemeral: boolean): void {
+  const postmaster = postmasterPid(dataDir);
+  if (!postmaster) return;
+  const watchdog = spawn(
+    process.execPath,
+    [
+      path.join(import.meta.dirname, 'postgres-watchdog.ts'),
+      String(process.pid),
+      String(postmaster),
+      dataDir,
+      ephemeral ? '1' : '0',
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  watchdog.unref();
+}
+
 /** A previous run killed without notice can leave its postmaster running. */
 async function stopOrphanedServer(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  const pid = postmasterPid(dataDir);
+  if (!pid || !isAlive(pid)) return;
   process.kill(pid, 'SIGINT');
   for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -17,6 +17,7 @@ import {
   staticHeadersFor,
 } from '../http/headers.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
+import { onParentExit } from './lifetime.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
 
 const PLATFORM_FILES = new Set(['/_headers', '/_redirects']);
@@ -134,6 +135,7 @@ function stopOnSignals(server: LocalServer): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  if (getConfig().exitWithParent) onParentExit(() => stop('SIGTERM'));
 }
 
 /** Runs the server from the environment (PORT, HOST) until a signal stops it. */

@@ -1,13 +1,14 @@
 import type { Config, Context } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/forms/credentials.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
-import { clearLoginFailures, loginBlocked, recordLoginFailure } from '../../src/server/auth/login-limit.ts';
-import { checkAgainstDecoy, checkPassword } from '../../src/server/auth/passwords.ts';
-import { sessionCookie, signSession } from '../../src/server/auth/session.ts';
+import { clearLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from '../../src/server/auth/login-limit.ts';
+import { checkAgainstDecoy, checkPassword, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
+import { signIn } from '../../src/server/auth/sign-in.ts';
 import { findUserByEmail } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
+import { requestAddress } from '../../src/server/http/client-address.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
@@ -16,8 +17,9 @@ const BLOCKED = 'Demasiados intentos fallidos. Espera 15 minutos e inténtalo de
 
 /**
  * POST /api/auth/login {email, password}: a session cookie for 8 hours.
- * A wrong e-mail and a wrong password get the same answer in the same time;
- * five failures for one e-mail or one IP within 15 minutes lock both out.
+ * A wrong e-mail and a wrong password get the same answer in the same time.
+ * Each attempt is counted before its password is compared: five failures for
+ * one e-mail or one IP within 15 minutes lock both out, however many arrive at once.
  */
 export default logged('auth-login', async (request: Request, context: Pick<Context, 'ip'>): Promise<Response> => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
@@ -31,19 +33,23 @@ export default logged('auth-login', async (request: Request, context: Pick<Conte
 
   try {
     return await withDatabase(async (db) => {
-      if (await loginBlocked(db, email, context.ip)) return jsonError(429, BLOCKED);
+      const attempt = await reserveLoginAttempt(db, email, requestAddress(context));
+      if (!attempt) return jsonError(429, BLOCKED);
       const user = await findUserByEmail(db, email);
-      const valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
-      if (!user || !valid) {
-        await recordLoginFailure(db, email, context.ip);
-        return jsonError(401, WRONG);
+      let valid: boolean;
+      try {
+        valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
+      } catch (error) {
+        if (!(error instanceof PasswordsBusy)) throw error;
+        await releaseLoginAttempt(db, attempt);
+        return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
       }
+      if (!user || !valid) return jsonError(401, WRONG); // the reserved attempt stays as a failure
       await clearLoginFailures(db, email);
-      const token = await signSession({ userId: user.id, email: user.email });
       return json(
         200,
         { user: { id: user.id, email: user.email }, admin: user.admin },
-        { 'Set-Cookie': sessionCookie(request, token) },
+        { 'Set-Cookie': await signIn(db, request, user) },
       );
     });
   } catch (error) {

@@ -2,9 +2,9 @@ import type { Config } from '@netlify/functions';
 import { setupSchema } from '../../src/lib/forms/credentials.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
-import { hashPassword } from '../../src/server/auth/passwords.ts';
-import { sessionCookie, signSession } from '../../src/server/auth/session.ts';
-import { createFirstAdmin } from '../../src/server/auth/users.ts';
+import { hashPassword, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
+import { signIn } from '../../src/server/auth/sign-in.ts';
+import { adminExists, createFirstAdmin } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
@@ -14,7 +14,8 @@ const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';
 
 /**
  * POST /api/auth/setup {email, password}: creates the first administrator,
- * only while there is none (409 afterwards), and signs them in.
+ * only while there is none (409 afterwards, before any hashing: a refused
+ * setup costs no CPU), and signs them in.
  */
 export default logged('auth-setup', async (request: Request): Promise<Response> => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
@@ -28,16 +29,19 @@ export default logged('auth-setup', async (request: Request): Promise<Response> 
   }
 
   try {
-    const passwordHash = await hashPassword(parsed.data.password);
-    const admin = await withDatabase((db) => createFirstAdmin(db, parsed.data.email, passwordHash));
-    if (!admin) return jsonError(409, ALREADY_DONE);
-    const token = await signSession({ userId: admin.id, email: admin.email });
-    return json(
-      201,
-      { user: { id: admin.id, email: admin.email }, admin: true },
-      { 'Set-Cookie': sessionCookie(request, token) },
-    );
+    return await withDatabase(async (db) => {
+      if (await adminExists(db)) return jsonError(409, ALREADY_DONE);
+      const passwordHash = await hashPassword(parsed.data.password);
+      const admin = await createFirstAdmin(db, parsed.data.email, passwordHash);
+      if (!admin) return jsonError(409, ALREADY_DONE);
+      return json(
+        201,
+        { user: { id: admin.id, email: admin.email }, admin: true },
+        { 'Set-Cookie': await signIn(db, request, admin) },
+      );
+    });
   } catch (error) {
+    if (error instanceof PasswordsBusy) return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
     logJson('error', { function: 'auth', event: 'setup', error: (error as Error).message });
     return jsonError(503, 'Error al configurar la cuenta de administrador');
   }

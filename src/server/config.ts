@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeAddress, type TrustProxy } from './http/client-address.ts';
 
 /**
  * Server configuration, read from the environment and checked once.
@@ -19,6 +20,18 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   NETLIFY: z.string().optional(),
   EXIT_WITH_PARENT: z.enum(['0', '1']).default('0'),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, context): TrustProxy => {
+      const text = value?.trim() ?? '';
+      if (text === '' || text === 'false') return false;
+      if (text === 'loopback') return 'loopback';
+      const addresses = text.split(',').map((entry) => normalizeAddress(entry));
+      if (addresses.every((address) => address !== null)) return addresses as string[];
+      context.addIssue({ code: 'custom', message: 'must be "loopback" or a comma-separated list of IP addresses' });
+      return z.NEVER;
+    }),
 });
 
 export interface ServerConfig {
@@ -35,6 +48,8 @@ export interface ServerConfig {
   jwtSecret: string | undefined;
   /** Production (NODE_ENV=production or on Netlify): no generated secrets, no defaults that hide a mistake. */
   production: boolean;
+  /** Reverse proxies whose X-Forwarded-* headers the local server believes (none by default). */
+  trustProxy: TrustProxy;
   /** The local server stops when the process that started it is gone (tests, benchmarks). */
   exitWithParent: boolean;
 }
@@ -64,6 +79,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     host: env.HOST,
     jwtSecret: env.JWT_SECRET,
     production,
+    trustProxy: env.TRUST_PROXY,
     exitWithParent: env.EXIT_WITH_PARENT === '1',
   };
 }

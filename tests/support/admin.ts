@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 
 /** The local server's origin, as a browser on our pages would send it. */
@@ -29,9 +30,17 @@ export function cookieOf(response: Response): string {
 }
 
 /** A token signed like ours but with whatever claims, key and lifetime a test needs. */
-export function forgeToken(options: { secret: string; sub: string; expiresIn?: string; issuer?: string }) {
+export function forgeToken(options: {
+  secret: string;
+  sub: string;
+  /** The server-side session it names; a random one (no such session) by default. */
+  jti?: string;
+  expiresIn?: string;
+  issuer?: string;
+}) {
   return new SignJWT({ email: 'x@ceiba.mx' })
     .setProtectedHeader({ alg: 'HS256' })
+    .setJti(options.jti ?? randomUUID())
     .setSubject(options.sub)
     .setIssuer(options.issuer ?? 'ceiba-admin')
     .setAudience('ceiba-admin')

@@ -34,7 +34,9 @@ export function decodeCursor(value: string | null): Cursor | null | 'invalid' {
 
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
 export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {
-  const { rows } = await db.query<LeadRow & { cursor_at: string; idempotency_key?: string }>(
+  const { rows } = await db.query<
+    LeadRow & { cursor_at: string; idempotency_key?: string; idempotency_fingerprint?: string }
+  >(
     `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
      FROM ${TABLES[kind]}
      WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
@@ -42,7 +44,7 @@ export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor |
      LIMIT $3`,
     [cursor?.createdAt ?? null, cursor?.id ?? null, limit],
   );
-  return rows.map(({ cursor_at, idempotency_key: _key, ...row }) => ({
+  return rows.map(({ cursor_at, idempotency_key: _key, idempotency_fingerprint: _fingerprint, ...row }) => ({
     row: { ...row, created_at: new Date(row.created_at).toISOString() } as LeadRow,
     cursor: { createdAt: cursor_at, id: row.id },
   }));

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
 import { jsonError } from '../http/responses.ts';
 import { readSessionCookie, verifySession } from './session.ts';
-import { findUserById, type SessionUser } from './users.ts';
+import { findSessionUser, type SessionUser } from './users.ts';
 
 export const SESSION_EXPIRED = 'Tu sesión expiró. Inicia sesión de nuevo.';
 export const NOT_ADMIN = 'No tienes permisos para acceder al panel de administración';
@@ -10,7 +10,7 @@ export const NOT_ADMIN = 'No tienes permisos para acceder al panel de administra
 export async function requireUser(request: Request, db: Queryable): Promise<SessionUser | Response> {
   const token = readSessionCookie(request);
   const claims = token ? await verifySession(token) : null;
-  const user = claims ? await findUserById(db, claims.userId) : null;
+  const user = claims ? await findSessionUser(db, claims.sessionId, claims.userId) : null;
   return user ?? jsonError(401, SESSION_EXPIRED);
 }
 

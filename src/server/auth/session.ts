@@ -5,15 +5,20 @@ export const SESSION_COOKIE = 'ceiba_session';
 export const SESSION_HOURS = 8;
 const ISSUER = 'ceiba-admin';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface SessionClaims {
+  /** The server-side session row (`sessions.id`): revoking it ends the token. */
+  sessionId: string;
   userId: string;
   email: string;
 }
 
-/** A signed session token (HS256, 8 hours). */
-export function signSession({ userId, email }: SessionClaims, secret = sessionSecret()): Promise<string> {
+/** A signed session token (HS256, 8 hours) naming its server-side session. */
+export function signSession({ sessionId, userId, email }: SessionClaims, secret = sessionSecret()): Promise<string> {
   return new SignJWT({ email })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setJti(sessionId)
     .setSubject(userId)
     .setIssuer(ISSUER)
     .setAudience(ISSUER)
@@ -22,16 +27,22 @@ export function signSession({ userId, email }: SessionClaims, secret = sessionSe
     .sign(secret);
 }
 
-/** The claims of a valid token; null for anything else (tampered, expired, other key or algorithm). */
+/**
+ * The claims of a valid token; null for anything else: tampered, expired or
+ * without an expiry, another key or algorithm, ids that are not UUIDs.
+ */
 export async function verifySession(token: string): Promise<SessionClaims | null> {
   try {
     const { payload } = await jwtVerify(token, sessionSecret(), {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: ISSUER,
+      requiredClaims: ['exp', 'iat', 'sub', 'jti'],
     });
-    if (typeof payload.sub !== 'string' || typeof payload.email !== 'string') return null;
-    return { userId: payload.sub, email: payload.email };
+    const { sub, jti, email } = payload;
+    if (typeof sub !== 'string' || typeof jti !== 'string' || typeof email !== 'string') return null;
+    if (!UUID.test(sub) || !UUID.test(jti)) return null;
+    return { sessionId: jti, userId: sub, email };
   } catch {
     return null;
   }

@@ -52,13 +52,32 @@ export async function findUserByEmail(
   return rows[0] ?? null;
 }
 
-/** The user of a session, read again on every request: a removed role takes effect at once. */
-export async function findUserById(db: Queryable, id: string): Promise<SessionUser | null> {
+/**
+ * The user of a live session, read again on every request: a revoked or
+ * expired session, or a removed role, takes effect at once.
+ */
+export async function findSessionUser(db: Queryable, sessionId: string, userId: string): Promise<SessionUser | null> {
   const { rows } = await db.query<SessionUser>(
     `SELECT u.id, u.email,
             EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin') AS admin
-     FROM users u WHERE u.id = $1`,
-    [id],
+     FROM sessions s JOIN users u ON u.id = s.user_id
+     WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    [sessionId, userId],
   );
   return rows[0] ?? null;
+}
+
+/** Opens a server-side session for a user; returns its id (the token's `jti`). */
+export async function openSession(db: Queryable, userId: string, hours: number): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO sessions (user_id, expires_at) VALUES ($1, now() + make_interval(hours => $2)) RETURNING id`,
+    [userId, hours],
+  );
+  await db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`);
+  return (rows[0] as { id: string }).id;
+}
+
+/** Ends one session (signing out). */
+export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
 }

@@ -6,6 +6,7 @@ import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
 import { readJsonObject } from './body.ts';
+import { requestAddress } from './client-address.ts';
 import { logJson } from './logging.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
@@ -61,7 +62,7 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
     try {
       return await withDatabase(async (db) => {
         const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
-        if (!(await hitRateLimit(db, rule, context.ip))) {
+        if (!(await hitRateLimit(db, rule, requestAddress(context)))) {
           return jsonError(
             429,
             'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.',

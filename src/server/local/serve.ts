@@ -9,6 +9,7 @@ import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, parseConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
+import { clientAddress } from '../http/client-address.ts';
 import {
   BUILD_HEADERS_FILE,
   HEADER_RULES,
@@ -71,9 +72,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     return response;
   };
 
+  const { trustProxy } = getConfig();
   const functions: ServerMiddleware = (request, next) => {
     const route = findRoute(routes, request.url);
-    return route ? route.handler(request, { ip: request.ip ?? 'unknown' }) : next();
+    if (!route) return next();
+    const peer = request.runtime?.node?.req.socket.remoteAddress;
+    return route.handler(request, { ip: clientAddress(peer, request.headers.get('x-forwarded-for'), trustProxy) });
   };
 
   // Netlify reads these files and never serves them.
@@ -100,9 +104,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     hostname: options.host,
     silent: true,
     gracefulShutdown: false,
-    // Behind a reverse proxy on this machine, X-Forwarded-Proto/Host give the public
-    // URL: Secure cookies and the same-origin check then see https://<site>.
-    trustProxy: 'loopback',
+    // Behind a trusted reverse proxy (TRUST_PROXY), X-Forwarded-Proto/Host give the
+    // public URL: Secure cookies and the same-origin check then see https://<site>.
+    trustProxy: trustProxy === false ? false : trustProxy === 'loopback' ? 'loopback' : [...trustProxy],
     middleware: [functions, logRequests, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
     fetch: notFound,
   });

@@ -1,0 +1,10 @@
+import type { Queryable } from '../db/database.ts';
+import { SESSION_HOURS, sessionCookie, signSession } from './session.ts';
+import { openSession, type SessionUser } from './users.ts';
+
+/** Opens a server-side session for `user` and returns the `Set-Cookie` value that carries it. */
+export async function signIn(db: Queryable, request: Request, user: SessionUser): Promise<string> {
+  const sessionId = await openSession(db, user.id, SESSION_HOURS);
+  const token = await signSession({ sessionId, userId: user.id, email: user.email });
+  return sessionCookie(request, token);
+}

@@ -19,16 +19,12 @@ export default defineConfig({
   image: { dangerouslyProcessSVG: true },
   security: {
     csp: {
-      // Daily's call library loads its call bundle from its CDN (no eval: avoidEval in VoiceWidget).
-      scriptDirective: { resources: ["'self'", 'https://c.daily.co'] },
+      // Every page: our own origin only. The public pages add the voice platform and
+      // the video player in BaseLayout (src/lib/public-csp.ts); /admin and /auth do not.
+      scriptDirective: { resources: ["'self'"] },
       directives: [
         "default-src 'self'",
         "img-src 'self' data:",
-        // The voice agent: the platform's API and Daily's call servers (WebRTC signalling over wss).
-        "connect-src 'self' https://api.vapi.ai https://*.daily.co wss://*.wss.daily.co https://*.pluot.blue",
-        "worker-src 'self' blob:",
-        "media-src 'self' blob:",
-        'frame-src https://www.youtube-nocookie.com',
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -26,7 +26,7 @@ export async function migrate(connectionString: string, directory = MIGRATIONS_D
     const done = new Set(
       (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map((row) => row.version),
     );
-    const files = (await readdir(directory)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
+    const files = await migrationFiles(directory);
     const applied: string[] = [];
     for (const file of files) {
       if (done.has(file)) continue;
@@ -47,6 +47,28 @@ export async function migrate(connectionString: string, directory = MIGRATIONS_D
     await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_ID]).catch(() => {});
     await client.end();
   }
+}
+
+/** The migration files not yet applied to the database (all of them when it has none of our tables). */
+export async function pendingMigrations(connectionString: string, directory = MIGRATIONS_DIR): Promise<string[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const table = await client.query<{ exists: boolean }>(
+      `SELECT to_regclass('schema_migrations') IS NOT NULL AS exists`,
+    );
+    const { rows } = table.rows[0]?.exists
+      ? await client.query<{ version: string }>('SELECT version FROM schema_migrations')
+      : { rows: [] };
+    const done = new Set(rows.map((row) => row.version));
+    return (await migrationFiles(directory)).filter((file) => !done.has(file));
+  } finally {
+    await client.end();
+  }
+}
+
+async function migrationFiles(directory: string): Promise<string[]> {
+  return (await readdir(directory)).filter((file) => /^\d{4}_[\w-]+\.sql$/.test(file)).sort();
 }
 
 async function main(): Promise<void> {

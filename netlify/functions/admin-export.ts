@@ -53,7 +53,9 @@ export default logged('admin-export', async (request: Request): Promise<Response
     }
   }
 
-  return new Response(csvStream(header, batches(handle.db), handle.release), {
+  const interrupted = (error: Error) =>
+    logJson('error', { function: 'admin-export', event: 'export_interrupted', kind, error: error.message });
+  return new Response(csvStream(header, batches(handle.db), handle.release, interrupted), {
     headers: {
       ...API_HEADERS,
       'Content-Type': 'text/csv; charset=utf-8',

@@ -14,10 +14,10 @@ export default logged(
     schema: partnerApplicationSchema,
     invalidMessage: 'Revisa los campos marcados para evaluar tu proyecto.',
     failureMessage: 'No se pudo guardar en este momento, intenta después.',
-    async save(db, input, idempotencyKey) {
+    async save(db, input, idempotency) {
       const row = partnerApplicationRow(input, scorePartnerApplication(input));
       // A retried submission answers with the verdict stored the first time.
-      const { id, values } = await insertLead(db, 'partner_applications', row, idempotencyKey, ['status', 'score']);
+      const { id, values } = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score']);
       return { id, status: values.status, score: values.score };
     },
     decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),

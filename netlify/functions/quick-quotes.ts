@@ -13,8 +13,8 @@ export default logged(
     schema: quickQuoteSchema,
     invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
     failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
-    async save(db, input, idempotencyKey) {
-      const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotencyKey);
+    async save(db, input, idempotency) {
+      const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency);
       return { id };
     },
     decoy: () => ({ id: decoyId() }),

@@ -15,8 +15,8 @@ export default logged(
     // The pre-filter's and the estimate's failure texts differ (spec, section 8);
     // the page shows its own, this one serves any other client.
     failureMessage: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
-    async save(db, input, idempotencyKey) {
-      const { id } = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotencyKey);
+    async save(db, input, idempotency) {
+      const { id } = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency);
       return { id };
     },
     decoy: () => ({ id: decoyId() }),

@@ -13,6 +13,9 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       jwtSecret: undefined,
       production: false,
+      trustProxy: false,
+      shutdownGraceMs: 10_000,
+      exitWithParent: false,
     });
   });
 
@@ -39,6 +42,12 @@ describe('parseConfig', () => {
     expect(() => parseConfig({ DATABASE_DRIVER: 'sqlite' })).toThrow(ConfigError);
     expect(() => parseConfig({ PORT: 'ochenta' })).toThrow(/PORT/);
     expect(() => parseConfig({ JWT_SECRET: 'corto' })).toThrow(/JWT_SECRET: must be at least 32 bytes/);
+  });
+
+  it('reads TRUST_PROXY as loopback or a list of addresses, and refuses anything else', () => {
+    expect(parseConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.2, ::1' }).trustProxy).toEqual(['10.0.0.2', '::1']);
+    expect(() => parseConfig({ TRUST_PROXY: '10.0.0.0/8' })).toThrow(/TRUST_PROXY/);
   });
 
   it('refuses production without DATABASE_URL', () => {

@@ -20,6 +20,7 @@ const environmentSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   NETLIFY: z.string().optional(),
   EXIT_WITH_PARENT: z.enum(['0', '1']).default('0'),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -50,6 +51,8 @@ export interface ServerConfig {
   production: boolean;
   /** Reverse proxies whose X-Forwarded-* headers the local server believes (none by default). */
   trustProxy: TrustProxy;
+  /** How long the local server drains its connections on SIGTERM before closing the rest. */
+  shutdownGraceMs: number;
   /** The local server stops when the process that started it is gone (tests, benchmarks). */
   exitWithParent: boolean;
 }
@@ -80,6 +83,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     jwtSecret: env.JWT_SECRET,
     production,
     trustProxy: env.TRUST_PROXY,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     exitWithParent: env.EXIT_WITH_PARENT === '1',
   };
 }

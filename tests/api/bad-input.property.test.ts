@@ -55,12 +55,22 @@ const cleanText = (maxLength: number) =>
       fc.constantFrom(...HOSTILE, 'José Ñúñez', 'Mérida, Yucatán', '👩‍👩‍👧 familia', 'Zoë Ångström'),
     )
     .map((text) => text.trim())
-    .filter((text) => text.length > 0 && text.length <= maxLength && !/[\u0000-\u001f\u007f]/.test(text));
+    .filter(
+      (text) =>
+        text.length > 0 &&
+        text.length <= maxLength &&
+        !/[\u0000-\u001f\u007f]/.test(text) &&
+        // Bidirectional controls are removed before storing (input-hardening.test.ts covers them).
+        !/[\u202a-\u202e\u2066-\u2069]/.test(text),
+    );
 
 const paddedText = (maxLength: number) =>
   fc
     .tuple(padding, cleanText(maxLength), padding)
     .map(([before, core, after]) => ({ sent: before + core + after, stored: core }));
+
+/** A name or a place: stored as sent when it has at least one letter or digit (refused otherwise). */
+const requiredText = (maxLength: number) => paddedText(maxLength).filter(({ stored }) => /[\p{L}\p{N}]/u.test(stored));
 
 const phone = fc
   .tuple(fc.integer({ min: 2, max: 9 }), fc.stringMatching(/^\d{9}$/), fc.integer({ min: 0, max: 6 }))
@@ -129,16 +139,16 @@ function toCase(
 }
 
 const validQuickQuote = fc
-  .record({ name: paddedText(120), phone, email, origin: choice(QUICK_QUOTE_ORIGINS), attribution })
+  .record({ name: requiredText(120), phone, email, origin: choice(QUICK_QUOTE_ORIGINS), attribution })
   .map(({ attribution: extra, ...fields }) => toCase({ ...fields, ...extra }));
 
 const validPreFilter = fc
   .record({
     source: fc.constant({ sent: 'prefiltro', stored: 'prefiltro' }),
-    name: paddedText(120),
+    name: requiredText(120),
     phone,
     state: optionalChoice(MEXICAN_STATES),
-    municipality: paddedText(120),
+    municipality: requiredText(120),
     land_option: choice(LAND_OPTIONS),
     timeline: optionalChoice(PREFILTER_TIMELINES),
     objective: optionalChoice(OBJECTIVES),
@@ -151,7 +161,7 @@ const validPreFilter = fc
 const validEstimate = fc
   .record({
     source: fc.constant({ sent: 'estimacion', stored: 'estimacion' }),
-    name: paddedText(120),
+    name: requiredText(120),
     phone,
     email,
     terrain_size: fc.oneof(
@@ -174,12 +184,12 @@ const validEstimate = fc
 
 const validPartner = fc
   .record({
-    name: paddedText(120),
+    name: requiredText(120),
     phone,
     role: choice(PARTNER_ROLES),
     project_type: optionalChoice(PROJECT_TYPES),
     state: optionalChoice(PARTNER_STATES),
-    municipality: paddedText(120),
+    municipality: requiredText(120),
     land_size: optionalChoice(LAND_SIZES),
     investment: choice(INVESTMENT_RANGES),
     timeline: choice(PARTNER_TIMELINES),

@@ -79,10 +79,12 @@ describe.each(endpoints)('$path', ({ path, table, valid }) => {
   it('stores one row for one idempotency key, and answers the same both times', async () => {
     const key = randomUUID();
     const first = await postJson(url(), valid(), { 'Idempotency-Key': key });
-    const second = await postJson(url(), valid({ name: 'Otro nombre' }), { 'Idempotency-Key': key });
+    const second = await postJson(url(), valid(), { 'Idempotency-Key': key });
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(await second.json()).toEqual(await first.json());
+    // The same key with other data is refused: the key belongs to the first request.
+    expect((await postJson(url(), valid({ name: 'Otro nombre' }), { 'Idempotency-Key': key })).status).toBe(422);
     expect(await countRows(table, 'idempotency_key = $1', [key])).toBe(1);
   });
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", { timeout: 120_000 }, () => {
-  it('are each under 1 MB zipped, with their routes and rate limits read from the source', async () => {
+  it('are each under 1 MB zipped (1.5 MB with native bcrypt), with their routes and rate limits read from the source', async () => {
     const zipped = await zipFunctions([FUNCTIONS], path.join(outDir, 'zip'), {
       basePath: ROOT,
       featureFlags: WITHOUT_NETLIFY_INSTRUMENTATION,
@@ -44,7 +44,9 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
     expect(zipped).toHaveLength(12);
     for (const result of zipped) {
       expect(result.runtimeAPIVersion, result.name).toBe(2);
-      expect(result.size, result.name).toBeLessThan(MB);
+      // The two that hash passwords carry the native bcrypt binary (@node-rs/bcrypt, ~600 KB).
+      const budget = ['auth-login', 'auth-setup'].includes(result.name) ? 1.5 * MB : MB;
+      expect(result.size, result.name).toBeLessThan(budget);
     }
     const byName = Object.fromEntries(zipped.map((result) => [result.name, result]));
     expect(rateLimitOf(byName['quick-quotes'])).toEqual({

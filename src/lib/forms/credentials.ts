@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import './errors.ts'; // no library wording reaches a visitor
 
 /** Minimum length of an administrator's password. */
 export const PASSWORD_MIN = 8;

@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import './errors.ts'; // no library wording reaches a visitor
 import { normalizePhone } from './phone.ts';
-
-// Any message we did not write ourselves still reaches the visitor in Spanish.
-z.config(z.locales.es());
 
 export const LIMITS = {
   name: 120,
@@ -14,6 +12,10 @@ export const LIMITS = {
 } as const;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** Bidirectional embeddings, overrides and isolates: they reorder what the team reads in the panel and CSV. */
+const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
+/** A letter or a digit in any script: what a name or a place needs at least one of. */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const INVALID_CHARACTERS = 'Contiene caracteres no válidos.';
 const NOT_TEXT = 'Debe ser texto.';
 
@@ -25,14 +27,20 @@ function isCleanText(value: string): boolean {
 function text(requiredMessage: string, max: number) {
   return z
     .string({ error: (issue) => (issue.input == null ? requiredMessage : NOT_TEXT) })
-    .trim()
+    .overwrite((value) => value.replace(BIDI_CONTROLS, '').trim())
     .max(max, `Usa como máximo ${max} caracteres.`)
     .refine(isCleanText, INVALID_CHARACTERS);
 }
 
-/** A required single-line text: trimmed, not empty. */
+/**
+ * A required single-line text: trimmed, without bidirectional controls, with
+ * at least one letter or digit (a name of zero-width spaces or a lone accent
+ * is no name).
+ */
 export function requiredText(requiredMessage: string, max: number) {
-  return text(requiredMessage, max).min(1, requiredMessage);
+  return text(requiredMessage, max)
+    .min(1, requiredMessage)
+    .refine((value) => LETTER_OR_DIGIT.test(value), requiredMessage);
 }
 
 /** An optional single-line text: empty, null or absent becomes null. */

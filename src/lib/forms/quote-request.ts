@@ -44,13 +44,11 @@ const terrainSizeField = z
         .string()
         .trim()
         .regex(/^(\d{1,7}(\.\d{1,2})?)?$/, TERRAIN_MESSAGE),
-      z.null(),
-      z.undefined(),
     ],
-    {
-      error: TERRAIN_MESSAGE,
-    },
+    { error: TERRAIN_MESSAGE },
   )
+  // Absent, null and "" all mean "not given" (an optional key, not a required one that may be undefined).
+  .nullish()
   .transform((value, context) => {
     if (value === null || value === undefined || value === '') return null;
     const size = Number(value);

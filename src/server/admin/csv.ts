@@ -17,11 +17,17 @@ export function csvLine(cells: readonly string[]): string {
   return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
-/** A byte stream of the header and every line the batches yield, pulled as the client reads. */
+/**
+ * A byte stream of the header and every line the batches yield, pulled as the
+ * client reads. When a batch fails (the database went away) the stream errors,
+ * so the server aborts the response instead of ending it cleanly: the browser
+ * reports a failed download rather than a file that looks complete.
+ */
 export function csvStream(
   header: readonly string[],
   batches: AsyncIterator<string[][]>,
   onEnd: () => Promise<void>,
+  onError: (error: Error) => void = () => {},
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let finished = false;
@@ -44,6 +50,7 @@ export function csvStream(
         }
         controller.enqueue(encoder.encode(next.value.map(csvLine).join('')));
       } catch (error) {
+        onError(error as Error);
         await finish();
         controller.error(error);
       }

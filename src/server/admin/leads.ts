@@ -23,12 +23,22 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
 }
 
-/** null for a cursor that is absent or was not made by encodeCursor. */
+const CURSOR_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A real UTC time: one that survives a round trip (no 13th month, no 30 February). */
+function isRealTime(value: string): boolean {
+  const seconds = CURSOR_TIME.exec(value)?.[1];
+  if (!seconds) return false;
+  const time = new Date(`${seconds}Z`);
+  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(seconds);
+}
+
+/** null for an absent cursor; 'invalid' for one that was not made by encodeCursor. */
 export function decodeCursor(value: string | null): Cursor | null | 'invalid' {
   if (!value) return null;
-  const [createdAt, id] = Buffer.from(value, 'base64url').toString('utf8').split('|');
-  const valid =
-    createdAt && id && /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/.test(createdAt) && /^[0-9a-f-]{36}$/.test(id);
+  const [createdAt, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
+  const valid = createdAt && id && rest.length === 0 && isRealTime(createdAt) && UUID.test(id);
   return valid ? { createdAt, id } : 'invalid';
 }
 

@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
+import { type Idempotency, IdempotencyConflict } from '../leads/repository.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
 import { logJson } from './logging.ts';
@@ -26,7 +27,7 @@ export interface LeadEndpoint<Schema extends z.ZodType> {
   /** Spanish summary shown above the field messages of a 400. */
   invalidMessage: string;
   /** Stores the validated lead and returns the answer body. */
-  save(db: Database, input: z.output<Schema>, idempotencyKey: string | null): Promise<object>;
+  save(db: Database, input: z.output<Schema>, idempotency: Idempotency | null): Promise<object>;
   /** A normal-looking answer for a bot that filled the honeypot; nothing is stored. */
   decoy(): object;
 }
@@ -69,13 +70,29 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
           );
         }
         if (isBot || !parsed.success) return json(201, endpoint.decoy());
-        return json(201, await endpoint.save(db, parsed.data, idempotencyKey));
+        const idempotency = idempotencyKey
+          ? { key: idempotencyKey, fingerprint: fingerprint(endpoint.name, parsed.data) }
+          : null;
+        return json(201, await endpoint.save(db, parsed.data, idempotency));
       });
     } catch (error) {
+      if (error instanceof IdempotencyConflict) return jsonError(422, KEY_REUSED);
       logJson('error', { function: endpoint.name, event: 'lead_not_saved', error: (error as Error).message });
       return jsonError(503, endpoint.failureMessage);
     }
   };
+}
+
+const KEY_REUSED = 'Esta solicitud ya se envió con otros datos. Recarga la página y envíala de nuevo.';
+
+/** SHA-256 of the endpoint and the validated payload (keys sorted): what an idempotency key is bound to. */
+function fingerprint(endpoint: string, payload: unknown): string {
+  const canonical = JSON.stringify(payload, (_key, value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : value,
+  );
+  return createHash('sha256').update(`${endpoint}\n${canonical}`).digest('hex');
 }
 
 function isFilled(value: unknown): boolean {

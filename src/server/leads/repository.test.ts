@@ -4,7 +4,7 @@ import { startNeonRelay } from '../../../tests/support/neon-relay.ts';
 import { parseConfig, type ServerConfig } from '../config.ts';
 import { withDatabase } from '../db/database.ts';
 import { hitRateLimit } from './rate-limit.ts';
-import { insertLead } from './repository.ts';
+import { IdempotencyConflict, insertLead } from './repository.ts';
 
 let relayUrl: string;
 beforeAll(async () => {
@@ -21,17 +21,26 @@ describe.each(['pg', 'neon'] as const)('repository on the %s driver', (driver) =
   const quote = (name: string) => ({ name, phone: '+529991234567', email: null, origin: 'hero' });
 
   it('inserts a lead and returns its id', async () => {
-    const stored = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote(`${driver} uno`), randomUUID()));
+    const key = { key: randomUUID(), fingerprint: 'a'.repeat(64) };
+    const stored = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote(`${driver} uno`), key));
     expect(stored.created).toBe(true);
     const { rows } = await run((db) => db.query('SELECT name FROM cotizaciones_rapidas WHERE id = $1', [stored.id]));
     expect(rows).toEqual([{ name: `${driver} uno` }]);
   });
 
-  it('returns the first lead, unchanged, for a repeated idempotency key', async () => {
-    const key = randomUUID();
+  it('returns the first lead, unchanged, for a repeated idempotency key and request', async () => {
+    const key = { key: randomUUID(), fingerprint: 'b'.repeat(64) };
     const first = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('primero'), key, ['name']));
-    const again = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('segundo'), key, ['name']));
+    const again = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('primero'), key, ['name']));
     expect(again).toEqual({ id: first.id, created: false, values: { id: first.id, name: 'primero' } });
+  });
+
+  it('refuses the same key for another request', async () => {
+    const key = randomUUID();
+    await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('primero'), { key, fingerprint: 'c'.repeat(64) }));
+    await expect(
+      run((db) => insertLead(db, 'cotizaciones_rapidas', quote('segundo'), { key, fingerprint: 'd'.repeat(64) })),
+    ).rejects.toBeInstanceOf(IdempotencyConflict);
   });
 
   it('stores every lead without a key', async () => {

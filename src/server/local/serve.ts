@@ -3,10 +3,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type ServerMiddleware, serve } from 'srvx';
 import { staticMiddleware } from 'srvx/static';
-import { migrate } from '../../../db/migrate.ts';
+import { migrate, pendingMigrations } from '../../../db/migrate.ts';
 import { pagePath } from '../../lib/page-path.ts';
 import { sessionSecret } from '../auth/secret.ts';
-import { getConfig, parseConfig } from '../config.ts';
+import { ConfigError, getConfig, parseConfig, requireDatabaseUrl } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -47,8 +47,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     await migrate(embedded.url);
     process.env.DATABASE_URL = embedded.url;
   }
-  getConfig(); // read and checked once, now that DATABASE_URL is known
+  const config = getConfig(); // read and checked once, now that DATABASE_URL is known
   sessionSecret(); // production without JWT_SECRET stops here, naming it
+  if (!embedded) await requireMigrated(requireDatabaseUrl(config));
 
   const routes = await loadFunctionRoutes();
   const buildHeaders = path.join(PROJECT_ROOT, BUILD_HEADERS_FILE);
@@ -80,9 +81,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     return route.handler(request, { ip: clientAddress(peer, request.headers.get('x-forwarded-for'), trustProxy) });
   };
 
-  // Netlify reads these files and never serves them.
-  const platformFiles: ServerMiddleware = (request, next) =>
-    PLATFORM_FILES.has(new URL(request.url).pathname) ? notFound() : next();
+  // Netlify reads these files and never serves them, however the path is encoded
+  // (the static server decodes %5f as _): compare the decoded path.
+  const platformFiles: ServerMiddleware = (request, next) => {
+    const decoded = decodedPath(new URL(request.url).pathname);
+    return decoded === null || PLATFORM_FILES.has(decoded) ? notFound() : next();
+  };
 
   // Headers are set on the response itself: wrapping its body in a new Response
   // breaks when a visitor disconnects mid-download (the stream is closed twice).
@@ -112,14 +116,49 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   });
   await server.ready();
 
+  // Draining: every answer says `Connection: close`, so keep-alive clients move on
+  // instead of holding the server open; after the grace period the rest are cut.
+  let draining = false;
+  server.node?.server?.prependListener('request', (_request, response) => {
+    if (draining) response.setHeader('Connection', 'close');
+  });
+
   return {
     url: server.url ?? `http://${options.host}:${options.port}/`,
     async close() {
-      await server.close();
+      draining = true;
+      const grace = setTimeout(() => {
+        const node = server.node?.server;
+        if (node && 'closeAllConnections' in node) node.closeAllConnections();
+      }, getConfig().shutdownGraceMs);
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(grace);
+      }
       await closeDatabase();
       await embedded?.stop();
     },
   };
+}
+
+/** A database without every migration would answer 503 to every lead: refuse to start instead. */
+async function requireMigrated(databaseUrl: string): Promise<void> {
+  const pending = await pendingMigrations(databaseUrl);
+  if (pending.length > 0) {
+    throw new ConfigError(
+      `The database at DATABASE_URL is missing ${pending.length} migration(s) (${pending.join(', ')}): run \`npm run db:migrate\` first.`,
+    );
+  }
+}
+
+/** The path as the static server will read it, or null when it cannot be decoded. */
+function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
 }
 
 /** Stops cleanly on SIGINT/SIGTERM: requests in flight finish before PostgreSQL stops. */

@@ -1,0 +1,99 @@
+import http from 'node:http';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { setupAdmin } from '../support/admin.ts';
+import { createTestDatabase } from '../support/databases.ts';
+import { freshServer } from '../support/fresh-server.ts';
+import { spawnServer } from '../support/spawn-server.ts';
+
+/** Issue #9, operations: interrupted exports, missing migrations, draining under keep-alive load. */
+async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('a CSV export cut by a database failure', () => {
+  it('is aborted, so the browser reports a failed download, and the log says so', async () => {
+    const databaseUrl = await createTestDatabase(inject('pgAdminUrl'));
+    await withClient(databaseUrl, (client) =>
+      client.query(
+        `INSERT INTO cotizaciones_rapidas (name, phone, created_at)
+         SELECT 'Fila ' || n, '+529991234567', now() - n * interval '1 second' FROM generate_series(1, 60000) n`,
+      ),
+    );
+    const server = await spawnServer({ DATABASE_URL: databaseUrl });
+    const cookie = await setupAdmin(server.url);
+    const response = await fetch(`${server.url}/api/admin/quick-quotes/export.csv`, { headers: { Cookie: cookie } });
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect((await reader.read()).done).toBe(false);
+
+    // The database fails between two batches: the table is gone.
+    await withClient(databaseUrl, (client) => client.query('ALTER TABLE cotizaciones_rapidas RENAME TO fuera'));
+    let outcome: 'complete' | 'failed' = 'complete';
+    try {
+      while (!(await reader.read()).done);
+    } catch {
+      outcome = 'failed';
+    }
+    expect(outcome).toBe('failed');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const interrupted = server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('export_interrupted'));
+    expect(interrupted).toHaveLength(1);
+    expect(JSON.parse(interrupted[0] as string)).toMatchObject({ level: 'error', kind: 'quick-quotes' });
+  });
+});
+
+describe('starting against a database without our tables', () => {
+  it('refuses to start, naming npm run db:migrate', async () => {
+    const unmigrated = await createTestDatabase(inject('pgAdminUrl'), { migrated: false });
+    await expect(spawnServer({ DATABASE_URL: unmigrated })).rejects.toThrow(/exited with 1:[\s\S]*npm run db:migrate/);
+  });
+});
+
+describe('SIGTERM under steady keep-alive load', () => {
+  it('answers with Connection: close while draining, and stops within the grace period', async () => {
+    const server = await freshServer({ SHUTDOWN_GRACE_MS: '3000' });
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+    const url = new URL('/api/admin-exists', server.url);
+    let running = true;
+    let closingAnswers = 0;
+    let answers = 0;
+    const get = () =>
+      new Promise<void>((resolve) => {
+        const request = http.get(url, { agent }, (response) => {
+          if (response.headers.connection === 'close') closingAnswers++;
+          answers++;
+          response.resume();
+          response.on('end', resolve);
+        });
+        request.on('error', () => resolve());
+      });
+    // Eight connections sending back to back, for at most 20 s.
+    const deadline = Date.now() + 20_000;
+    const load = Array.from({ length: 8 }, async () => {
+      while (running && Date.now() < deadline) await get();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const stopped = server.stop('SIGTERM');
+    const exitCode = await Promise.race([
+      stopped,
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000)),
+    ]);
+    running = false;
+    await Promise.all(load);
+    agent.destroy();
+
+    expect(exitCode).toBe(0);
+    expect(answers).toBeGreaterThan(0);
+    expect(closingAnswers).toBeGreaterThan(0);
+  }, 40_000);
+});

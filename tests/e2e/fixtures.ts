@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import pg from 'pg';
 import { E2E_DATABASE_URL } from './playwright.config.ts';
@@ -44,4 +45,17 @@ export function toast(page: Page, title: string) {
 /** Waits until the island in `scope` has hydrated (its form says so). */
 export async function waitForForm(page: Page, formLabel: string) {
   await expect(page.getByRole('form', { name: formLabel })).toHaveAttribute('data-enhanced', 'ready');
+}
+
+/**
+ * axe-core's findings on the page as `rule: targets` lines: WCAG 2.1 A/AA,
+ * best practices, and axe's experimental rules (label in name, WCAG 2.5.3, among them).
+ */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental'])
+    .analyze();
+  return results.violations.map(
+    (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
+  );
 }

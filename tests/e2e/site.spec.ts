@@ -1,5 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, toast } from './fixtures.ts';
+import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
 
 const PAGES = [
   '/',
@@ -13,16 +12,11 @@ const PAGES = [
 
 test.describe('every page', () => {
   for (const path of PAGES) {
-    test(`${path} has no accessibility violation (WCAG 2.1 A/AA, best practices)`, async ({ page }) => {
+    test(`${path} has no accessibility violation (WCAG 2.1 A/AA, best practices, experimental rules)`, async ({
+      page,
+    }) => {
       await page.goto(path);
-      const results = await new AxeBuilder({ page })
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-        .analyze();
-      expect(
-        results.violations.map(
-          (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,
-        ),
-      ).toEqual([]);
+      expect(await accessibilityViolations(page)).toEqual([]);
     });
   }
 
@@ -33,16 +27,10 @@ test.describe('every page', () => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
-    const dialog = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
-      .analyze();
-    expect(dialog.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     await page.goto('/no-existe');
-    const notFound = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'best-practice'])
-      .analyze();
-    expect(notFound.violations.map((violation) => violation.id)).toEqual([]);
+    expect(await accessibilityViolations(page)).toEqual([]);
     expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('404')]);
   });
 

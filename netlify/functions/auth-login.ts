@@ -1,8 +1,14 @@
 import type { Config, Context } from '@netlify/functions';
 import { loginSchema } from '../../src/lib/forms/credentials.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
-import { clearLoginFailures, releaseLoginAttempt, reserveLoginAttempt } from '../../src/server/auth/login-limit.ts';
-import { checkAgainstDecoy, checkPassword, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
+import { clearLoginFailures, reserveLoginAttempt } from '../../src/server/auth/login-limit.ts';
+import {
+  checkAgainstDecoy,
+  checkPassword,
+  inPasswordSlot,
+  PASSWORDS_BUSY,
+  PasswordsBusy,
+} from '../../src/server/auth/passwords.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
 import { findUserByEmail } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
@@ -32,27 +38,24 @@ export default logged('auth-login', async (request: Request, context: Pick<Conte
   const { email, password } = parsed.data;
 
   try {
-    return await withDatabase(async (db) => {
-      const attempt = await reserveLoginAttempt(db, email, requestAddress(context));
-      if (!attempt) return jsonError(429, BLOCKED);
-      const user = await findUserByEmail(db, email);
-      let valid: boolean;
-      try {
-        valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
-      } catch (error) {
-        if (!(error instanceof PasswordsBusy)) throw error;
-        await releaseLoginAttempt(db, attempt);
-        return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
-      }
-      if (!user || !valid) return jsonError(401, WRONG); // the reserved attempt stays as a failure
-      await clearLoginFailures(db, email);
-      return json(
-        200,
-        { user: { id: user.id, email: user.email }, admin: user.admin },
-        { 'Set-Cookie': await signIn(db, request, user) },
-      );
-    });
+    // The slot first: when too many checks wait, answer 429 without touching the database.
+    return await inPasswordSlot(() =>
+      withDatabase(async (db) => {
+        const attempt = await reserveLoginAttempt(db, email, requestAddress(context));
+        if (!attempt) return jsonError(429, BLOCKED);
+        const user = await findUserByEmail(db, email);
+        const valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
+        if (!user || !valid) return jsonError(401, WRONG); // the reserved attempt stays as a failure
+        await clearLoginFailures(db, email);
+        return json(
+          200,
+          { user: { id: user.id, email: user.email }, admin: user.admin },
+          { 'Set-Cookie': await signIn(db, request, user) },
+        );
+      }),
+    );
   } catch (error) {
+    if (error instanceof PasswordsBusy) return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
     logJson('error', { function: 'auth', event: 'login', error: (error as Error).message });
     return jsonError(503, DATABASE_DOWN);
   }

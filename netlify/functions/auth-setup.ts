@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { setupSchema } from '../../src/lib/forms/credentials.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
-import { hashPassword, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
+import { hashPassword, inPasswordSlot, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
 import { adminExists, createFirstAdmin } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
@@ -31,8 +31,11 @@ export default logged('auth-setup', async (request: Request): Promise<Response> 
   try {
     return await withDatabase(async (db) => {
       if (await adminExists(db)) return jsonError(409, ALREADY_DONE);
-      const passwordHash = await hashPassword(parsed.data.password);
-      const admin = await createFirstAdmin(db, parsed.data.email, passwordHash);
+      // Checked again once a slot is ours: setups that queued behind the winner hash nothing.
+      const passwordHash = await inPasswordSlot(async () =>
+        (await adminExists(db)) ? null : hashPassword(parsed.data.password),
+      );
+      const admin = passwordHash && (await createFirstAdmin(db, parsed.data.email, passwordHash));
       if (!admin) return jsonError(409, ALREADY_DONE);
       return json(
         201,

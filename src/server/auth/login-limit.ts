@@ -35,11 +35,6 @@ export async function reserveLoginAttempt(db: Database, email: string, ip: strin
   });
 }
 
-/** Gives back an attempt whose password was never compared (the server was too busy). */
-export async function releaseLoginAttempt(db: Queryable, attemptId: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE id = $1', [attemptId]);
-}
-
 /** A successful login forgets the e-mail's failures, this attempt's included; old rows go too. */
 export async function clearLoginFailures(db: Queryable, email: string): Promise<void> {
   await db.query('DELETE FROM login_failures WHERE email = $1', [email]);

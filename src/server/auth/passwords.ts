@@ -1,16 +1,18 @@
+import { availableParallelism } from 'node:os';
 import { hash, verify } from '@node-rs/bcrypt';
 
 /**
  * Password hashing: bcrypt (cost 12) in Rust on libuv's thread pool
  * (@node-rs/bcrypt), so a check never blocks the event loop, and at most
- * PASSWORD_SLOTS checks run at once per process. A few more wait their turn
- * in a short queue; past that the caller answers 429 (PasswordsBusy). Stored
+ * PASSWORD_SLOTS checks run at once per process, leaving a core to serve
+ * everything else. A few more wait their turn in a short queue; past that the
+ * caller answers 429 (PasswordsBusy) before touching the database. Stored
  * hashes keep bcrypt's `$2a$`/`$2b$` format.
  */
 const COST = 12;
-const PASSWORD_SLOTS = 2;
-const QUEUE_LENGTH = 8;
-const QUEUE_WAIT_MS = 5_000;
+const PASSWORD_SLOTS = Math.max(1, Math.min(4, availableParallelism() - 1));
+const QUEUE_LENGTH = 64;
+const QUEUE_WAIT_MS = 10_000;
 
 /** What a visitor reads when PasswordsBusy is thrown (429). */
 export const PASSWORDS_BUSY =
@@ -33,8 +35,11 @@ function release(): void {
   }
 }
 
-/** Runs `work` in one of the few password slots, or throws PasswordsBusy when too many wait. */
-async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * Runs `work` (which compares or hashes passwords) in one of the few password
+ * slots, or throws PasswordsBusy when too many already wait.
+ */
+export async function inPasswordSlot<T>(work: () => Promise<T>): Promise<T> {
   if (active < PASSWORD_SLOTS) {
     active++;
   } else {
@@ -57,12 +62,14 @@ async function inSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Hashes a new password (call inside inPasswordSlot). */
 export function hashPassword(password: string): Promise<string> {
-  return inSlot(() => hash(password, { cost: COST }));
+  return hash(password, { cost: COST });
 }
 
+/** Compares a password with a stored hash (call inside inPasswordSlot). */
 export function checkPassword(password: string, storedHash: string): Promise<boolean> {
-  return inSlot(() => verify(password, storedHash));
+  return verify(password, storedHash);
 }
 
 let decoy: Promise<string> | undefined;

@@ -73,7 +73,7 @@ try {
   const serverErrors = [...leadStatuses, ...loginStatuses]
     .filter(([status]) => status >= 500 || status === 0)
     .reduce((sum, [, n]) => sum + n, 0);
-  const describe = (statuses: Map<number, number>) =>
+  const tally = (statuses: Map<number, number>) =>
     [...statuses]
       .sort(([a], [b]) => a - b)
       .map(([status, n]) => `${n} × ${status}`)
@@ -88,11 +88,11 @@ try {
     { figure: 'lead POST p50', value: `${percentile(leadLatencies, 50).toFixed(1)} ms`, budget: '', pass: true },
     {
       figure: 'lead answers',
-      value: describe(leadStatuses),
+      value: tally(leadStatuses),
       budget: 'all 201',
       pass: leadStatuses.size === 1 && leadStatuses.has(201),
     },
-    { figure: 'login answers', value: describe(loginStatuses), budget: 'no 5xx', pass: true },
+    { figure: 'login answers', value: tally(loginStatuses), budget: 'no 5xx', pass: true },
     { figure: '5xx or failed connections', value: String(serverErrors), budget: '0', pass: serverErrors === 0 },
   ]);
 } finally {

@@ -15,4 +15,7 @@ export default logged(
   }),
 );
 
-export const config: Config = { path: '/api/admin/:kind/:id', excludedPath: '/api/admin/:kind/export.csv' };
+export const config: Config = {
+  path: '/api/admin/:kind/:id',
+  excludedPath: ['/api/admin/:kind/export.csv', '/api/admin/contacts/*'],
+};

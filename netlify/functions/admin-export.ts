@@ -64,4 +64,7 @@ export default logged('admin-export', async (request: Request): Promise<Response
   });
 });
 
-export const config: Config = { path: '/api/admin/:kind/export.csv' };
+export const config: Config = {
+  path: '/api/admin/:kind/export.csv',
+  excludedPath: '/api/admin/contacts/export.csv',
+};

@@ -21,4 +21,7 @@ export default logged(
   }),
 );
 
-export const config: Config = { path: '/api/admin/:kind' };
+export const config: Config = {
+  path: '/api/admin/:kind',
+  excludedPath: ['/api/admin/contacts', '/api/admin/metrics'],
+};

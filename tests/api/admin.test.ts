@@ -263,8 +263,13 @@ describe('lists, deletion and export', () => {
 
   it('streams every row of a large table', async () => {
     await sql(
-      `INSERT INTO cotizaciones_rapidas (name, phone, created_at)
-       SELECT 'Fila ' || n, '+529990000000', now() - n * interval '1 second' FROM generate_series(1, 2500) AS n`,
+      `WITH contact AS (
+         INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529990000000', 'Fila', true)
+         ON CONFLICT (phone) DO UPDATE SET name = excluded.name RETURNING id
+       )
+       INSERT INTO cotizaciones_rapidas (name, phone, contact_id, created_at)
+       SELECT 'Fila ' || n, '+529990000000', (SELECT id FROM contact), now() - n * interval '1 second'
+       FROM generate_series(1, 2500) AS n`,
     );
     const total = await countRows('cotizaciones_rapidas');
     const text = await (await get('/api/admin/quick-quotes/export.csv', { Cookie: cookie })).text();

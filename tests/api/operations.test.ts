@@ -22,8 +22,10 @@ describe('a CSV export cut by a database failure', () => {
     const databaseUrl = await createTestDatabase(inject('pgAdminUrl'));
     await withClient(databaseUrl, (client) =>
       client.query(
-        `INSERT INTO cotizaciones_rapidas (name, phone, created_at)
-         SELECT 'Fila ' || n, '+529991234567', now() - n * interval '1 second' FROM generate_series(1, 60000) n`,
+        `WITH contact AS (INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991234567', 'Fila', true) RETURNING id)
+         INSERT INTO cotizaciones_rapidas (name, phone, contact_id, created_at)
+         SELECT 'Fila ' || n, '+529991234567', (SELECT id FROM contact), now() - n * interval '1 second'
+         FROM generate_series(1, 60000) n`,
       ),
     );
     const server = await spawnServer({ DATABASE_URL: databaseUrl });

@@ -47,3 +47,45 @@ export function adminLeadHandler(
     }
   };
 }
+
+export interface AdminEndpointRequest {
+  request: Request;
+  db: Database;
+  user: SessionUser;
+  url: URL;
+}
+
+/**
+ * Any administrator's endpoint: the method, an administrator's session (401 /
+ * 403), our own origin for changes (403), then the work; 503 with a Spanish
+ * message when the database is down.
+ */
+export function adminEndpoint(
+  name: string,
+  methods: readonly string[],
+  work: (request: AdminEndpointRequest) => Promise<Response>,
+): Handler {
+  return async (request) => {
+    if (!methods.includes(request.method)) return methodNotAllowed(methods);
+    if (request.method !== 'GET') {
+      const refused = refuseCrossOrigin(request);
+      if (refused) return refused;
+    }
+    try {
+      return await withDatabase(async (db) => {
+        const user = await requireAdmin(request, db);
+        if (user instanceof Response) return user;
+        return work({ request, db, user, url: new URL(request.url) });
+      });
+    } catch (error) {
+      logJson('error', { function: name, path: new URL(request.url).pathname, error: (error as Error).message });
+      return jsonError(503, DATABASE_DOWN);
+    }
+  };
+}
+
+/** The path segment at `index` when it is a UUID (0 is the segment after /api/admin/contacts/). */
+export function uuidSegment(url: URL, index: number): string | null {
+  const segment = url.pathname.split('/').slice(4)[index] ?? '';
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(segment) ? segment : null;
+}

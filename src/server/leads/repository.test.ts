@@ -77,18 +77,16 @@ describe.each(['pg', 'neon'] as const)('repository on the %s driver', (driver) =
     await expect(
       run((db) =>
         db.transaction(async (tx) => {
-          await tx.query(`INSERT INTO cotizaciones_rapidas (name, phone) VALUES ($1, '+529991234567')`, [name]);
+          await tx.query(`INSERT INTO login_failures (email, ip) VALUES ($1, '203.0.113.1')`, [name]);
           throw new Error('abort');
         }),
       ),
     ).rejects.toThrow('abort');
     await run((db) =>
-      db.transaction((tx) =>
-        tx.query(`INSERT INTO cotizaciones_rapidas (name, phone) VALUES ($1, '+529990000000')`, [name]),
-      ),
+      db.transaction((tx) => tx.query(`INSERT INTO login_failures (email, ip) VALUES ($1, '203.0.113.2')`, [name])),
     );
-    const { rows } = await run((db) => db.query('SELECT phone FROM cotizaciones_rapidas WHERE name = $1', [name]));
-    expect(rows).toEqual([{ phone: '+529990000000' }]);
+    const { rows } = await run((db) => db.query('SELECT ip FROM login_failures WHERE email = $1', [name]));
+    expect(rows).toEqual([{ ip: '203.0.113.2' }]);
   });
 
   it('counts rate-limit hits per subject and allows up to the limit', async () => {

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/database.ts';
+import { touchContact } from '../contacts/touch.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import type { Row } from './rows.ts';
 
 export const LEAD_TABLES = ['cotizaciones_rapidas', 'quote_requests', 'partner_applications'] as const;
@@ -23,39 +24,73 @@ export class IdempotencyConflict extends Error {
   override name = 'IdempotencyConflict';
 }
 
+/** The key was taken by a request that committed while this one ran: answer as a replay. */
+class KeyTaken extends Error {}
+
 /**
- * Inserts one lead. With an idempotency key already used for the same
- * request, nothing is written and the lead stored the first time is returned;
- * for another request, IdempotencyConflict is thrown.
+ * Inserts one lead and brings its contact up to date, in one transaction.
+ * With an idempotency key already used for the same request, nothing is
+ * written and the lead stored the first time is returned; for another
+ * request, IdempotencyConflict is thrown.
  */
 export async function insertLead(
-  db: Queryable,
+  db: Database,
   table: LeadTable,
   row: Row,
   idempotency: Idempotency | null,
   returning: readonly string[] = [],
 ): Promise<StoredLead> {
-  const columns = [...Object.keys(row), 'idempotency_key', 'idempotency_fingerprint'];
-  const values = [...Object.values(row), idempotency?.key ?? null, idempotency?.fingerprint ?? null];
-  const placeholders = columns.map((_, index) => `$${index + 1}`);
   const output = ['id', ...returning].join(', ');
-  const inserted = await db.query<Record<string, unknown> & { id: string }>(
-    `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
-     ON CONFLICT (idempotency_key) DO NOTHING
-     RETURNING ${output}`,
-    values,
-  );
-  const fresh = inserted.rows[0];
-  if (fresh) return { id: fresh.id, created: true, values: fresh };
+  if (idempotency) {
+    const first = await storedWithKey(db, table, output, idempotency);
+    if (first) return first;
+  }
+  try {
+    return await db.transaction(async (tx) => {
+      const contactId = await touchContact(tx, {
+        phone: String(row.phone),
+        name: String(row.name),
+        email: (row.email as string | null | undefined) ?? null,
+        municipality: (row.municipality as string | null | undefined) ?? null,
+        kind: table === 'partner_applications' ? 'socio' : 'comprador',
+        row,
+      });
+      const values = { ...row, contact_id: contactId };
+      const columns = [...Object.keys(values), 'idempotency_key', 'idempotency_fingerprint'];
+      const placeholders = columns.map((_, index) => `$${index + 1}`);
+      const inserted = await tx.query<Record<string, unknown> & { id: string }>(
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
+         ON CONFLICT (idempotency_key) DO NOTHING
+         RETURNING ${output}`,
+        [...Object.values(values), idempotency?.key ?? null, idempotency?.fingerprint ?? null],
+      );
+      const fresh = inserted.rows[0];
+      if (!fresh) throw new KeyTaken(); // rolls the contact's update back too
+      return { id: fresh.id, created: true, values: fresh };
+    });
+  } catch (error) {
+    if (!(error instanceof KeyTaken) || !idempotency) throw error;
+    const first = await storedWithKey(db, table, output, idempotency);
+    if (!first) throw new Error(`${table}: idempotent insert returned no row`);
+    return first;
+  }
+}
 
+/** The lead stored with this key before, or null; IdempotencyConflict when it was another request. */
+async function storedWithKey(
+  db: Queryable,
+  table: LeadTable,
+  output: string,
+  idempotency: Idempotency,
+): Promise<StoredLead | null> {
   const existing = await db.query<Record<string, unknown> & { id: string; idempotency_fingerprint: string | null }>(
     `SELECT ${output}, idempotency_fingerprint FROM ${table} WHERE idempotency_key = $1`,
-    [idempotency?.key],
+    [idempotency.key],
   );
   const first = existing.rows[0];
-  if (!first) throw new Error(`${table}: idempotent insert returned no row`);
+  if (!first) return null;
   const { idempotency_fingerprint: fingerprint, ...stored } = first;
   // Rows stored before fingerprints existed have none: they replay as they always did.
-  if (fingerprint !== null && fingerprint !== idempotency?.fingerprint) throw new IdempotencyConflict();
+  if (fingerprint !== null && fingerprint !== idempotency.fingerprint) throw new IdempotencyConflict();
   return { id: first.id, created: false, values: stored };
 }

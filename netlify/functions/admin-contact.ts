@@ -1,0 +1,37 @@
+import type { Config } from '@netlify/functions';
+import { contactChangeSchema, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { changeContact } from '../../src/server/contacts/change.ts';
+import { getContact } from '../../src/server/contacts/detail.ts';
+import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { logged } from '../../src/server/http/logging.ts';
+import { json, jsonError } from '../../src/server/http/responses.ts';
+
+const NOT_FOUND = 'No encontramos este prospecto.';
+
+/**
+ * GET /api/admin/contacts/{id}: the contact and its timeline.
+ * PATCH /api/admin/contacts/{id} {state?, lostReason?, nextContactAt?, version}: 409 on a stale version.
+ */
+export default logged(
+  'admin-contact',
+  adminEndpoint('admin-contact', ['GET', 'PATCH'], async ({ request, db, user, url }) => {
+    const id = uuidSegment(url, 0);
+    if (!id) return jsonError(404, NOT_FOUND);
+    if (request.method === 'GET') {
+      const contact = await getContact(db, id);
+      return contact ? json(200, contact) : jsonError(404, NOT_FOUND);
+    }
+    const body = await readJsonObject(request);
+    if (body instanceof Response) return body;
+    const change = contactChangeSchema.safeParse(body);
+    if (!change.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(change.error) });
+    const result = await changeContact(db, id, change.data, { id: user.id, name: user.email });
+    if (result === 'not_found') return jsonError(404, NOT_FOUND);
+    if (result === 'stale') return jsonError(409, STALE_VERSION);
+    return json(200, result.contact);
+  }),
+);
+
+export const config: Config = { path: '/api/admin/contacts/:id', excludedPath: '/api/admin/contacts/export.csv' };

@@ -1,0 +1,109 @@
+import type { Config } from '@netlify/functions';
+import { formatCsvDate } from '../../src/lib/admin/columns.ts';
+import {
+  type ContactFilter,
+  contactFilterSchema,
+  KIND_LABELS,
+  LOST_REASON_LABELS,
+  STATE_LABELS,
+} from '../../src/lib/admin/contacts.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { csvStream } from '../../src/server/admin/csv.ts';
+import { requireAdmin } from '../../src/server/auth/guard.ts';
+import { type ContactCursor, contactsAfter, toSummary } from '../../src/server/contacts/list.ts';
+import { type Database, openDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { API_HEADERS } from '../../src/server/http/headers.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
+import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+
+const BATCH = 1000;
+const HEADER = [
+  'Primera solicitud',
+  'Última actividad',
+  'Nombre',
+  'Teléfono',
+  'Correo',
+  'Municipio',
+  'Tipo',
+  'Estado',
+  'Motivo',
+  'Próximo contacto',
+  'Solicitudes',
+  'Primera campaña',
+  'Última nota',
+];
+
+/**
+ * GET /api/admin/contacts/export.csv?(the list's filters): one row per
+ * contact with its state, last note, next contact, number of requests and
+ * first-touch campaign; streamed in batches, formula-safe, UTF-8 with BOM.
+ */
+export default logged('admin-contacts-export', async (request: Request): Promise<Response> => {
+  if (request.method !== 'GET') return methodNotAllowed(['GET']);
+  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ''));
+  const parsed = contactFilterSchema.safeParse(params);
+  if (!parsed.success) return jsonError(400, 'Revisa los filtros.', { fields: fieldMessages(parsed.error) });
+  const filter: ContactFilter = parsed.data;
+
+  let handle: { db: Database; release(): Promise<void> };
+  try {
+    handle = await openDatabase();
+    const user = await requireAdmin(request, handle.db);
+    if (user instanceof Response) {
+      await handle.release();
+      return user;
+    }
+  } catch (error) {
+    logJson('error', { function: 'admin-contacts-export', error: (error as Error).message });
+    return jsonError(503, DATABASE_DOWN);
+  }
+
+  async function* batches(db: Database) {
+    let cursor: ContactCursor | null = null;
+    while (true) {
+      const rows = await contactsAfter(db, filter, cursor, BATCH);
+      if (rows.length === 0) return;
+      const notes = await db.query<{ contact_id: string; body: string }>(
+        `SELECT DISTINCT ON (contact_id) contact_id, body FROM contact_notes
+         WHERE contact_id = ANY($1::uuid[]) AND deleted_at IS NULL
+         ORDER BY contact_id, created_at DESC`,
+        [rows.map((row) => row.id)],
+      );
+      const lastNote = new Map(notes.rows.map((note) => [note.contact_id, note.body]));
+      yield rows.map((row) => {
+        const contact = toSummary(row);
+        return [
+          formatCsvDate(contact.createdAt),
+          formatCsvDate(contact.lastActivityAt),
+          contact.name,
+          contact.phone,
+          contact.email ?? '',
+          contact.municipality ?? '',
+          contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y '),
+          STATE_LABELS[contact.state],
+          contact.lostReason ? LOST_REASON_LABELS[contact.lostReason] : '',
+          contact.nextContactAt ?? '',
+          String(contact.requests),
+          contact.firstCampaign ?? '',
+          lastNote.get(contact.id) ?? '',
+        ];
+      });
+      const last = rows.at(-1);
+      cursor = last ? { at: last.cursor_at, id: last.id } : null;
+      if (rows.length < BATCH) return;
+    }
+  }
+
+  const interrupted = (error: Error) =>
+    logJson('error', { function: 'admin-contacts-export', event: 'export_interrupted', error: error.message });
+  return new Response(csvStream(HEADER, batches(handle.db), handle.release, interrupted), {
+    headers: {
+      ...API_HEADERS,
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="prospectos.csv"',
+    },
+  });
+});
+
+export const config: Config = { path: '/api/admin/contacts/export.csv' };

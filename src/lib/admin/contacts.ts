@@ -1,0 +1,141 @@
+/**
+ * The follow-up of a contact (issue #10), shared by the panel (browser) and
+ * the functions (server): states, reasons, forms, filters, the change and note
+ * schemas, and what the team reads for each. Browser-safe: no server import.
+ */
+import { z } from 'zod';
+import '../forms/errors.ts';
+
+export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
+export type ContactState = (typeof CONTACT_STATES)[number];
+
+export const STATE_LABELS: Record<ContactState, string> = {
+  nuevo: 'Nuevo',
+  contactado: 'Contactado',
+  en_seguimiento: 'En seguimiento',
+  cerrado_ganado: 'Cerrado: ganado',
+  cerrado_perdido: 'Cerrado: perdido',
+};
+
+export const LOST_REASONS = ['sin_presupuesto', 'sin_terreno', 'eligio_otra_opcion', 'no_responde', 'otro'] as const;
+export type LostReason = (typeof LOST_REASONS)[number];
+
+export const LOST_REASON_LABELS: Record<LostReason, string> = {
+  sin_presupuesto: 'Sin presupuesto',
+  sin_terreno: 'Sin terreno',
+  eligio_otra_opcion: 'Eligió otra opción',
+  no_responde: 'No responde',
+  otro: 'Otro',
+};
+
+/** The four forms a lead can come from. */
+export const LEAD_FORMS = ['cotizacion_rapida', 'prefiltro', 'estimacion', 'socios'] as const;
+export type LeadForm = (typeof LEAD_FORMS)[number];
+
+export const FORM_LABELS: Record<LeadForm, string> = {
+  cotizacion_rapida: 'Cotización rápida',
+  prefiltro: 'Prefiltro',
+  estimacion: 'Estimación',
+  socios: 'Socios',
+};
+
+export const CONTACT_KINDS = ['comprador', 'socio'] as const;
+export type ContactKind = (typeof CONTACT_KINDS)[number];
+export const KIND_LABELS: Record<ContactKind, string> = { comprador: 'Comprador', socio: 'Socio' };
+
+/** A contact still `nuevo` this long after its first lead is "Sin atender". */
+export const UNATTENDED_AFTER_HOURS = 24;
+export const NOTE_MAX = 2000;
+
+export const STALE_VERSION = 'Otra persona actualizó este prospecto. Recarga para ver los cambios.';
+export const LOST_REASON_REQUIRED = 'Elige el motivo por el que se perdió.';
+
+const isoDate = z
+  .string({ error: 'Escribe una fecha válida.' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, 'Escribe una fecha válida.');
+
+/** PATCH /api/admin/contacts/{id}: what changes, and the version the change was made on. */
+export const contactChangeSchema = z
+  .strictObject(
+    {
+      state: z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' }).optional(),
+      lostReason: z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' }).nullish(),
+      nextContactAt: isoDate.nullish(),
+      version: z
+        .number({ error: 'Falta la versión del prospecto.' })
+        .int('Falta la versión del prospecto.')
+        .min(1, 'Falta la versión del prospecto.'),
+    },
+    { error: 'Solo se pueden cambiar el estado, el motivo y la fecha de próximo contacto.' },
+  )
+  .refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
+    message: LOST_REASON_REQUIRED,
+    path: ['lostReason'],
+  });
+export type ContactChange = z.output<typeof contactChangeSchema>;
+
+export const noteSchema = z.object({
+  body: z
+    .string({ error: 'Escribe la nota.' })
+    .trim()
+    .min(1, 'Escribe la nota.')
+    .max(NOTE_MAX, `Usa como máximo ${NOTE_MAX.toLocaleString('es-MX')} caracteres.`),
+});
+
+/** GET /api/admin/contacts: the list's filters, all optional. */
+export const contactFilterSchema = z.object({
+  q: z.string().trim().max(120, 'Busca con menos de 120 caracteres.').optional(),
+  state: z.enum(CONTACT_STATES, { error: 'Estado desconocido.' }).optional(),
+  kind: z.enum(CONTACT_KINDS, { error: 'Tipo desconocido.' }).optional(),
+  form: z.enum(LEAD_FORMS, { error: 'Formulario desconocido.' }).optional(),
+  campaign: z.string().trim().max(200, 'Campaña demasiado larga.').optional(),
+  from: isoDate.optional(),
+  to: isoDate.optional(),
+});
+export type ContactFilter = z.output<typeof contactFilterSchema>;
+
+/** One contact as the list and the contact view receive it. */
+export interface ContactSummary {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  municipality: string | null;
+  kinds: ContactKind[];
+  state: ContactState;
+  lostReason: LostReason | null;
+  nextContactAt: string | null;
+  createdAt: string;
+  lastActivityAt: string;
+  firstCampaign: string | null;
+  requests: number;
+  version: number;
+  /** Still `nuevo` 24 hours after the first lead. */
+  unattended: boolean;
+}
+
+export type TimelineEntry =
+  | { type: 'request'; at: string; form: LeadForm; id: string; fields: [label: string, value: string][] }
+  | { type: 'event'; at: string; kind: string; actor: string | null; from: string | null; to: string | null }
+  | { type: 'note'; at: string; id: string; author: string; body: string };
+
+export interface ContactDetail extends ContactSummary {
+  firstTouch: Record<string, string>;
+  lastTouch: Record<string, string>;
+  timeline: TimelineEntry[];
+}
+
+/** The first word of a name, for a greeting. */
+export function firstName(name: string): string {
+  return name.trim().split(/\s+/)[0] ?? name;
+}
+
+/** A one-tap WhatsApp link with a Spanish greeting by first name. */
+export function whatsappLink(phone: string, name: string, brand: string): string {
+  const text = `¡Hola ${firstName(name)}! Te escribe tu asesor de ${brand}. Recibimos tu solicitud y con gusto te ayudamos.`;
+  return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
+}

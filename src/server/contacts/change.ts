@@ -1,0 +1,96 @@
+import type { ContactChange, ContactDetail } from '../../lib/admin/contacts.ts';
+import type { Database } from '../db/database.ts';
+import { getContact } from './detail.ts';
+
+/** Who made a change: the signed-in user, named in the history. */
+export interface Actor {
+  id: string;
+  name: string;
+}
+
+export type ChangeResult = { contact: ContactDetail } | 'not_found' | 'stale';
+
+/**
+ * Applies a change made on `change.version` of the contact: 'stale' when
+ * someone changed it since (nothing is written), otherwise the new state,
+ * reason and next-contact date, version + 1, and one history entry per
+ * field that changed, with who and when.
+ */
+export async function changeContact(
+  db: Database,
+  id: string,
+  change: ContactChange,
+  actor: Actor,
+): Promise<ChangeResult> {
+  const result = await db.transaction(async (tx) => {
+    const { rows } = await tx.query<{
+      state: string;
+      lost_reason: string | null;
+      next: string | null;
+      version: number;
+    }>(
+      `SELECT state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version
+       FROM contacts WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    const old = rows[0];
+    if (!old) return 'not_found' as const;
+    if (old.version !== change.version) return 'stale' as const;
+
+    const state = change.state ?? old.state;
+    const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
+    if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
+    const next = change.nextContactAt === undefined ? old.next : change.nextContactAt;
+    await tx.query(
+      `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, version = version + 1,
+         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END
+       WHERE id = $1`,
+      [id, state, lostReason, next],
+    );
+    const record = (kind: string, from: string | null, to: string | null) =>
+      tx.query(
+        `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [id, actor.id, actor.name, kind, from, to],
+      );
+    const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
+    const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
+    if (oldState !== newState) await record('state', oldState, newState);
+    if (next !== old.next) await record('next_contact', old.next, next);
+    return 'done' as const;
+  });
+  if (result !== 'done') return result;
+  const contact = await getContact(db, id);
+  return contact ? { contact } : 'not_found';
+}
+
+/** Adds a note; null when there is no such contact. */
+export async function addNote(db: Database, contactId: string, body: string, actor: Actor): Promise<string | null> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO contact_notes (contact_id, author_id, author_name, body)
+     SELECT id, $2, $3, $4 FROM contacts WHERE id = $1
+     RETURNING id`,
+    [contactId, actor.id, actor.name, body],
+  );
+  return rows[0]?.id ?? null;
+}
+
+/** Deletes a note (it stays in the table, marked) and records who did it; false when there is no such note. */
+export async function deleteNote(db: Database, contactId: string, noteId: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ body: string }>(
+      `UPDATE contact_notes SET deleted_at = now(), deleted_by = $3
+       WHERE id = $2 AND contact_id = $1 AND deleted_at IS NULL
+       RETURNING body`,
+      [contactId, noteId, actor.name],
+    );
+    const note = rows[0];
+    if (!note) return false;
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, detail)
+       VALUES ($1, $2, $3, 'note_deleted', $4, $5)`,
+      [contactId, actor.id, actor.name, note.body.slice(0, 200), noteId],
+    );
+    return true;
+  });
+}

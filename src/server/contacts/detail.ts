@@ -1,0 +1,95 @@
+import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts';
+import type { ContactDetail, LeadForm, TimelineEntry } from '../../lib/admin/contacts.ts';
+import type { Queryable } from '../db/database.ts';
+import { type SummaryRow, toSummary } from './list.ts';
+
+const SOURCES: { table: string; kind: LeadKind }[] = [
+  { table: 'cotizaciones_rapidas', kind: 'quick-quotes' },
+  { table: 'quote_requests', kind: 'quote-requests' },
+  { table: 'partner_applications', kind: 'partner-applications' },
+];
+
+function formOf(kind: LeadKind, row: LeadRow): LeadForm {
+  if (kind === 'quick-quotes') return 'cotizacion_rapida';
+  if (kind === 'partner-applications') return 'socios';
+  return row.source === 'estimacion' ? 'estimacion' : 'prefiltro';
+}
+
+/** At the same instant a request comes first: the reopening it caused follows it. */
+const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, event: 1, note: 2 };
+
+/** A contact with everything that happened to it, oldest first; null when there is no such contact. */
+export async function getContact(db: Queryable, id: string): Promise<ContactDetail | null> {
+  const { rows } = await db.query<
+    SummaryRow & { first_touch: Record<string, string>; last_touch: Record<string, string> }
+  >(
+    `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
+            to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
+            c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch,
+            '' AS cursor_at, 0 AS requests
+     FROM contacts c WHERE c.id = $1`,
+    [id],
+  );
+  const contact = rows[0];
+  if (!contact) return null;
+
+  const [requests, events, notes] = await Promise.all([
+    Promise.all(
+      SOURCES.map(async ({ table, kind }) => {
+        const leads = await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id]);
+        return leads.rows.map(
+          (row): TimelineEntry => ({
+            type: 'request',
+            at: new Date(row.created_at).toISOString(),
+            form: formOf(kind, row),
+            id: row.id,
+            fields: COLUMNS[kind]
+              .map((column): [string, string] => [column.header, column.value(row)])
+              .filter(([, value]) => value !== ''),
+          }),
+        );
+      }),
+    ),
+    db.query<{
+      kind: string;
+      actor_name: string | null;
+      from_value: string | null;
+      to_value: string | null;
+      created_at: Date;
+    }>('SELECT kind, actor_name, from_value, to_value, created_at FROM contact_events WHERE contact_id = $1', [id]),
+    db.query<{ id: string; author_name: string; body: string; created_at: Date }>(
+      'SELECT id, author_name, body, created_at FROM contact_notes WHERE contact_id = $1 AND deleted_at IS NULL',
+      [id],
+    ),
+  ]);
+
+  const timeline: TimelineEntry[] = [
+    ...requests.flat(),
+    ...events.rows.map(
+      (event): TimelineEntry => ({
+        type: 'event',
+        at: new Date(event.created_at).toISOString(),
+        kind: event.kind,
+        actor: event.actor_name,
+        from: event.from_value,
+        to: event.to_value,
+      }),
+    ),
+    ...notes.rows.map(
+      (note): TimelineEntry => ({
+        type: 'note',
+        at: new Date(note.created_at).toISOString(),
+        id: note.id,
+        author: note.author_name,
+        body: note.body,
+      }),
+    ),
+  ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : TYPE_ORDER[a.type] - TYPE_ORDER[b.type]));
+
+  return {
+    ...toSummary({ ...contact, requests: requests.flat().length }),
+    firstTouch: contact.first_touch,
+    lastTouch: contact.last_touch,
+    timeline,
+  };
+}

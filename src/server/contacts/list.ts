@@ -1,0 +1,199 @@
+import {
+  CONTACT_STATES,
+  type ContactFilter,
+  type ContactKind,
+  type ContactState,
+  type ContactSummary,
+  type LostReason,
+  UNATTENDED_AFTER_HOURS,
+} from '../../lib/admin/contacts.ts';
+import { normalizePhone } from '../../lib/forms/phone.ts';
+import type { Queryable } from '../db/database.ts';
+
+/** Position in the list, newest activity first: the last row's activity time (microseconds) and id. */
+export interface ContactCursor {
+  at: string;
+  id: string;
+}
+
+const CURSOR_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{6}Z$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function encodeContactCursor(cursor: ContactCursor): string {
+  return Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
+}
+
+/** null when absent, 'invalid' when it was not made by encodeContactCursor. */
+export function decodeContactCursor(value: string | null): ContactCursor | null | 'invalid' {
+  if (!value) return null;
+  const [at, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
+  const seconds = at ? CURSOR_TIME.exec(at)?.[1] : undefined;
+  const real = seconds ? new Date(`${seconds}Z`).toISOString().startsWith(seconds) : false;
+  return at && id && rest.length === 0 && real && UUID.test(id) ? { at, id } : 'invalid';
+}
+
+const FORM_CONDITIONS: Record<NonNullable<ContactFilter['form']>, string> = {
+  cotizacion_rapida: 'EXISTS (SELECT 1 FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)',
+  prefiltro: `EXISTS (SELECT 1 FROM quote_requests l WHERE l.contact_id = c.id AND l.source = 'prefiltro')`,
+  estimacion: `EXISTS (SELECT 1 FROM quote_requests l WHERE l.contact_id = c.id AND l.source = 'estimacion')`,
+  socios: 'EXISTS (SELECT 1 FROM partner_applications l WHERE l.contact_id = c.id)',
+};
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * The search term as `search_text` holds it: a phone written any way
+ * ("999 123 4567", "+52 999…", "(999) 123-4567") becomes its digits, in E.164
+ * when it is a whole number; anything else is matched lower-case and without
+ * accents by the database (immutable_unaccent).
+ */
+function searchCondition(q: string, values: unknown[]): string {
+  if (/^[\d\s()+.-]+$/.test(q) && /\d{3}/.test(q.replace(/\D/g, ''))) {
+    const digits = (normalizePhone(q) ?? q).replace(/\D/g, '');
+    values.push(`%${digits}%`);
+    return `c.search_text LIKE $${values.length}`;
+  }
+  values.push(`%${escapeLike(q.toLowerCase())}%`);
+  return `c.search_text LIKE immutable_unaccent($${values.length})`;
+}
+
+/** The WHERE conditions of a filter (the state's apart: the counts per state ignore it). */
+function conditions(filter: ContactFilter, values: unknown[]): string[] {
+  const where: string[] = [];
+  if (filter.q) where.push(searchCondition(filter.q, values));
+  if (filter.kind) where.push(filter.kind === 'comprador' ? 'c.is_buyer' : 'c.is_partner');
+  if (filter.form) where.push(FORM_CONDITIONS[filter.form]);
+  if (filter.campaign) {
+    values.push(filter.campaign);
+    where.push(`c.first_touch ->> 'utm_campaign' = $${values.length}`);
+  }
+  if (filter.from) {
+    values.push(filter.from);
+    where.push(`c.created_at >= ($${values.length}::date::timestamp AT TIME ZONE 'America/Merida')`);
+  }
+  if (filter.to) {
+    values.push(filter.to);
+    where.push(`c.created_at < (($${values.length}::date + 1)::timestamp AT TIME ZONE 'America/Merida')`);
+  }
+  return where;
+}
+
+const SUMMARY_COLUMNS = `
+  c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
+  to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
+  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version,
+  (SELECT count(*) FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)
+    + (SELECT count(*) FROM quote_requests l WHERE l.contact_id = c.id)
+    + (SELECT count(*) FROM partner_applications l WHERE l.contact_id = c.id) AS requests,
+  to_char(c.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+
+export interface SummaryRow {
+  id: string;
+  name: string;
+  phone: string;
+  email: string | null;
+  municipality: string | null;
+  is_buyer: boolean;
+  is_partner: boolean;
+  state: ContactState;
+  lost_reason: LostReason | null;
+  next_contact_at: string | null;
+  created_at: Date;
+  last_activity_at: Date;
+  first_campaign: string | null;
+  version: number;
+  requests: string | number;
+  cursor_at: string;
+}
+
+export function toSummary(row: SummaryRow, now = Date.now()): ContactSummary {
+  const kinds: ContactKind[] = [];
+  if (row.is_buyer) kinds.push('comprador');
+  if (row.is_partner) kinds.push('socio');
+  const createdAt = new Date(row.created_at);
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    email: row.email,
+    municipality: row.municipality,
+    kinds,
+    state: row.state,
+    lostReason: row.lost_reason,
+    nextContactAt: row.next_contact_at,
+    createdAt: createdAt.toISOString(),
+    lastActivityAt: new Date(row.last_activity_at).toISOString(),
+    firstCampaign: row.first_campaign,
+    requests: Number(row.requests),
+    version: row.version,
+    unattended: row.state === 'nuevo' && now - createdAt.getTime() > UNATTENDED_AFTER_HOURS * 3_600_000,
+  };
+}
+
+export interface ContactPage {
+  items: ContactSummary[];
+  nextCursor: string | null;
+  total: number;
+  /** Contacts per state for the current filters (the state filter aside). */
+  counts: Record<ContactState, number>;
+}
+
+/** One page of contacts, newest activity first, with the counts of the filters. */
+export async function listContacts(
+  db: Queryable,
+  filter: ContactFilter,
+  cursor: ContactCursor | null,
+  limit: number,
+): Promise<ContactPage> {
+  const [page, counts] = await Promise.all([contactsAfter(db, filter, cursor, limit + 1), countByState(db, filter)]);
+  const items = page.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => toSummary(row)),
+    nextCursor: page.length > limit && last ? encodeContactCursor({ at: last.cursor_at, id: last.id }) : null,
+    total: filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0),
+    counts,
+  };
+}
+
+/** Rows of the filter after `cursor`, newest activity first (the CSV export reads it in batches). */
+export async function contactsAfter(
+  db: Queryable,
+  filter: ContactFilter,
+  cursor: ContactCursor | null,
+  limit: number,
+): Promise<SummaryRow[]> {
+  const values: unknown[] = [];
+  const where = conditions(filter, values);
+  if (filter.state) {
+    values.push(filter.state);
+    where.push(`c.state = $${values.length}`);
+  }
+  if (cursor) {
+    values.push(cursor.at, cursor.id);
+    where.push(`(c.last_activity_at, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+  }
+  values.push(limit);
+  const { rows } = await db.query<SummaryRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM contacts c
+     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     ORDER BY c.last_activity_at DESC, c.id DESC
+     LIMIT $${values.length}`,
+    values,
+  );
+  return rows;
+}
+
+async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number>> {
+  const values: unknown[] = [];
+  const where = conditions(filter, values);
+  const { rows } = await db.query<{ state: ContactState; n: number }>(
+    `SELECT c.state, count(*)::int AS n FROM contacts c
+     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+     GROUP BY c.state`,
+    values,
+  );
+  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<ContactState, number>;
+  for (const row of rows) counts[row.state] = row.n;
+  return counts;
+}

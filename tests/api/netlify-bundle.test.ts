@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -41,7 +41,7 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
         ),
       ].join('\n'),
     );
-    expect(zipped).toHaveLength(12);
+    expect(zipped).toHaveLength((await readdir(FUNCTIONS)).filter((file) => file.endsWith('.ts')).length);
     for (const result of zipped) {
       expect(result.runtimeAPIVersion, result.name).toBe(2);
       // The two that hash passwords carry the native bcrypt binary (@node-rs/bcrypt, ~600 KB).

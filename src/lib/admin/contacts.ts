@@ -129,6 +129,22 @@ export interface ContactDetail extends ContactSummary {
   timeline: TimelineEntry[];
 }
 
+/** What the panel's home shows: the figures a sales team lives by. Weeks start on Monday, in Mérida's time. */
+export interface Metrics {
+  /** The last 12 weeks, oldest first, this week last. */
+  leadsPerWeek: { week: string; counts: Record<LeadForm, number> }[];
+  /** Median hours from a contact's first lead to its first move out of `nuevo`: this week and the 4 before. */
+  responseTime: { week: string; medianHours: number | null; contacts: number }[];
+  /** Of the contacts whose first lead came 1 to 28 days ago, the share moved out of `nuevo` within 24 hours. */
+  contactedWithin24h: { share: number | null; contacts: number };
+  /** Leads of the last 12 weeks by campaign (first 10) and by form. */
+  byCampaign: { campaign: string | null; leads: number }[];
+  byForm: Record<LeadForm, number>;
+  /** Contacts still `nuevo` 24 hours after their first lead, and contacts whose next-contact date has passed. */
+  unattended: number;
+  overdue: number;
+}
+
 /** The first word of a name, for a greeting. */
 export function firstName(name: string): string {
   return name.trim().split(/\s+/)[0] ?? name;

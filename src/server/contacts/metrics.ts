@@ -1,18 +1,5 @@
-import { LEAD_FORMS, type LeadForm } from '../../lib/admin/contacts.ts';
+import { LEAD_FORMS, type LeadForm, type Metrics } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
-
-/** What the panel's home shows: the figures a sales team lives by. Weeks start on Monday, in Mérida's time. */
-export interface Metrics {
-  /** The last 12 weeks, oldest first, this week last. */
-  leadsPerWeek: { week: string; counts: Record<LeadForm, number> }[];
-  /** Median hours from a contact's first lead to its first move out of `nuevo`: this week and the 4 before. */
-  responseTime: { week: string; medianHours: number | null; contacts: number }[];
-  /** Of the contacts whose first lead came 1 to 28 days ago, the share moved out of `nuevo` within 24 hours. */
-  contactedWithin24h: { share: number | null; contacts: number };
-  /** Leads of the last 12 weeks by campaign (first 10) and by form. */
-  byCampaign: { campaign: string | null; leads: number }[];
-  byForm: Record<LeadForm, number>;
-}
 
 const LEADS = `
   SELECT 'cotizacion_rapida' AS form, created_at, utm_campaign FROM cotizaciones_rapidas
@@ -23,7 +10,7 @@ const LEADS = `
 const WEEK_START = `(date_trunc('week', now() AT TIME ZONE 'America/Merida') - make_interval(weeks => $1))`;
 
 export async function metrics(db: Queryable): Promise<Metrics> {
-  const [weekly, response, within, campaigns] = await Promise.all([
+  const [weekly, response, within, campaigns, attention] = await Promise.all([
     db.query<{ week: string; form: LeadForm; n: number }>(
       `SELECT to_char(w.week, 'YYYY-MM-DD') AS week, l.form, count(l.form)::int AS n
        FROM generate_series(${WEEK_START}, date_trunc('week', now() AT TIME ZONE 'America/Merida'), interval '1 week') AS w(week)
@@ -57,6 +44,13 @@ export async function metrics(db: Queryable): Promise<Metrics> {
        GROUP BY utm_campaign ORDER BY n DESC, utm_campaign NULLS LAST LIMIT 10`,
       [11],
     ),
+    db.query<{ unattended: number; overdue: number }>(
+      `SELECT count(*) FILTER (WHERE state = 'nuevo' AND created_at < now() - interval '24 hours')::int AS unattended,
+              count(*) FILTER (WHERE next_contact_on < (now() AT TIME ZONE 'America/Merida')::date
+                               AND state NOT IN ('cerrado_ganado', 'cerrado_perdido'))::int AS overdue
+       FROM contacts
+       WHERE state = 'nuevo' OR next_contact_on IS NOT NULL`,
+    ),
   ]);
 
   const zero = () => Object.fromEntries(LEAD_FORMS.map((form) => [form, 0])) as Record<LeadForm, number>;
@@ -83,5 +77,7 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     },
     byCampaign: campaigns.rows.map((row) => ({ campaign: row.campaign, leads: row.n })),
     byForm,
+    unattended: attention.rows[0]?.unattended ?? 0,
+    overdue: attention.rows[0]?.overdue ?? 0,
   };
 }

@@ -7,9 +7,10 @@ import {
   type LeadRow,
   scorePercent,
 } from '../../lib/admin/columns.ts';
-import { flashToast } from '../../lib/client/flash.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
+import ContactsView from './ContactsView.tsx';
+import { useAdminSession } from './session.ts';
 
 interface Page {
   items: LeadRow[];
@@ -46,12 +47,27 @@ const TABS: Record<
 
 type Pages = Partial<Record<LeadKind, Page>>;
 
-/** /admin: the administrator's view of every lead (spec, sections 2 and 4). */
+type View = 'prospectos' | 'solicitudes';
+const viewOf = (hash: string): View => (hash === '#solicitudes' ? 'solicitudes' : 'prospectos');
+
+/**
+ * /admin: the team's panel. "Prospectos" (one card per person, the default)
+ * and "Solicitudes" (every request by form, spec sections 2 and 4); the view
+ * is in the address (#solicitudes), so a reload or a shared link keeps it.
+ */
 export default function AdminPanel() {
-  const [email, setEmail] = useState<string | null>(null);
+  const email = useAdminSession();
+  const [view, setView] = useState<View>('prospectos');
   const [pages, setPages] = useState<Pages>({});
   const [active, setActive] = useState<LeadKind>('quote-requests');
   const tabs = useRef<Partial<Record<LeadKind, HTMLButtonElement | null>>>({});
+
+  useEffect(() => {
+    const follow = () => setView(viewOf(window.location.hash));
+    follow();
+    window.addEventListener('hashchange', follow);
+    return () => window.removeEventListener('hashchange', follow);
+  }, []);
 
   const load = useCallback(async (kind: LeadKind, cursor?: string) => {
     const result = await apiCall<Page>(
@@ -69,31 +85,8 @@ export default function AdminPanel() {
   }, []);
 
   useEffect(() => {
-    (async () => {
-      const session = await apiCall<{ admin?: boolean; user?: { email: string } | null }>('/api/auth/session').catch(
-        () => null,
-      );
-      if (session?.ok && !session.body.user) return goTo('/auth');
-      if (!session?.ok) {
-        flashToast({
-          title: 'Error de verificación',
-          description: 'Error al verificar permisos de administrador',
-          variant: 'destructive',
-        });
-        return goTo('/auth');
-      }
-      if (!session.body.admin) {
-        flashToast({
-          title: 'Acceso denegado',
-          description: 'No tienes permisos para acceder al panel de administración',
-          variant: 'destructive',
-        });
-        return goTo('/');
-      }
-      setEmail(session.body.user?.email ?? '');
-      await Promise.all(LEAD_KINDS.map((kind) => load(kind)));
-    })();
-  }, [load]);
+    if (email !== null) void Promise.all(LEAD_KINDS.map((kind) => load(kind)));
+  }, [email, load]);
 
   async function remove(kind: LeadKind, id: string) {
     if (!window.confirm('¿Eliminar esta solicitud? Esta acción no se puede deshacer.')) return;
@@ -168,59 +161,88 @@ export default function AdminPanel() {
         </div>
       </header>
 
-      <div
-        role="tablist"
-        aria-label="Tipos de solicitud"
-        className="flex flex-wrap gap-2 border-b border-brand-900/10 pb-2"
-      >
-        {LEAD_KINDS.map((kind) => (
-          <button
-            key={kind}
-            ref={(node) => {
-              tabs.current[kind] = node;
-            }}
-            type="button"
-            role="tab"
-            id={`tab-${kind}`}
-            aria-selected={active === kind}
-            aria-controls={`panel-${kind}`}
-            tabIndex={active === kind ? 0 : -1}
-            onClick={() => setActive(kind)}
-            onKeyDown={onTabKey}
-            className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 hover:bg-brand-900/5 aria-selected:bg-brand-700 aria-selected:text-white"
+      <nav aria-label="Vistas del panel" className="flex gap-2">
+        {(
+          [
+            ['prospectos', 'Prospectos'],
+            ['solicitudes', `Solicitudes (${total})`],
+          ] as const
+        ).map(([name, label]) => (
+          <a
+            key={name}
+            href={`#${name}`}
+            aria-current={view === name ? 'page' : undefined}
+            className="inline-flex min-h-11 items-center rounded-full px-4 font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
-            {TABS[kind].label} ({pages[kind]?.total ?? 0})
-          </button>
-        ))}
-      </div>
-
-      <section role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`} className="grid min-w-0 gap-4">
-        <div className="flex justify-end">
-          <a href={`/api/admin/${active}/export.csv`} download className="btn btn-outline min-h-11 px-4 py-2">
-            Descargar CSV
+            {label}
           </a>
-        </div>
-        {!page ? (
-          <p role="status" className="text-brand-800">
-            Cargando...
-          </p>
-        ) : page.items.length === 0 ? (
-          <p className="rounded-2xl bg-white p-8 text-center text-brand-800 ring-1 ring-brand-900/10">
-            {TABS[active].empty}
-          </p>
-        ) : (
-          <LeadTable kind={active} rows={page.items} onDelete={(id) => remove(active, id)} />
-        )}
-        {page?.nextCursor && (
-          <button
-            type="button"
-            className="btn btn-outline justify-self-center"
-            onClick={() => load(active, page.nextCursor ?? undefined)}
+        ))}
+      </nav>
+
+      {view === 'prospectos' ? (
+        <ContactsView />
+      ) : (
+        <>
+          <div
+            role="tablist"
+            aria-label="Tipos de solicitud"
+            className="flex flex-wrap gap-2 border-b border-brand-900/10 pb-2"
           >
-            Cargar más
-          </button>
-        )}
-      </section>
+            {LEAD_KINDS.map((kind) => (
+              <button
+                key={kind}
+                ref={(node) => {
+                  tabs.current[kind] = node;
+                }}
+                type="button"
+                role="tab"
+                id={`tab-${kind}`}
+                aria-selected={active === kind}
+                aria-controls={`panel-${kind}`}
+                tabIndex={active === kind ? 0 : -1}
+                onClick={() => setActive(kind)}
+                onKeyDown={onTabKey}
+                className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 hover:bg-brand-900/5 aria-selected:bg-brand-700 aria-selected:text-white"
+              >
+                {TABS[kind].label} ({pages[kind]?.total ?? 0})
+              </button>
+            ))}
+          </div>
+
+          <section
+            role="tabpanel"
+            id={`panel-${active}`}
+            aria-labelledby={`tab-${active}`}
+            className="grid min-w-0 gap-4"
+          >
+            <div className="flex justify-end">
+              <a href={`/api/admin/${active}/export.csv`} download className="btn btn-outline min-h-11 px-4 py-2">
+                Descargar CSV
+              </a>
+            </div>
+            {!page ? (
+              <p role="status" className="text-brand-800">
+                Cargando...
+              </p>
+            ) : page.items.length === 0 ? (
+              <p className="rounded-2xl bg-white p-8 text-center text-brand-800 ring-1 ring-brand-900/10">
+                {TABS[active].empty}
+              </p>
+            ) : (
+              <LeadTable kind={active} rows={page.items} onDelete={(id) => remove(active, id)} />
+            )}
+            {page?.nextCursor && (
+              <button
+                type="button"
+                className="btn btn-outline justify-self-center"
+                onClick={() => load(active, page.nextCursor ?? undefined)}
+              >
+                Cargar más
+              </button>
+            )}
+          </section>
+        </>
+      )}
     </div>
   );
 }

@@ -57,6 +57,10 @@ test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
     expect((await page.request.post(path, { data: body })).status()).toBe(201);
   }
   await page.reload();
+  // Prospectos is the default view; the requests by form are one click away.
+  await expect(page.getByRole('heading', { name: 'Prospectos' })).toBeVisible();
+  await page.getByRole('link', { name: /^Solicitudes \(\d+\)$/ }).click();
+  await expect(page).toHaveURL(/\/admin#solicitudes$/);
   const quotesTab = page.getByRole('tab', { name: /^Cotizaciones de Casas \(\d+\)$/ });
   await expect(quotesTab).toHaveAttribute('aria-selected', 'true');
   const panel = page.getByRole('tabpanel');
@@ -121,6 +125,145 @@ test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(toast(page, 'Acceso exitoso')).toContainText('Bienvenido al panel de administración');
+});
+
+test('the follow-up story: one prospect from three forms, state, note, next contact, search, filters, CSV, a stale change', async ({
+  page,
+  sql,
+  consoleErrors,
+}) => {
+  const login = await page.request.post('/api/auth/login', {
+    data: ADMIN,
+    headers: { Origin: new URL(page.url() === 'about:blank' ? 'http://127.0.0.1:4329' : page.url()).origin },
+  });
+  expect(login.status()).toBe(200);
+
+  // Three submissions from one phone, written three ways, through three forms.
+  const digits = `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const name = uniqueName('Lucía Chablé');
+  const sends: [string, object][] = [
+    ['/api/quick-quotes', { name, phone: digits, origin: 'hero', utm_campaign: 'mérida-otoño' }],
+    [
+      '/api/quote-requests',
+      {
+        source: 'prefiltro',
+        name,
+        phone: `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`,
+        municipality: 'Mérida',
+        land_option: 'tengo-terreno',
+      },
+    ],
+    [
+      '/api/partner-applications',
+      {
+        name,
+        phone: `+52 ${digits}`,
+        role: 'inversionista',
+        municipality: 'Mérida',
+        investment: '1-2m',
+        timeline: '3-6-meses',
+        legal_documentation: 'si',
+        consultancy_payment: 'no',
+      },
+    ],
+  ];
+  for (const [path, data] of sends) expect((await page.request.post(path, { data })).status()).toBe(201);
+
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.goto('/admin');
+    const search = page.getByLabel('Buscar por nombre, teléfono, correo o municipio');
+    // Without and with accents, and the phone in three formats: always this one person.
+    for (const term of [
+      name.replace('í', 'i').replace('é', 'e'),
+      name,
+      digits,
+      `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`,
+      `+52 ${digits}`,
+    ]) {
+      await search.fill(term);
+      await expect(page.getByRole('status').filter({ hasText: /prospectos?$/ })).toHaveText('1 prospectos');
+      await expect(page.getByRole('link', { name })).toBeVisible();
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    expect(await accessibilityViolations(page)).toEqual([]);
+  }
+  const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });
+  await expect(card).toContainText('3 · Comprador y Socio');
+  await expect(card).toContainText('Nuevo');
+
+  // The contact page at 390 px: three entries, then the team's follow-up.
+  await page.getByRole('link', { name }).click();
+  await expect(page).toHaveURL(/\/admin\/prospecto\?id=[0-9a-f-]{36}$/);
+  const contactUrl = page.url();
+  await expect(page.getByRole('heading', { name: /^Solicitud: / })).toHaveCount(3);
+  await expect(page.getByRole('link', { name: 'WhatsApp' })).toHaveAttribute(
+    'href',
+    new RegExp(`^https://wa\\.me/52${digits}\\?text=`),
+  );
+  await expect(page.getByRole('link', { name: `Llamar +52${digits}` })).toHaveAttribute('href', `tel:+52${digits}`);
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  // Another adviser has the same page open.
+  const other = await page.context().newPage();
+  await other.goto(contactUrl);
+  await expect(other.getByRole('heading', { name: 'Historial' })).toBeVisible();
+
+  await page.getByLabel('Estado').selectOption('contactado');
+  await page.getByLabel('Próximo contacto').fill('2030-01-15');
+  await page.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(toast(page, 'Cambios guardados')).toBeVisible();
+  const hostile = '<script>alert("nota")</script> Llamar después de las 5';
+  await page.getByLabel('Nota', { exact: true }).fill(hostile);
+  await page.getByRole('button', { name: 'Agregar nota' }).click();
+  await expect(toast(page, 'Nota agregada')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Estado')).toHaveValue('contactado');
+  await expect(page.getByLabel('Próximo contacto')).toHaveValue('2030-01-15');
+  await expect(page.getByText(hostile, { exact: true })).toBeVisible(); // text, never run
+  await expect(page.getByText('Estado: Nuevo → Contactado')).toBeVisible();
+  await expect(page.getByText(ADMIN.email).first()).toBeVisible();
+
+  // The other adviser's change was made on the old version: the panel says so, nothing is overwritten.
+  await other.getByLabel('Estado').selectOption('en_seguimiento');
+  await other.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(
+    other
+      .getByRole('alert')
+      .filter({ hasText: 'Otra persona actualizó este prospecto. Recarga para ver los cambios.' }),
+  ).toBeVisible();
+  await other.getByRole('button', { name: 'Recargar' }).click();
+  await expect(other.getByLabel('Estado')).toHaveValue('contactado');
+  await other.close();
+  const [stored] = await sql<{ state: string; version: number }>(
+    'SELECT state, version FROM contacts WHERE phone = $1',
+    [`+52${digits}`],
+  );
+  expect(stored).toEqual({ state: 'contactado', version: 2 });
+
+  // Filters and counts at 1280 px, then the CSV of what the filters show.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/admin');
+  await page.getByLabel('Buscar por nombre, teléfono, correo o municipio').fill(digits);
+  await expect(page.getByRole('button', { name: 'Contactado (1)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Nuevo (0)' }).click();
+  await expect(page.getByText('Ningún prospecto coincide con la búsqueda o los filtros.')).toBeVisible();
+  await page.getByRole('button', { name: 'Contactado (1)' }).click();
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Descargar CSV' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('prospectos.csv');
+  const csv = Buffer.concat(await (await download.createReadStream()).toArray()).toString('utf8');
+  const lines = csv.trim().split('\r\n');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(name);
+  expect(lines[1]).toContain('Contactado');
+  expect(lines[1]).toContain('2030-01-15');
+  expect(lines[1]).toContain(',3,mérida-otoño,');
+  expect(lines[1]).toContain(hostile.replaceAll('"', '""'));
+  consoleErrors.splice(0);
 });
 
 test('a signed-in user without the admin role is refused and sent home', async ({ page, sql, consoleErrors }) => {

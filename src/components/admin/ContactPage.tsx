@@ -281,9 +281,12 @@ function NoteForm({ contactId, onAdded }: { contactId: string; onAdded(): Promis
       className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
       aria-label="Agregar nota"
     >
-      <label className="field">
-        <span className="field-label">Nota</span>
+      <div className="field">
+        <label className="field-label" htmlFor="note-body">
+          Nota
+        </label>
         <textarea
+          id="note-body"
           className="field-input min-h-24"
           value={body}
           maxLength={NOTE_MAX}
@@ -294,7 +297,7 @@ function NoteForm({ contactId, onAdded }: { contactId: string; onAdded(): Promis
         <span id="note-hint" className="field-hint">
           {body.length.toLocaleString('es-MX')} de {NOTE_MAX.toLocaleString('es-MX')} caracteres
         </span>
-      </label>
+      </div>
       {error && (
         <p role="alert" className="field-error">
           {error}

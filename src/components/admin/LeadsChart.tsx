@@ -45,10 +45,10 @@ export default function LeadsChart({ weeks }: { weeks: Metrics['leadsPerWeek'] }
           <li key={week.week}>{index % 3 === 2 ? weekLabel(week.week) : ''}</li>
         ))}
       </ol>
-      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-brand-800" aria-hidden="true">
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-brand-800" aria-label="Formularios">
         {LEAD_FORMS.map((form) => (
           <li key={form} className="flex items-center gap-1.5">
-            <svg viewBox="0 0 12 12" className="size-3">
+            <svg viewBox="0 0 12 12" className="size-3" aria-hidden="true">
               <rect width="12" height="12" rx="2" fill={COLORS[form]} />
             </svg>
             {FORM_LABELS[form]}

@@ -45,6 +45,33 @@ CREATE INDEX contacts_state_idx ON contacts (state, last_activity_at DESC);
 CREATE INDEX contacts_search_idx ON contacts USING gin (search_text gin_trgm_ops);
 CREATE INDEX contacts_campaign_idx ON contacts ((first_touch ->> 'utm_campaign'));
 CREATE INDEX contacts_next_contact_idx ON contacts (next_contact_on) WHERE next_contact_on IS NOT NULL;
+-- The figures: contacts by week of their first lead, and the ones still waiting.
+CREATE INDEX contacts_created_at_idx ON contacts (created_at);
+CREATE INDEX contacts_unattended_idx ON contacts (created_at) WHERE state = 'nuevo';
+
+-- Contacts per state, kept exact by a trigger: the panel's state chips read
+-- five rows instead of counting the table on every page.
+CREATE TABLE contact_state_counts (
+  state     text PRIMARY KEY,
+  contacts  bigint NOT NULL DEFAULT 0 CHECK (contacts >= 0)
+);
+INSERT INTO contact_state_counts (state)
+VALUES ('nuevo'), ('contactado'), ('en_seguimiento'), ('cerrado_ganado'), ('cerrado_perdido');
+
+CREATE FUNCTION contact_state_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  -- One statement for both rows: they are locked in index order, so two opposite moves cannot deadlock.
+  UPDATE contact_state_counts
+     SET contacts = contacts
+       + CASE WHEN TG_OP <> 'DELETE' AND state = NEW.state THEN 1 ELSE 0 END
+       - CASE WHEN TG_OP <> 'INSERT' AND state = OLD.state THEN 1 ELSE 0 END
+   WHERE state IN (CASE WHEN TG_OP <> 'DELETE' THEN NEW.state END, CASE WHEN TG_OP <> 'INSERT' THEN OLD.state END);
+  RETURN NULL;
+END $$;
+CREATE TRIGGER contacts_count_insert_delete AFTER INSERT OR DELETE ON contacts
+  FOR EACH ROW EXECUTE FUNCTION contact_state_counts_track();
+CREATE TRIGGER contacts_count_state_change AFTER UPDATE OF state ON contacts
+  FOR EACH ROW WHEN (OLD.state IS DISTINCT FROM NEW.state) EXECUTE FUNCTION contact_state_counts_track();
 
 -- Who did what to a contact, and when: state and next-contact changes, reopenings, deleted notes.
 -- actor_id is null for the system (a new lead reopening a closed contact).
@@ -118,3 +145,7 @@ ALTER TABLE partner_applications ALTER COLUMN contact_id SET NOT NULL;
 CREATE INDEX cotizaciones_rapidas_contact_idx ON cotizaciones_rapidas (contact_id, created_at);
 CREATE INDEX quote_requests_contact_idx ON quote_requests (contact_id, created_at);
 CREATE INDEX partner_applications_contact_idx ON partner_applications (contact_id, created_at);
+-- The figures read the last 12 weeks of leads from these alone (index-only scans).
+CREATE INDEX cotizaciones_rapidas_metrics_idx ON cotizaciones_rapidas (created_at) INCLUDE (utm_campaign);
+CREATE INDEX quote_requests_metrics_idx ON quote_requests (created_at) INCLUDE (source, utm_campaign);
+CREATE INDEX partner_applications_metrics_idx ON partner_applications (created_at) INCLUDE (utm_campaign);

@@ -266,6 +266,32 @@ describe('search, filters and counts', () => {
   });
 });
 
+describe('counts', () => {
+  it('without filters, the per-state counts kept by the trigger equal the table', async () => {
+    const phone = uniquePhone();
+    await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }));
+    await patch(await contactOfPhone(phone), { state: 'en_seguimiento', version: 1 });
+    const page = await (await api('/api/admin/contacts')).json();
+    const rows = await sql<{ state: string; n: number }>(
+      'SELECT state, count(*)::int AS n FROM contacts GROUP BY state',
+    );
+    const actual = Object.fromEntries(rows.map((row) => [row.state, row.n]));
+    for (const [state, n] of Object.entries(page.counts)) expect(n, state).toBe(actual[state] ?? 0);
+    expect(page.total).toBe(rows.reduce((sum, row) => sum + row.n, 0));
+    expect(page.capped).toBe(false);
+  });
+
+  it('a search matching more than 2,000 people says "more than" instead of counting them all', async () => {
+    await sql(`INSERT INTO contacts (phone, name, is_buyer)
+      SELECT '+52777' || lpad(n::text, 7, '0'), 'Capado ' || n, true FROM generate_series(1, 2001) n`);
+    const page = await (await api('/api/admin/contacts?q=capado')).json();
+    expect(page).toMatchObject({ capped: true, total: 2000, counts: null });
+    expect(page.items).toHaveLength(50);
+    const narrow = await (await api('/api/admin/contacts?q=capado%202001')).json();
+    expect(narrow).toMatchObject({ capped: false, total: 1, counts: { nuevo: 1 } });
+  });
+});
+
 describe('metrics', () => {
   it('answers a fixed data set with known figures', async () => {
     const fresh = await startServer({ DATABASE_URL: await createTestDatabase(inject('pgAdminUrl')) });

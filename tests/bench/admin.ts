@@ -116,7 +116,7 @@ try {
       query: '?state=nuevo&q=merida',
       check: (page) =>
         page.items.length > 0 &&
-        page.total === page.counts.nuevo &&
+        (page.capped || page.total === page.counts?.nuevo) &&
         page.items.every((item) => item.state === 'nuevo' && item.municipality === 'Mérida'),
     },
     {

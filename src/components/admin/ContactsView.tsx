@@ -21,7 +21,9 @@ interface ContactPage {
   items: ContactSummary[];
   nextCursor: string | null;
   total: number;
-  counts: Record<ContactState, number>;
+  /** Null past the server's counting cap (a broad search): the chips then show no numbers. */
+  counts: Record<ContactState, number> | null;
+  capped: boolean;
 }
 
 export const STATE_BADGE: Record<ContactState, string> = {
@@ -86,7 +88,7 @@ export default function ContactsView() {
       return next;
     });
   const activeFilters = (['kind', 'form', 'campaign', 'from', 'to'] as const).filter((name) => filter[name]).length;
-  const allCount = page ? Object.values(page.counts).reduce((sum, n) => sum + n, 0) : 0;
+  const allCount = page?.counts ? Object.values(page.counts).reduce((sum, n) => sum + n, 0) : null;
   const today = todayInMerida();
 
   return (
@@ -124,7 +126,7 @@ export default function ContactsView() {
               <StateChip
                 key={state}
                 label={STATE_LABELS[state]}
-                count={page?.counts[state] ?? 0}
+                count={page ? (page.counts?.[state] ?? null) : 0}
                 pressed={filter.state === state}
                 onPress={() => set('state', filter.state === state ? '' : state)}
               />
@@ -198,7 +200,11 @@ export default function ContactsView() {
         </div>
 
         <p role="status" aria-live="polite" className="text-sm text-brand-800">
-          {loading ? 'Cargando…' : page ? `${page.total.toLocaleString('es-MX')} prospectos` : ''}
+          {loading
+            ? 'Cargando…'
+            : page
+              ? `${page.capped ? 'Más de ' : ''}${page.total.toLocaleString('es-MX')} prospectos`
+              : ''}
         </p>
 
         {page && page.items.length === 0 && !loading ? (
@@ -236,7 +242,7 @@ function StateChip({
   onPress,
 }: {
   label: string;
-  count: number;
+  count: number | null;
   pressed: boolean;
   onPress(): void;
 }) {
@@ -247,7 +253,8 @@ function StateChip({
       onClick={onPress}
       className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-700 aria-pressed:text-white"
     >
-      {label} <span className="tabular-nums">({count.toLocaleString('es-MX')})</span>
+      {label}
+      {count !== null && <span className="tabular-nums"> ({count.toLocaleString('es-MX')})</span>}
     </button>
   );
 }

@@ -133,10 +133,20 @@ export function toSummary(row: SummaryRow, now = Date.now()): ContactSummary {
 export interface ContactPage {
   items: ContactSummary[];
   nextCursor: string | null;
+  /** Contacts matching every filter; a lower bound when `capped`. */
   total: number;
-  /** Contacts per state for the current filters (the state filter aside). */
-  counts: Record<ContactState, number>;
+  /** Contacts per state for the current filters (the state filter aside); null when past the counting cap. */
+  counts: Record<ContactState, number> | null;
+  /** More than COUNT_CAP contacts match a search or filter: `total` says "more than". */
+  capped: boolean;
 }
+
+/**
+ * Counting a quarter of 100,000 contacts for a broad search costs more than
+ * the page itself: past this many matches the panel says "más de 2.000".
+ * Without search or filters the counts come exact from contact_state_counts.
+ */
+export const COUNT_CAP = 2000;
 
 /** One page of contacts, newest activity first, with the counts of the filters. */
 export async function listContacts(
@@ -148,11 +158,21 @@ export async function listContacts(
   const [page, counts] = await Promise.all([contactsAfter(db, filter, cursor, limit + 1), countByState(db, filter)]);
   const items = page.slice(0, limit);
   const last = items.at(-1);
+  let total: number;
+  let capped = false;
+  if (counts) {
+    total = filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0);
+  } else {
+    total = await countUpToCap(db, filter);
+    capped = total > COUNT_CAP;
+    if (capped) total = COUNT_CAP;
+  }
   return {
     items: items.map((row) => toSummary(row)),
     nextCursor: page.length > limit && last ? encodeContactCursor({ at: last.cursor_at, id: last.id }) : null,
-    total: filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0),
+    total,
     counts,
+    capped,
   };
 }
 
@@ -184,16 +204,46 @@ export async function contactsAfter(
   return rows;
 }
 
-async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number>> {
+const hasFilters = (filter: ContactFilter) =>
+  Boolean(filter.q || filter.kind || filter.form || filter.campaign || filter.from || filter.to);
+
+/** Contacts per state for the filters (the state filter aside), or null when more than COUNT_CAP match. */
+async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number> | null> {
+  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<ContactState, number>;
+  if (!hasFilters(filter)) {
+    const { rows } = await db.query<{ state: ContactState; contacts: string }>(
+      'SELECT state, contacts FROM contact_state_counts',
+    );
+    for (const row of rows) counts[row.state] = Number(row.contacts);
+    return counts;
+  }
   const values: unknown[] = [];
   const where = conditions(filter, values);
+  values.push(COUNT_CAP + 1);
   const { rows } = await db.query<{ state: ContactState; n: number }>(
-    `SELECT c.state, count(*)::int AS n FROM contacts c
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     GROUP BY c.state`,
+    `SELECT state, count(*)::int AS n
+     FROM (SELECT c.state FROM contacts c WHERE ${where.join(' AND ')} LIMIT $${values.length}) matching
+     GROUP BY state`,
     values,
   );
-  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<ContactState, number>;
+  if (rows.reduce((sum, row) => sum + row.n, 0) > COUNT_CAP) return null;
   for (const row of rows) counts[row.state] = row.n;
   return counts;
+}
+
+/** Contacts matching every filter, counted up to COUNT_CAP + 1. */
+async function countUpToCap(db: Queryable, filter: ContactFilter): Promise<number> {
+  const values: unknown[] = [];
+  const where = conditions(filter, values);
+  if (filter.state) {
+    values.push(filter.state);
+    where.push(`c.state = $${values.length}`);
+  }
+  values.push(COUNT_CAP + 1);
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} LIMIT $${values.length}) matching`,
+    values,
+  );
+  return rows[0]?.n ?? 0;
 }

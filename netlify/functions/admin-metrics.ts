@@ -1,13 +1,16 @@
 import type { Config } from '@netlify/functions';
-import { metrics } from '../../src/server/contacts/metrics.ts';
+import { recentMetrics } from '../../src/server/contacts/metrics.ts';
 import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json } from '../../src/server/http/responses.ts';
 
-/** GET /api/admin/metrics: leads per week, response time, share contacted within 24 h, campaigns and forms. */
+/**
+ * GET /api/admin/metrics: leads per week, response time, share contacted within
+ * 24 h, campaigns and forms; computed at most once a minute per instance.
+ */
 export default logged(
   'admin-metrics',
-  adminEndpoint('admin-metrics', ['GET'], async ({ db }) => json(200, await metrics(db))),
+  adminEndpoint('admin-metrics', ['GET'], async ({ db }) => json(200, await recentMetrics(db))),
 );
 
 export const config: Config = { path: '/api/admin/metrics' };

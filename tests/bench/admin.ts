@@ -19,6 +19,7 @@ import { migrate } from '../../db/migrate.ts';
 import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import type { ContactDetail, Metrics } from '../../src/lib/admin/contacts.ts';
 import type { ContactPage } from '../../src/server/contacts/list.ts';
+import { metrics } from '../../src/server/contacts/metrics.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { originOf, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
@@ -177,7 +178,25 @@ try {
       throw new Error(`metrics: unexpected answer ${response.status}`);
     }
   });
-  rows.push(latency('metrics GET /api/admin/metrics', METRICS_REQUESTS, metricsP95, BUDGET.metricsMs));
+  rows.push(latency('metrics GET /api/admin/metrics (kept a minute)', METRICS_REQUESTS, metricsP95, BUDGET.metricsMs));
+
+  // Computing the figures, without the minute's cache: directly, one at a time.
+  const direct = new pg.Pool({ connectionString: database.url, max: 5 });
+  const computeTimes: number[] = [];
+  for (let run = 0; run < 12; run++) {
+    const started = performance.now();
+    await metrics(direct);
+    if (run >= 2) computeTimes.push(performance.now() - started);
+  }
+  await direct.end();
+  computeTimes.sort((a, b) => a - b);
+  const computeMedian = computeTimes[Math.floor(computeTimes.length / 2)] ?? 0;
+  rows.push({
+    figure: 'metrics computed without the cache, median of 10 (one at a time)',
+    value: `${computeMedian.toFixed(1)} ms`,
+    budget: `<= ${BUDGET.metricsMs} ms`,
+    pass: computeMedian <= BUDGET.metricsMs,
+  });
 
   for (const kind of LEAD_KINDS) {
     const before = rssMb(pid);

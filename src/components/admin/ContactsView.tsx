@@ -331,13 +331,20 @@ function KpiStrip({ metrics }: { metrics: Metrics | null }) {
     ['Solicitudes (12 semanas)', leads === null ? '…' : leads.toLocaleString('es-MX')],
   ];
   return (
-    <section aria-label="Indicadores" className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
-      {cards.map(([label, value]) => (
-        <div key={label} className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
-          <p className="text-xs font-semibold text-brand-700">{label}</p>
-          <p className="mt-1 text-2xl font-bold tabular-nums">{value}</p>
-        </div>
-      ))}
+    <section aria-label="Indicadores" className="grid gap-2">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {cards.map(([label, value]) => (
+          <div key={label} className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
+            <p className="text-xs font-semibold text-brand-700">{label}</p>
+            <p className="mt-1 text-2xl font-bold tabular-nums">{value}</p>
+          </div>
+        ))}
+      </div>
+      {metrics && (
+        <p className="text-xs text-brand-700">
+          Cifras de las {formatShortDate(metrics.computedAt)}; se actualizan cada minuto.
+        </p>
+      )}
     </section>
   );
 }

@@ -131,6 +131,8 @@ export interface ContactDetail extends ContactSummary {
 
 /** What the panel's home shows: the figures a sales team lives by. Weeks start on Monday, in Mérida's time. */
 export interface Metrics {
+  /** When these figures were computed (they are kept for a minute). */
+  computedAt: string;
   /** The last 12 weeks, oldest first, this week last. */
   leadsPerWeek: { week: string; counts: Record<LeadForm, number> }[];
   /** Median hours from a contact's first lead to its first move out of `nuevo`: this week and the 4 before. */

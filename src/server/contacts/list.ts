@@ -143,10 +143,10 @@ export interface ContactPage {
 
 /**
  * Counting a quarter of 100,000 contacts for a broad search costs more than
- * the page itself: past this many matches the panel says "más de 2.000".
+ * the page itself: past this many matches the panel says "más de 1.000".
  * Without search or filters the counts come exact from contact_state_counts.
  */
-export const COUNT_CAP = 2000;
+export const COUNT_CAP = 1000;
 
 /** One page of contacts, newest activity first, with the counts of the filters. */
 export async function listContacts(
@@ -155,18 +155,20 @@ export async function listContacts(
   cursor: ContactCursor | null,
   limit: number,
 ): Promise<ContactPage> {
-  const [page, counts] = await Promise.all([contactsAfter(db, filter, cursor, limit + 1), countByState(db, filter)]);
+  // All at once: the page, the counts of the filters, and (for a state within a search) that state's total.
+  const [page, counts, stateTotal] = await Promise.all([
+    contactsAfter(db, filter, cursor, limit + 1),
+    countByState(db, filter),
+    filter.state && hasFilters(filter) ? countUpToCap(db, filter) : Promise.resolve(null),
+  ]);
   const items = page.slice(0, limit);
   const last = items.at(-1);
   let total: number;
-  let capped = false;
-  if (counts) {
-    total = filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0);
-  } else {
-    total = await countUpToCap(db, filter);
-    capped = total > COUNT_CAP;
-    if (capped) total = COUNT_CAP;
-  }
+  if (stateTotal !== null) total = stateTotal;
+  else if (counts) total = filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0);
+  else total = COUNT_CAP + 1; // more than the cap match, and no state narrows them
+  const capped = total > COUNT_CAP;
+  if (capped) total = COUNT_CAP;
   return {
     items: items.map((row) => toSummary(row)),
     nextCursor: page.length > limit && last ? encodeContactCursor({ at: last.cursor_at, id: last.id }) : null,

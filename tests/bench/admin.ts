@@ -134,7 +134,7 @@ try {
       const response = await get(`/api/admin/contacts${list.query}`);
       const body = (await response.json()) as ContactPage;
       if (response.status !== 200 || !list.check(body)) {
-        throw new Error(`${list.figure}: unexpected answer ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+        throw new Error(`${list.figure}: unexpected answer ${response.status} total ${body.total} capped ${body.capped} ${JSON.stringify(body.counts)}`);
       }
       total = body.total;
     });

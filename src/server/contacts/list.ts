@@ -163,12 +163,16 @@ export async function listContacts(
   ]);
   const items = page.slice(0, limit);
   const last = items.at(-1);
-  let total: number;
-  if (stateTotal !== null) total = stateTotal;
-  else if (counts) total = filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0);
-  else total = COUNT_CAP + 1; // more than the cap match, and no state narrows them
-  const capped = total > COUNT_CAP;
-  if (capped) total = COUNT_CAP;
+  // Exact counts (none past the cap with filters), a state's own count up to the cap, or "more than the cap".
+  let total = COUNT_CAP;
+  let capped = true;
+  if (stateTotal !== null) {
+    capped = stateTotal > COUNT_CAP;
+    total = Math.min(stateTotal, COUNT_CAP);
+  } else if (counts) {
+    capped = false;
+    total = filter.state ? counts[filter.state] : Object.values(counts).reduce((sum, n) => sum + n, 0);
+  }
   return {
     items: items.map((row) => toSummary(row)),
     nextCursor: page.length > limit && last ? encodeContactCursor({ at: last.cursor_at, id: last.id }) : null,

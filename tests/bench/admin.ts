@@ -134,7 +134,9 @@ try {
       const response = await get(`/api/admin/contacts${list.query}`);
       const body = (await response.json()) as ContactPage;
       if (response.status !== 200 || !list.check(body)) {
-        throw new Error(`${list.figure}: unexpected answer ${response.status} total ${body.total} capped ${body.capped} ${JSON.stringify(body.counts)}`);
+        throw new Error(
+          `${list.figure}: unexpected answer ${response.status} total ${body.total} capped ${body.capped} ${JSON.stringify(body.counts)}`,
+        );
       }
       total = body.total;
     });

@@ -139,6 +139,29 @@ ALTER TABLE partner_applications ADD COLUMN contact_id uuid REFERENCES contacts 
 UPDATE cotizaciones_rapidas lead SET contact_id = c.id FROM contacts c WHERE c.phone = lead.phone;
 UPDATE quote_requests lead SET contact_id = c.id FROM contacts c WHERE c.phone = lead.phone;
 UPDATE partner_applications lead SET contact_id = c.id FROM contacts c WHERE c.phone = lead.phone;
+-- A lead stored without its contact (the functions of the previous deploy stay
+-- live while this one builds, and they know nothing of contacts) gets one here,
+-- before the NOT NULL check: no lead is refused during a deploy.
+CREATE FUNCTION leads_attach_contact() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  partner boolean := TG_TABLE_NAME = 'partner_applications';
+BEGIN
+  IF NEW.contact_id IS NULL THEN
+    INSERT INTO contacts AS c (phone, name, is_buyer, is_partner)
+    VALUES (NEW.phone, NEW.name, NOT partner, partner)
+    ON CONFLICT (phone) DO UPDATE SET name = EXCLUDED.name, last_activity_at = now(),
+      is_buyer = c.is_buyer OR EXCLUDED.is_buyer, is_partner = c.is_partner OR EXCLUDED.is_partner
+    RETURNING id INTO NEW.contact_id;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER cotizaciones_rapidas_contact BEFORE INSERT ON cotizaciones_rapidas
+  FOR EACH ROW EXECUTE FUNCTION leads_attach_contact();
+CREATE TRIGGER quote_requests_contact BEFORE INSERT ON quote_requests
+  FOR EACH ROW EXECUTE FUNCTION leads_attach_contact();
+CREATE TRIGGER partner_applications_contact BEFORE INSERT ON partner_applications
+  FOR EACH ROW EXECUTE FUNCTION leads_attach_contact();
+
 ALTER TABLE cotizaciones_rapidas ALTER COLUMN contact_id SET NOT NULL;
 ALTER TABLE quote_requests ALTER COLUMN contact_id SET NOT NULL;
 ALTER TABLE partner_applications ALTER COLUMN contact_id SET NOT NULL;

@@ -383,6 +383,25 @@ describe('metrics', () => {
   });
 });
 
+describe('deleting requests', () => {
+  it('deleting a person’s last request deletes the person, notes and history included; earlier ones leave them', async () => {
+    const phone = uniquePhone();
+    const first = await (await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }))).json();
+    const second = await (await postJson(`${server.url}/api/quote-requests`, preFilter({ phone }))).json();
+    const id = await contactOfPhone(phone);
+    await api(`/api/admin/contacts/${id}/notes`, {
+      method: 'POST',
+      body: JSON.stringify({ body: 'Datos personales' }),
+    });
+    expect((await api(`/api/admin/quick-quotes/${first.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await countRows('contacts', 'id = $1', [id])).toBe(1);
+    expect((await api(`/api/admin/quote-requests/${second.id}`, { method: 'DELETE' })).status).toBe(204);
+    expect(await countRows('contacts', 'id = $1', [id])).toBe(0);
+    expect(await countRows('contact_notes', 'contact_id = $1', [id])).toBe(0);
+    expect((await api(`/api/admin/contacts/${id}`)).status).toBe(404);
+  });
+});
+
 describe('the contact endpoints are the administrator’s', () => {
   it('401 without a session, 403 without the role, 403 cross-origin', async () => {
     const phone = uniquePhone();
@@ -430,6 +449,23 @@ describe('the contact endpoints are the administrator’s', () => {
 });
 
 describe('the migration that creates contacts', () => {
+  it('a lead stored the old way, without a contact (the previous deploy still live), gets one', async () => {
+    const phone = `+52${uniquePhone()}`;
+    await sql(`INSERT INTO cotizaciones_rapidas (name, phone) VALUES ('Despliegue viejo', $1)`, [phone]);
+    await sql(
+      `INSERT INTO partner_applications (name, phone, role, municipality, investment, timeline, legal_documentation,
+         consultancy_payment, score, status) VALUES ('Despliegue viejo', $1, 'otro', 'Tulum', '5m+', '0-3-meses', 'no', 'no', 5, 'rejected')`,
+      [phone],
+    );
+    const [contact] = await sql<{ id: string; is_buyer: boolean; is_partner: boolean }>(
+      'SELECT id, is_buyer, is_partner FROM contacts WHERE phone = $1',
+      [phone],
+    );
+    expect(contact).toMatchObject({ is_buyer: true, is_partner: true });
+    expect(await countRows('cotizaciones_rapidas', 'contact_id = $1', [contact?.id])).toBe(1);
+    expect(await countRows('partner_applications', 'contact_id = $1', [contact?.id])).toBe(1);
+  });
+
   it('gives every existing lead a contact, one per phone, on a copy with thousands of rows', async () => {
     const url = await createTestDatabase(inject('pgAdminUrl'), { migrated: false });
     const before = await mkdtemp(path.join(os.tmpdir(), 'casas-migrations-'));

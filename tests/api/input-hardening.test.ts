@@ -100,6 +100,22 @@ describe('platform files', () => {
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain('Strict-Transport-Security');
     }
+    // Paths a browser would tidy before sending, sent as they are.
+    const { request } = await import('node:http');
+    for (const raw of ['//_headers', '/./_headers', '/x/../_headers', '///%5fheaders', '/%2f_headers']) {
+      const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const { hostname, port } = new URL(server.url);
+        const call = request({ hostname, port, path: raw }, (response) => {
+          let text = '';
+          response.on('data', (chunk) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }));
+        });
+        call.on('error', reject);
+        call.end();
+      });
+      expect(status, raw).toBe(404);
+      expect(body, raw).not.toContain('Strict-Transport-Security');
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import type { LeadKind, LeadRow } from '../../lib/admin/columns.ts';
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 
 const TABLES: Record<LeadKind, string> = {
   'quote-requests': 'quote_requests',
@@ -85,7 +85,26 @@ export async function listLeads(
   };
 }
 
-export async function deleteLead(db: Queryable, kind: LeadKind, id: string): Promise<boolean> {
-  const { rowCount } = await db.query(`DELETE FROM ${TABLES[kind]} WHERE id = $1`, [id]);
-  return (rowCount ?? 0) > 0;
+/**
+ * Deletes one lead; when it was the person's last one, the contact goes too,
+ * with its notes and history: deleting every request of someone leaves
+ * nothing of them.
+ */
+export async function deleteLead(db: Database, kind: LeadKind, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ contact_id: string }>(
+      `DELETE FROM ${TABLES[kind]} WHERE id = $1 RETURNING contact_id`,
+      [id],
+    );
+    const contactId = rows[0]?.contact_id;
+    if (!contactId) return false;
+    await tx.query(
+      `DELETE FROM contacts c WHERE c.id = $1
+         AND NOT EXISTS (SELECT 1 FROM cotizaciones_rapidas WHERE contact_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM quote_requests WHERE contact_id = c.id)
+         AND NOT EXISTS (SELECT 1 FROM partner_applications WHERE contact_id = c.id)`,
+      [contactId],
+    );
+    return true;
+  });
 }

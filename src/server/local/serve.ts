@@ -152,10 +152,14 @@ async function requireMigrated(databaseUrl: string): Promise<void> {
   }
 }
 
-/** The path as the static server will read it, or null when it cannot be decoded. */
+/**
+ * The path as the static server will read it (decoded, repeated slashes and
+ * dot segments resolved: `//_headers` and `/x/../_headers` are `/_headers`),
+ * or null when it cannot be decoded.
+ */
 function decodedPath(pathname: string): string | null {
   try {
-    return decodeURIComponent(pathname);
+    return path.posix.normalize(`/${decodeURIComponent(pathname).replaceAll('\\', '/')}`).replace(/\/+/g, '/');
   } catch {
     return null;
   }

@@ -12,6 +12,7 @@ export interface RunningServer {
 }
 
 const running = new Set<RunningServer>();
+const pending = new Set<{ stop(): unknown }>();
 
 /**
  * Starts the real local server (`src/server/local/serve.ts`) in its own
@@ -40,8 +41,14 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
+  // Tracked from the start: one that never says it is listening is stopped too.
+  const starting = { stop: () => (child.exitCode === null && child.signalCode === null ? child.kill() : false) };
+  pending.add(starting);
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 30_000);
     // Looks for the address until it appears, then stops (the output keeps growing under load).
     const onData = () => {
       const match = /Listening on (http:\/\/\S+?)\/?$/m.exec(output);
@@ -64,6 +71,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
       return exited;
     },
   };
+  pending.delete(starting);
   running.add(server);
   void exited.then(() => running.delete(server));
   return server;
@@ -71,6 +79,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
 
 /** Stops every server this process started that is still running. */
 export async function stopAllServers(): Promise<void> {
+  for (const starting of pending) starting.stop();
   await Promise.all([...running].map((server) => server.stop()));
 }
 

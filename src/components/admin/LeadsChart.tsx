@@ -32,8 +32,16 @@ export default function LeadsChart({ weeks }: { weeks: Metrics['leadsPerWeek'] }
               {LEAD_FORMS.map((form) => {
                 const h = (week.counts[form] / max) * (height - 4);
                 top -= h;
+                // A white gap between stacked segments: each is seen against white, never against its neighbour.
                 return h > 0 ? (
-                  <rect key={form} x={index * bar + 2} y={top} width={bar - 4} height={h} fill={COLORS[form]} />
+                  <rect
+                    key={form}
+                    x={index * bar + 2}
+                    y={top}
+                    width={bar - 4}
+                    height={Math.max(h - 1, 0.5)}
+                    fill={COLORS[form]}
+                  />
                 ) : null;
               })}
             </g>

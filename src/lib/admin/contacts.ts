@@ -55,7 +55,8 @@ const isoDate = z
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.')
   .refine((value) => {
     const date = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+    const year = Number(value.slice(0, 4));
+    return year >= 1900 && year <= 2999 && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
   }, 'Escribe una fecha válida.');
 
 /** PATCH /api/admin/contacts/{id}: what changes, and the version the change was made on. */

@@ -39,8 +39,6 @@ const FORM_CONDITIONS: Record<NonNullable<ContactFilter['form']>, string> = {
   socios: 'EXISTS (SELECT 1 FROM partner_applications l WHERE l.contact_id = c.id)',
 };
 
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (character) => `\\${character}`);
-
 /**
  * The search term as `search_text` holds it: a phone written any way
  * ("999 123 4567", "+52 999…", "(999) 123-4567") becomes its digits, in E.164
@@ -53,8 +51,10 @@ function searchCondition(q: string, values: unknown[]): string {
     values.push(`%${digits}%`);
     return `c.search_text LIKE $${values.length}`;
   }
-  values.push(`%${escapeLike(q.toLowerCase())}%`);
-  return `c.search_text LIKE immutable_unaccent($${values.length})`;
+  // Escaped after unaccent, which turns fullwidth ％ ＿ ＼ into the LIKE wildcards.
+  values.push(q.toLowerCase());
+  const term = `immutable_unaccent($${values.length})`;
+  return `c.search_text LIKE '%' || replace(replace(replace(${term}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
 }
 
 /** The WHERE conditions of a filter (the state's apart: the counts per state ignore it). */

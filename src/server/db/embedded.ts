@@ -127,7 +127,19 @@ function watchOwner(dataDir: string, ephemeral: boolean): void {
 async function stopOrphanedServer(dataDir: string): Promise<void> {
   const pid = postmasterPid(dataDir);
   if (!pid || !isAlive(pid)) return;
-  process.kill(pid, 'SIGINT');
+  // After a reboot the pid in a stale postmaster.pid may be anyone's: only a postgres of this folder is ours.
+  let command = '';
+  try {
+    command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return;
+  }
+  if (!command.includes('postgres') || !command.includes(dataDir)) return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
   for (let waited = 0; waited < 10_000 && isAlive(pid); waited += 100) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

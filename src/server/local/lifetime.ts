@@ -2,10 +2,11 @@
  * A process started for someone else (a test run, a benchmark) must not
  * outlive it. When its parent dies, however it died (a failed or timed-out
  * test file, a worker that Vitest ends, Ctrl+C, SIGKILL), the operating
- * system gives the orphan a new parent: that change is what we watch.
+ * system gives the orphan a new parent: that change is what we watch. Pass
+ * the parent read when the process started: one that died during start-up
+ * is noticed too.
  */
-export function onParentExit(stop: () => void, intervalMs = 500): void {
-  const parent = process.ppid;
+export function onParentExit(stop: () => void, parent = process.ppid, intervalMs = 500): void {
   const timer = setInterval(() => {
     if (process.ppid !== parent) {
       clearInterval(timer);

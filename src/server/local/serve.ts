@@ -166,7 +166,7 @@ function decodedPath(pathname: string): string | null {
 }
 
 /** Stops cleanly on SIGINT/SIGTERM: requests in flight finish before PostgreSQL stops. */
-function stopOnSignals(server: LocalServer): void {
+function stopOnSignals(server: LocalServer, parent: number): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
@@ -182,15 +182,16 @@ function stopOnSignals(server: LocalServer): void {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  if (getConfig().exitWithParent) onParentExit(() => stop('SIGTERM'));
+  if (getConfig().exitWithParent) onParentExit(() => stop('SIGTERM'), parent);
 }
 
 /** Runs the server from the environment (PORT, HOST) until a signal stops it. */
 export async function main(): Promise<void> {
+  const parent = process.ppid; // before start-up, which can take seconds (initdb, migrations)
   try {
     const { port, host } = parseConfig(process.env);
     const server = await startLocalServer({ port, host, distDir: path.join(PROJECT_ROOT, 'dist') });
-    stopOnSignals(server);
+    stopOnSignals(server, parent);
     console.log(`Listening on ${server.url}`);
   } catch (error) {
     console.error(error instanceof Error ? error.message : error);

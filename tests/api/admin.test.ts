@@ -319,5 +319,7 @@ describe('behind a reverse proxy on this machine', () => {
       body: JSON.stringify(ADMIN),
     });
     expect(response.status).toBe(403);
+    // The operator is told how to trust the proxy.
+    expect(server.output()).toMatch(/"event":"forwarded_headers_ignored".*TRUST_PROXY=loopback/);
   });
 });

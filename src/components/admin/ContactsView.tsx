@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatShortDate } from '../../lib/admin/columns.ts';
 import {
   CONTACT_KINDS,
@@ -56,9 +56,14 @@ export default function ContactsView() {
   const current: ContactFilter = { ...filter, ...(q ? { q } : {}) };
   const key = query(current);
 
+  // Only the latest request counts: a slow answer for "ma" must not replace the one for "maria",
+  // and a page of the previous filters must not be appended to the new list.
+  const latest = useRef(0);
   const load = useCallback(async (path: string, append: boolean) => {
+    const request = ++latest.current;
     setLoading(true);
     const result = await apiCall<ContactPage>(`/api/admin/contacts${path}`).catch(() => null);
+    if (request !== latest.current) return;
     setLoading(false);
     if (result?.status === 401) return goTo('/auth');
     if (!result?.ok) {

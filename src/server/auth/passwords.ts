@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/bcrypt';
+import { logJson } from '../http/logging.ts';
 
 /**
  * Password hashing: bcrypt (cost 12) in Rust on libuv's thread pool
@@ -7,7 +7,9 @@ import { hash, verify } from '@node-rs/bcrypt';
  * PASSWORD_SLOTS checks run at once per process, leaving a core to serve
  * everything else. A few more wait their turn in a short queue; past that the
  * caller answers 429 (PasswordsBusy) before touching the database. Stored
- * hashes keep bcrypt's `$2a$`/`$2b$` format.
+ * hashes keep bcrypt's `$2a$`/`$2b$` format. Where no prebuilt binary exists
+ * for the platform (a lockfile made on Linux, installed on a Mac), bcryptjs
+ * takes over, slower but the same format, and the log says so.
  */
 const COST = 12;
 const PASSWORD_SLOTS = Math.max(1, Math.min(4, availableParallelism() - 1));
@@ -62,14 +64,32 @@ export async function inPasswordSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+interface Bcrypt {
+  hash(password: string): Promise<string>;
+  verify(password: string, storedHash: string): Promise<boolean>;
+}
+
+let engine: Promise<Bcrypt> | undefined;
+function bcrypt(): Promise<Bcrypt> {
+  engine ??= import('@node-rs/bcrypt').then(
+    (native) => ({ hash: (password) => native.hash(password, { cost: COST }), verify: native.verify }),
+    async (error: Error) => {
+      logJson('warn', { event: 'bcrypt_native_unavailable', error: error.message });
+      const { default: bcryptjs } = await import('bcryptjs');
+      return { hash: (password) => bcryptjs.hash(password, COST), verify: bcryptjs.compare };
+    },
+  );
+  return engine;
+}
+
 /** Hashes a new password (call inside inPasswordSlot). */
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, { cost: COST });
+export async function hashPassword(password: string): Promise<string> {
+  return (await bcrypt()).hash(password);
 }
 
 /** Compares a password with a stored hash (call inside inPasswordSlot). */
-export function checkPassword(password: string, storedHash: string): Promise<boolean> {
-  return verify(password, storedHash);
+export async function checkPassword(password: string, storedHash: string): Promise<boolean> {
+  return (await bcrypt()).verify(password, storedHash);
 }
 
 let decoy: Promise<string> | undefined;
@@ -79,7 +99,7 @@ let decoy: Promise<string> | undefined;
  * an unknown e-mail takes as long as one with a wrong password.
  */
 export async function checkAgainstDecoy(password: string): Promise<false> {
-  decoy ??= hash('not-a-real-password', { cost: COST });
+  decoy ??= hashPassword('not-a-real-password');
   await checkPassword(password, await decoy);
   return false;
 }

@@ -17,6 +17,7 @@ import {
   parseBuildHeaders,
   staticHeadersFor,
 } from '../http/headers.ts';
+import { logJson } from '../http/logging.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { onParentExit } from './lifetime.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
@@ -74,11 +75,23 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   };
 
   const { trustProxy } = getConfig();
+  let warnedAboutProxy = false;
   const functions: ServerMiddleware = (request, next) => {
     const route = findRoute(routes, request.url);
     if (!route) return next();
     const peer = request.runtime?.node?.req.socket.remoteAddress;
-    return route.handler(request, { ip: clientAddress(peer, request.headers.get('x-forwarded-for'), trustProxy) });
+    const forwardedFor = request.headers.get('x-forwarded-for');
+    const forwarded =
+      forwardedFor ?? request.headers.get('x-forwarded-proto') ?? request.headers.get('x-forwarded-host');
+    if (forwarded && trustProxy === false && !warnedAboutProxy && /^(::1|(::ffff:)?127\.)/.test(peer ?? '')) {
+      // A proxy on this machine that we do not trust: every visitor looks like it (one rate-limit bucket).
+      warnedAboutProxy = true;
+      logJson('warn', {
+        event: 'forwarded_headers_ignored',
+        hint: 'A proxy on this machine sends X-Forwarded-* headers; set TRUST_PROXY=loopback to use them (README).',
+      });
+    }
+    return route.handler(request, { ip: clientAddress(peer, forwardedFor, trustProxy) });
   };
 
   // Netlify reads these files and never serves them, however the path is encoded

@@ -69,6 +69,37 @@ test.describe('quick-quote dialog', () => {
     ]);
   });
 
+  test('answers edited after a lost answer go with a new key: stored, never refused as a reused key', async ({
+    page,
+    sql,
+    consoleErrors,
+  }) => {
+    const name = uniqueName('Editado');
+    const keys: string[] = [];
+    let first = true;
+    await page.route('**/api/quick-quotes', async (route) => {
+      keys.push(route.request().headers()['idempotency-key'] ?? '');
+      if (!first) return route.continue();
+      first = false;
+      await route.fetch();
+      return route.abort('connectionreset');
+    });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nombre').fill(name);
+    await dialog.getByLabel('WhatsApp').fill('999 123 4567');
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
+    await expect(toast(page, 'Error')).toBeVisible();
+    await dialog.getByLabel('Nombre').fill(`${name} Corregido`);
+    await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
+    await expect(page).toHaveURL(/\/modelos$/);
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(await sql('SELECT 1 FROM cotizaciones_rapidas WHERE name = $1', [`${name} Corregido`])).toHaveLength(1);
+    consoleErrors.splice(0);
+  });
+
   test('a retry after a lost answer sends the same idempotency key and stores one row', async ({
     page,
     sql,

@@ -49,6 +49,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
   const [ready, setReady] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
   const attemptKey = useRef<string | null>(null);
+  const attemptBody = useRef<string | null>(null);
   const busyRef = useRef(false);
 
   useEffect(() => {
@@ -83,7 +84,13 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
     busyRef.current = true;
     setBusy(true);
     setErrors({});
-    attemptKey.current ??= newIdempotencyKey();
+    // One key per payload: a retry of the same answers reuses it (stored once), edited answers get a
+    // new one (the server refuses a key reused with other data, 422).
+    const body = JSON.stringify(values);
+    if (attemptKey.current === null || attemptBody.current !== body) {
+      attemptKey.current = newIdempotencyKey();
+      attemptBody.current = body;
+    }
     const result: LeadResult<Answer> = await submitLead<Answer>(options.endpoint, values, attemptKey.current);
     busyRef.current = false;
     setBusy(false);

@@ -291,6 +291,15 @@ describe('counts', () => {
     expect(page.items).toHaveLength(50);
     const narrow = await (await api('/api/admin/contacts?q=capado%201001')).json();
     expect(narrow).toMatchObject({ capped: false, total: 1, counts: { nuevo: 1 } });
+    // The CSV pages through all of them (two batches), each once.
+    const csv = await (await api('/api/admin/contacts/export.csv?q=capado')).text();
+    const names = csv
+      .trim()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(',')[2]);
+    expect(new Set(names).size).toBe(1001);
+    expect(names).toHaveLength(1001);
     // A state within a broad search is counted on its own.
     const won = await (await api('/api/admin/contacts?q=capado&state=cerrado_ganado')).json();
     expect(won).toMatchObject({ capped: false, total: 0, counts: null, items: [] });

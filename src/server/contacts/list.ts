@@ -78,14 +78,22 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
   return where;
 }
 
-const SUMMARY_COLUMNS = `
+/**
+ * The list runs newest activity first; the CSV export pages by creation time,
+ * which never changes, so a contact that gets a lead mid-export is not skipped.
+ */
+export type Order = 'activity' | 'created';
+const ORDER_COLUMN: Record<Order, string> = { activity: 'last_activity_at', created: 'created_at' };
+
+/** The list's columns; `cursor_at` is the ordering column at microsecond precision. */
+const summaryColumns = (order: Order) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version,
   (SELECT count(*) FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM quote_requests l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM partner_applications l WHERE l.contact_id = c.id) AS requests,
-  to_char(c.last_activity_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+  to_char(c.${ORDER_COLUMN[order]} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
 
 export interface SummaryRow {
   id: string;
@@ -188,7 +196,9 @@ export async function contactsAfter(
   filter: ContactFilter,
   cursor: ContactCursor | null,
   limit: number,
+  order: Order = 'activity',
 ): Promise<SummaryRow[]> {
+  const column = `c.${ORDER_COLUMN[order]}`;
   const values: unknown[] = [];
   const where = conditions(filter, values);
   if (filter.state) {
@@ -197,13 +207,13 @@ export async function contactsAfter(
   }
   if (cursor) {
     values.push(cursor.at, cursor.id);
-    where.push(`(c.last_activity_at, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+    where.push(`(${column}, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
   }
   values.push(limit);
   const { rows } = await db.query<SummaryRow>(
-    `SELECT ${SUMMARY_COLUMNS} FROM contacts c
+    `SELECT ${summaryColumns(order)} FROM contacts c
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY c.last_activity_at DESC, c.id DESC
+     ORDER BY ${column} DESC, c.id DESC
      LIMIT $${values.length}`,
     values,
   );

@@ -133,7 +133,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // instead of holding the server open; after the grace period the rest are cut.
   let draining = false;
   server.node?.server?.prependListener('request', (_request, response) => {
-    if (draining) response.setHeader('Connection', 'close');
+    // Decided when the answer is written, so requests already in flight when draining starts close too.
+    const writeHead = response.writeHead.bind(response) as (...args: unknown[]) => typeof response;
+    response.writeHead = ((...args: unknown[]) => {
+      if (draining && !response.headersSent) response.setHeader('Connection', 'close');
+      return writeHead(...args);
+    }) as typeof response.writeHead;
   });
 
   return {

@@ -9,10 +9,9 @@ import {
 } from '../../src/lib/admin/contacts.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { csvStream } from '../../src/server/admin/csv.ts';
-import { requireAdmin } from '../../src/server/auth/guard.ts';
 import { type ContactCursor, contactsAfter, toSummary } from '../../src/server/contacts/list.ts';
-import { type Database, openDatabase } from '../../src/server/db/database.ts';
-import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import type { Database } from '../../src/server/db/database.ts';
+import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
@@ -48,18 +47,8 @@ export default logged('admin-contacts-export', async (request: Request): Promise
   if (!parsed.success) return jsonError(400, 'Revisa los filtros.', { fields: fieldMessages(parsed.error) });
   const filter: ContactFilter = parsed.data;
 
-  let handle: { db: Database; release(): Promise<void> };
-  try {
-    handle = await openDatabase();
-    const user = await requireAdmin(request, handle.db);
-    if (user instanceof Response) {
-      await handle.release();
-      return user;
-    }
-  } catch (error) {
-    logJson('error', { function: 'admin-contacts-export', error: (error as Error).message });
-    return jsonError(503, DATABASE_DOWN);
-  }
+  const handle = await openForAdmin(request, 'admin-contacts-export');
+  if (handle instanceof Response) return handle;
 
   async function* batches(db: Database) {
     let cursor: ContactCursor | null = null;

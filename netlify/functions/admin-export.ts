@@ -2,9 +2,8 @@ import type { Config } from '@netlify/functions';
 import { COLUMNS, formatCsvDate, type LeadKind } from '../../src/lib/admin/columns.ts';
 import { csvStream } from '../../src/server/admin/csv.ts';
 import { CSV_FILE_NAMES, leadsAfter } from '../../src/server/admin/leads.ts';
-import { requireAdmin } from '../../src/server/auth/guard.ts';
-import { type Database, openDatabase } from '../../src/server/db/database.ts';
-import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import type { Database } from '../../src/server/db/database.ts';
+import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
@@ -27,18 +26,8 @@ export default logged('admin-export', async (request: Request): Promise<Response
   if (!found) return jsonError(404, 'Tipo de solicitud desconocido.');
   const kind: LeadKind = found;
 
-  let handle: { db: Database; release(): Promise<void> };
-  try {
-    handle = await openDatabase();
-    const user = await requireAdmin(request, handle.db);
-    if (user instanceof Response) {
-      await handle.release();
-      return user;
-    }
-  } catch (error) {
-    logJson('error', { function: 'admin-export', kind, error: (error as Error).message });
-    return jsonError(503, DATABASE_DOWN);
-  }
+  const handle = await openForAdmin(request, 'admin-export');
+  if (handle instanceof Response) return handle;
 
   const columns = COLUMNS[kind];
   const header = ['Fecha', ...columns.map((column) => column.header)];

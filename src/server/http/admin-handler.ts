@@ -1,7 +1,7 @@
 import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin } from '../auth/guard.ts';
 import type { SessionUser } from '../auth/users.ts';
-import { type Database, withDatabase } from '../db/database.ts';
+import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import type { Handler } from './lead-handler.ts';
 import { logJson } from './logging.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
@@ -20,31 +20,23 @@ interface AdminRequest {
 const PATH = /^\/api\/admin\/([a-z-]+)(?:\/([^/]+))?$/;
 
 /**
- * An administrator's endpoint on one kind of lead: method, admin session,
- * same origin for changes, then the work; 503 when the database is down.
+ * An administrator's endpoint on one kind of lead (`/api/admin/{kind}/…`):
+ * an unknown kind is a 404, the rest is adminEndpoint's story.
  */
 export function adminLeadHandler(
   method: 'GET' | 'DELETE',
   work: (request: AdminRequest) => Promise<Response>,
 ): Handler {
-  return async (request) => {
-    if (request.method !== method) return methodNotAllowed([method]);
-    const [, kind, rest] = PATH.exec(new URL(request.url).pathname) ?? [];
-    if (!LEAD_KINDS.includes(kind as LeadKind)) return jsonError(404, 'Tipo de solicitud desconocido.');
-    if (method !== 'GET') {
-      const refused = refuseCrossOrigin(request);
-      if (refused) return refused;
+  const endpoint = adminEndpoint('admin', [method], ({ request, db, user, url }) => {
+    const [, kind, rest] = PATH.exec(url.pathname) ?? [];
+    return work({ request, db, user, kind: kind as LeadKind, rest });
+  });
+  return async (request, context) => {
+    const [, kind] = PATH.exec(new URL(request.url).pathname) ?? [];
+    if (request.method === method && !LEAD_KINDS.includes(kind as LeadKind)) {
+      return jsonError(404, 'Tipo de solicitud desconocido.');
     }
-    try {
-      return await withDatabase(async (db) => {
-        const user = await requireAdmin(request, db);
-        if (user instanceof Response) return user;
-        return work({ request, db, user, kind: kind as LeadKind, rest });
-      });
-    } catch (error) {
-      logJson('error', { function: 'admin', path: new URL(request.url).pathname, error: (error as Error).message });
-      return jsonError(503, DATABASE_DOWN);
-    }
+    return endpoint(request, context);
   };
 }
 
@@ -88,4 +80,27 @@ export function adminEndpoint(
 export function uuidSegment(url: URL, index: number): string | null {
   const segment = url.pathname.split('/').slice(4)[index] ?? '';
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(segment) ? segment : null;
+}
+
+/**
+ * A database handle for an administrator's streamed answer (a CSV), kept open
+ * after the handler returns: the 401 / 403 / 503 to answer instead, if any.
+ * Call `release` when the stream ends.
+ */
+export async function openForAdmin(
+  request: Request,
+  name: string,
+): Promise<{ db: Database; release(): Promise<void> } | Response> {
+  try {
+    const handle = await openDatabase();
+    const user = await requireAdmin(request, handle.db);
+    if (user instanceof Response) {
+      await handle.release();
+      return user;
+    }
+    return handle;
+  } catch (error) {
+    logJson('error', { function: name, error: (error as Error).message });
+    return jsonError(503, DATABASE_DOWN);
+  }
 }

@@ -151,10 +151,10 @@ export interface ContactPage {
 
 /**
  * Counting a quarter of 100,000 contacts for a broad search costs more than
- * the page itself: past this many matches the panel says "más de 1.000".
+ * the page itself: past this many matches the panel says "más de 500".
  * Without search or filters the counts come exact from contact_state_counts.
  */
-export const COUNT_CAP = 1000;
+export const COUNT_CAP = 500;
 
 /** One page of contacts, newest activity first, with the counts of the filters. */
 export async function listContacts(

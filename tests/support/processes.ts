@@ -39,8 +39,9 @@ function ancestors(): Set<number> {
 }
 
 /**
- * Processes that run the project's code or binaries, or work inside its
- * folder: a local server, a PostgreSQL from node_modules, a watchdog.
+ * Processes that run the project's code or binaries (a local server, a
+ * PostgreSQL from node_modules, a watchdog), or a node, postgres or browser
+ * working inside its folder.
  */
 export function projectProcesses(root: string): ProcessInfo[] {
   const mine = ancestors();
@@ -54,7 +55,11 @@ export function projectProcesses(root: string): ProcessInfo[] {
     try {
       cwd = readlinkSync(`/proc/${pid}/cwd`) + path.sep;
     } catch {}
-    if (command.includes(prefix) || cwd.startsWith(prefix)) found.push({ pid, command });
+    // A shell or an editor open in the folder is somebody's, not a leftover: inside the folder only
+    // the programs the tests start count (node, postgres, a browser).
+    const program = path.basename(command.split(' ')[0] ?? '');
+    const started = /^(node|postgres|chrom(e|ium)[\w-]*|headless_shell)$/.test(program);
+    if (command.includes(prefix) || (cwd.startsWith(prefix) && started)) found.push({ pid, command });
   }
   return found;
 }

@@ -1,20 +1,15 @@
 import type { Config } from '@netlify/functions';
 import { formatCsvDate } from '../../src/lib/admin/columns.ts';
-import {
-  type ContactFilter,
-  contactFilterSchema,
-  KIND_LABELS,
-  LOST_REASON_LABELS,
-  STATE_LABELS,
-} from '../../src/lib/admin/contacts.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { type ContactFilter, KIND_LABELS, LOST_REASON_LABELS, STATE_LABELS } from '../../src/lib/admin/contacts.ts';
 import { csvStream } from '../../src/server/admin/csv.ts';
-import { type ContactCursor, contactsAfter, toSummary } from '../../src/server/contacts/list.ts';
+import type { Cursor } from '../../src/server/admin/cursor.ts';
+import { contactsAfter, toSummary } from '../../src/server/contacts/list.ts';
+import { contactFilterFrom } from '../../src/server/contacts/query.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
-import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { methodNotAllowed } from '../../src/server/http/responses.ts';
 
 const BATCH = 1000;
 const HEADER = [
@@ -42,16 +37,15 @@ const HEADER = [
  */
 export default logged('admin-contacts-export', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
-  const params = Object.fromEntries([...new URL(request.url).searchParams].filter(([, value]) => value !== ''));
-  const parsed = contactFilterSchema.safeParse(params);
-  if (!parsed.success) return jsonError(400, 'Revisa los filtros.', { fields: fieldMessages(parsed.error) });
-  const filter: ContactFilter = parsed.data;
+  const parsed = contactFilterFrom(new URL(request.url));
+  if (parsed instanceof Response) return parsed;
+  const filter: ContactFilter = parsed;
 
   const handle = await openForAdmin(request, 'admin-contacts-export');
   if (handle instanceof Response) return handle;
 
   async function* batches(db: Database) {
-    let cursor: ContactCursor | null = null;
+    let cursor: Cursor | null = null;
     while (true) {
       const rows = await contactsAfter(db, filter, cursor, BATCH, 'created');
       if (rows.length === 0) return;

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { contactFilterSchema } from '../../src/lib/admin/contacts.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { decodeContactCursor, listContacts } from '../../src/server/contacts/list.ts';
+import { decodeCursor } from '../../src/server/admin/cursor.ts';
+import { listContacts } from '../../src/server/contacts/list.ts';
+import { contactFilterFrom } from '../../src/server/contacts/query.ts';
 import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
@@ -16,16 +16,14 @@ const MAX_PAGE_SIZE = 200;
 export default logged(
   'admin-contacts',
   adminEndpoint('admin-contacts', ['GET'], async ({ db, url }) => {
-    const params = Object.fromEntries([...url.searchParams].filter(([, value]) => value !== ''));
-    const { cursor: rawCursor, limit: rawLimit, ...filters } = params;
-    const filter = contactFilterSchema.safeParse(filters);
-    if (!filter.success) return jsonError(400, 'Revisa los filtros.', { fields: fieldMessages(filter.error) });
-    const cursor = decodeContactCursor(rawCursor ?? null);
-    const limit = Number(rawLimit ?? PAGE_SIZE);
+    const filter = contactFilterFrom(url);
+    if (filter instanceof Response) return filter;
+    const cursor = decodeCursor(url.searchParams.get('cursor') || null);
+    const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);
     if (cursor === 'invalid' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
       return jsonError(400, 'Parámetros de paginación no válidos.');
     }
-    return json(200, await listContacts(db, filter.data, cursor, limit));
+    return json(200, await listContacts(db, filter, cursor, limit));
   }),
 );
 

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { decodeCursor, listLeads } from '../../src/server/admin/leads.ts';
+import { decodeCursor } from '../../src/server/admin/cursor.ts';
+import { listLeads } from '../../src/server/admin/leads.ts';
 import { adminLeadHandler } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';

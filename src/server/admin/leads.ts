@@ -1,5 +1,6 @@
 import type { LeadKind, LeadRow } from '../../lib/admin/columns.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { type Cursor, cursorTime, encodeCursor } from './cursor.ts';
 
 const TABLES: Record<LeadKind, string> = {
   'quote-requests': 'quote_requests',
@@ -13,50 +14,21 @@ export const CSV_FILE_NAMES: Record<LeadKind, string> = {
   'quick-quotes': 'cotizaciones_rapidas.csv',
 };
 
-/** Position in a newest-first list: the last row's creation time (microseconds) and id. */
-interface Cursor {
-  createdAt: string;
-  id: string;
-}
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(`${cursor.createdAt}|${cursor.id}`).toString('base64url');
-}
-
-const CURSOR_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-/** A real UTC time: one that survives a round trip (no 13th month, no 30 February). */
-function isRealTime(value: string): boolean {
-  const seconds = CURSOR_TIME.exec(value)?.[1];
-  if (!seconds) return false;
-  const time = new Date(`${seconds}Z`);
-  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(seconds);
-}
-
-/** null for an absent cursor; 'invalid' for one that was not made by encodeCursor. */
-export function decodeCursor(value: string | null): Cursor | null | 'invalid' {
-  if (!value) return null;
-  const [createdAt, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
-  const valid = createdAt && id && rest.length === 0 && isRealTime(createdAt) && UUID.test(id);
-  return valid ? { createdAt, id } : 'invalid';
-}
-
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
 export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {
   const { rows } = await db.query<
     LeadRow & { cursor_at: string; idempotency_key?: string; idempotency_fingerprint?: string }
   >(
-    `SELECT *, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+    `SELECT *, ${cursorTime('created_at')}
      FROM ${TABLES[kind]}
      WHERE $1::timestamptz IS NULL OR (created_at, id) < ($1::timestamptz, $2::uuid)
      ORDER BY created_at DESC, id DESC
      LIMIT $3`,
-    [cursor?.createdAt ?? null, cursor?.id ?? null, limit],
+    [cursor?.at ?? null, cursor?.id ?? null, limit],
   );
   return rows.map(({ cursor_at, idempotency_key: _key, idempotency_fingerprint: _fingerprint, ...row }) => ({
     row: { ...row, created_at: new Date(row.created_at).toISOString() } as LeadRow,
-    cursor: { createdAt: cursor_at, id: row.id },
+    cursor: { at: cursor_at, id: row.id },
   }));
 }
 

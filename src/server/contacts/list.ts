@@ -8,29 +8,8 @@ import {
   UNATTENDED_AFTER_HOURS,
 } from '../../lib/admin/contacts.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
-
-/** Position in the list, newest activity first: the last row's activity time (microseconds) and id. */
-export interface ContactCursor {
-  at: string;
-  id: string;
-}
-
-const CURSOR_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export function encodeContactCursor(cursor: ContactCursor): string {
-  return Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
-}
-
-/** null when absent, 'invalid' when it was not made by encodeContactCursor. */
-export function decodeContactCursor(value: string | null): ContactCursor | null | 'invalid' {
-  if (!value) return null;
-  const [at, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
-  const seconds = at ? CURSOR_TIME.exec(at)?.[1] : undefined;
-  const real = seconds ? new Date(`${seconds}Z`).toISOString().startsWith(seconds) : false;
-  return at && id && rest.length === 0 && real && UUID.test(id) ? { at, id } : 'invalid';
-}
 
 const FORM_CONDITIONS: Record<NonNullable<ContactFilter['form']>, string> = {
   cotizacion_rapida: 'EXISTS (SELECT 1 FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)',
@@ -93,7 +72,7 @@ const summaryColumns = (order: Order) => `
   (SELECT count(*) FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM quote_requests l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM partner_applications l WHERE l.contact_id = c.id) AS requests,
-  to_char(c.${ORDER_COLUMN[order]} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
+  ${cursorTime(`c.${ORDER_COLUMN[order]}`)}`;
 
 export interface SummaryRow {
   id: string;
@@ -160,7 +139,7 @@ export const COUNT_CAP = 500;
 export async function listContacts(
   db: Queryable,
   filter: ContactFilter,
-  cursor: ContactCursor | null,
+  cursor: Cursor | null,
   limit: number,
 ): Promise<ContactPage> {
   // All at once: the page, the counts of the filters, and (for a state within a search) that state's total.
@@ -183,7 +162,7 @@ export async function listContacts(
   }
   return {
     items: items.map((row) => toSummary(row)),
-    nextCursor: page.length > limit && last ? encodeContactCursor({ at: last.cursor_at, id: last.id }) : null,
+    nextCursor: page.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
     total,
     counts,
     capped,
@@ -194,7 +173,7 @@ export async function listContacts(
 export async function contactsAfter(
   db: Queryable,
   filter: ContactFilter,
-  cursor: ContactCursor | null,
+  cursor: Cursor | null,
   limit: number,
   order: Order = 'activity',
 ): Promise<SummaryRow[]> {

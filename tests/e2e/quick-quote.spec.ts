@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test, toast, uniqueName } from './fixtures.ts';
 
 test.describe('quick-quote dialog', () => {
@@ -75,15 +76,7 @@ test.describe('quick-quote dialog', () => {
     consoleErrors,
   }) => {
     const name = uniqueName('Editado');
-    const keys: string[] = [];
-    let first = true;
-    await page.route('**/api/quick-quotes', async (route) => {
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      if (!first) return route.continue();
-      first = false;
-      await route.fetch();
-      return route.abort('connectionreset');
-    });
+    const keys = await loseFirstAnswer(page);
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     const dialog = page.getByRole('dialog');
@@ -106,15 +99,7 @@ test.describe('quick-quote dialog', () => {
     consoleErrors,
   }) => {
     const name = uniqueName('Reintento');
-    const keys: string[] = [];
-    let first = true;
-    await page.route('**/api/quick-quotes', async (route) => {
-      keys.push(route.request().headers()['idempotency-key'] ?? '');
-      if (!first) return route.continue();
-      first = false;
-      await route.fetch(); // the server stores the lead, then the answer is lost on the way back
-      return route.abort('connectionreset');
-    });
+    const keys = await loseFirstAnswer(page);
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     const dialog = page.getByRole('dialog');
@@ -154,3 +139,18 @@ test.describe('quick-quote dialog', () => {
     ]);
   });
 });
+
+/**
+ * The first quick quote reaches the server and is stored, then its answer is
+ * lost on the way back; returns the Idempotency-Key of every attempt.
+ */
+async function loseFirstAnswer(page: Page): Promise<string[]> {
+  const keys: string[] = [];
+  await page.route('**/api/quick-quotes', async (route) => {
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    if (keys.length > 1) return route.continue();
+    await route.fetch();
+    return route.abort('connectionreset');
+  });
+  return keys;
+}

@@ -1,14 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { formatShortDate } from '../../lib/admin/columns.ts';
 import {
-  CONTACT_KINDS,
   CONTACT_STATES,
   type ContactFilter,
   type ContactState,
   type ContactSummary,
   FORM_LABELS,
   KIND_LABELS,
-  LEAD_FORMS,
   type Metrics,
   STATE_LABELS,
 } from '../../lib/admin/contacts.ts';
@@ -142,36 +140,18 @@ export default function ContactsView() {
               Más filtros{activeFilters ? ` (${activeFilters})` : ''}
             </summary>
             <div className="grid gap-3 pt-2 sm:grid-cols-2 lg:grid-cols-5">
-              <label className="field">
-                <span className="field-label">Tipo</span>
-                <select
-                  className="field-input"
-                  value={filter.kind ?? ''}
-                  onChange={(event) => set('kind', event.target.value as ContactFilter['kind'])}
-                >
-                  <option value="">Todos</option>
-                  {CONTACT_KINDS.map((kind) => (
-                    <option key={kind} value={kind}>
-                      {KIND_LABELS[kind]}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span className="field-label">Formulario</span>
-                <select
-                  className="field-input"
-                  value={filter.form ?? ''}
-                  onChange={(event) => set('form', event.target.value as ContactFilter['form'])}
-                >
-                  <option value="">Todos</option>
-                  {LEAD_FORMS.map((form) => (
-                    <option key={form} value={form}>
-                      {FORM_LABELS[form]}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <OptionFilter
+                label="Tipo"
+                value={filter.kind}
+                labels={KIND_LABELS}
+                onChange={(value) => set('kind', value)}
+              />
+              <OptionFilter
+                label="Formulario"
+                value={filter.form}
+                labels={FORM_LABELS}
+                onChange={(value) => set('form', value)}
+              />
               <label className="field">
                 <span className="field-label">Campaña</span>
                 <input
@@ -237,6 +217,33 @@ export default function ContactsView() {
         )}
       </section>
     </div>
+  );
+}
+
+/** A select of one option set, "Todos" meaning no filter. */
+function OptionFilter<T extends string>({
+  label,
+  value,
+  labels,
+  onChange,
+}: {
+  label: string;
+  value: T | undefined;
+  labels: Record<T, string>;
+  onChange(value: T | ''): void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select className="field-input" value={value ?? ''} onChange={(event) => onChange(event.target.value as T | '')}>
+        <option value="">Todos</option>
+        {(Object.entries(labels) as [T, string][]).map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 

@@ -42,6 +42,8 @@ export async function migrate(connectionString: string, directory = MIGRATIONS_D
       }
       applied.push(file);
     }
+    // The job queue's own schema (graphile_worker), versioned and locked by the library itself.
+    await migrateJobQueue(connectionString);
     return { applied };
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_ID]).catch(() => {});
@@ -61,10 +63,19 @@ export async function pendingMigrations(connectionString: string, directory = MI
       ? await client.query<{ version: string }>('SELECT version FROM schema_migrations')
       : { rows: [] };
     const done = new Set(rows.map((row) => row.version));
-    return (await migrationFiles(directory)).filter((file) => !done.has(file));
+    const queue = await client.query<{ exists: boolean }>(
+      `SELECT to_regclass('graphile_worker.migrations') IS NOT NULL AS exists`,
+    );
+    const pending = (await migrationFiles(directory)).filter((file) => !done.has(file));
+    return queue.rows[0]?.exists ? pending : [...pending, 'graphile_worker'];
   } finally {
     await client.end();
   }
+}
+
+async function migrateJobQueue(connectionString: string): Promise<void> {
+  const { Logger, runMigrations } = await import('graphile-worker');
+  await runMigrations({ connectionString, logger: new Logger(() => () => {}) });
 }
 
 async function migrationFiles(directory: string): Promise<string[]> {

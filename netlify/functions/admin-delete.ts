@@ -17,5 +17,5 @@ export default logged(
 
 export const config: Config = {
   path: '/api/admin/:kind/:id',
-  excludedPath: ['/api/admin/:kind/export.csv', '/api/admin/contacts/*'],
+  excludedPath: ['/api/admin/:kind/export.csv', '/api/admin/contacts/*', '/api/admin/notifications/*'],
 };

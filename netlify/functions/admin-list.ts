@@ -24,5 +24,5 @@ export default logged(
 
 export const config: Config = {
   path: '/api/admin/:kind',
-  excludedPath: ['/api/admin/contacts', '/api/admin/metrics'],
+  excludedPath: ['/api/admin/contacts', '/api/admin/metrics', '/api/admin/notifications'],
 };

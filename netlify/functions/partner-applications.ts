@@ -17,8 +17,8 @@ export default logged(
     async save(db, input, idempotency) {
       const row = partnerApplicationRow(input, scorePartnerApplication(input));
       // A retried submission answers with the verdict stored the first time.
-      const { id, values } = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score']);
-      return { id, status: values.status, score: values.score };
+      const lead = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score']);
+      return { lead, answer: { id: lead.id, status: lead.values.status, score: lead.values.score } };
     },
     decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),
   }),

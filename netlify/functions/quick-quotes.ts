@@ -14,8 +14,8 @@ export default logged(
     invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
     failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
     async save(db, input, idempotency) {
-      const { id } = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency);
-      return { id };
+      const lead = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency);
+      return { lead, answer: { id: lead.id } };
     },
     decoy: () => ({ id: decoyId() }),
   }),

@@ -16,8 +16,8 @@ export default logged(
     // the page shows its own, this one serves any other client.
     failureMessage: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
     async save(db, input, idempotency) {
-      const { id } = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency);
-      return { id };
+      const lead = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency);
+      return { lead, answer: { id: lead.id } };
     },
     decoy: () => ({ id: decoyId() }),
   }),

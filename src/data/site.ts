@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import raw from './site.json';
+import raw from './site.json' with { type: 'json' };
 
 /**
  * Every fact about the business that the pages show: marketers change

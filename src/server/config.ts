@@ -5,6 +5,12 @@ import { normalizeAddress, type TrustProxy } from './http/client-address.ts';
  * Server configuration, read from the environment and checked once.
  * Every variable is documented in README.md and .env.example.
  */
+/** An unset or blank variable is absent (a `.env` line `SMTP_URL=` turns the channel off). */
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -33,6 +39,41 @@ const environmentSchema = z.object({
       context.addIssue({ code: 'custom', message: 'must be "loopback" or a comma-separated list of IP addresses' });
       return z.NEVER;
     }),
+  SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  SMTP_URL: optionalText.pipe(
+    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com' }).optional(),
+  ),
+  NOTIFY_EMAIL_FROM: optionalText.pipe(z.string().optional()),
+  NOTIFY_EMAIL_TO: optionalText.transform((value, context) => {
+    if (value === undefined) return [];
+    const addresses = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const wrong = addresses.filter((address) => !z.email().safeParse(address).success);
+    if (wrong.length === 0) return addresses;
+    context.addIssue({ code: 'custom', message: `not an e-mail address: ${wrong.join(', ')}` });
+    return z.NEVER;
+  }),
+  NOTIFY_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  NOTIFY_WEBHOOK_SECRET: optionalText.pipe(
+    z.string().refine((value) => Buffer.byteLength(value) >= 16, 'must be at least 16 bytes').optional(),
+  ),
+  WHATSAPP_TOKEN: optionalText.pipe(z.string().optional()),
+  WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(z.string().regex(/^\d{5,20}$/, 'must be the numeric id Meta shows').optional()),
+  WHATSAPP_TEMPLATE: optionalText.pipe(z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be a template name (a-z, 0-9, _)').optional()),
+  WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as es_MX').default('es_MX'),
+  WHATSAPP_TO: optionalText.pipe(z.string().regex(/^\d{10,15}$/, 'must be digits with the country code, e.g. 5219991234567').optional()),
+  WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v23.0'),
+  NOTIFY_RETRY_DELAYS: z
+    .string()
+    .default('60,300,1800,7200,43200')
+    .transform((value, context) => {
+      const delays = value.split(',').map((entry) => Number(entry.trim()));
+      if (delays.length > 0 && delays.length <= 10 && delays.every((delay) => Number.isInteger(delay) && delay >= 0)) {
+        return delays;
+      }
+      context.addIssue({ code: 'custom', message: 'must be 1 to 10 comma-separated whole numbers of seconds' });
+      return z.NEVER;
+    }),
+  NOTIFY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
 });
 
 export interface ServerConfig {
@@ -55,6 +96,27 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** The local server stops when the process that started it is gone (tests, benchmarks). */
   exitWithParent: boolean;
+  /** The site's public URL (links in notifications). */
+  siteUrl: string | undefined;
+  notifications: NotificationConfig;
+}
+
+/** The notification channels that are configured; an absent channel is off and enqueues nothing. */
+export interface NotificationConfig {
+  email: { smtpUrl: string; from: string; to: string[] } | null;
+  webhook: { url: string; secret: string } | null;
+  whatsapp: {
+    token: string;
+    phoneNumberId: string;
+    template: string;
+    language: string;
+    to: string;
+    apiUrl: string;
+  } | null;
+  /** Seconds before each retry; after the last one a delivery is `failed`. */
+  retryDelays: number[];
+  /** A delivery claimed (or a job locked) this long ago by a worker that died is taken up again. */
+  lockTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -73,6 +135,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     throw new ConfigError('Invalid environment: DATABASE_URL is not set; production needs its PostgreSQL (e.g. Neon).');
   }
   return {
+    siteUrl: env.SITE_URL,
+    notifications: notificationConfig(env),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
     databasePoolMax: env.DATABASE_POOL_MAX,
@@ -85,6 +149,58 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     trustProxy: env.TRUST_PROXY,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     exitWithParent: env.EXIT_WITH_PARENT === '1',
+  };
+}
+
+type Environment = z.output<typeof environmentSchema>;
+
+/**
+ * Each channel is on when its variables are set, all of them: a channel half
+ * configured is a mistake that would lose notifications silently, so it stops
+ * the start with the names of the missing variables.
+ */
+function notificationConfig(env: Environment): NotificationConfig {
+  const channel = <T>(name: string, values: Record<string, string | undefined>, build: () => T): T | null => {
+    const missing = Object.entries(values).filter(([, value]) => !value);
+    if (missing.length === Object.keys(values).length) return null;
+    if (missing.length > 0) {
+      throw new ConfigError(
+        `Invalid environment: the ${name} notifications are half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset them all).`,
+      );
+    }
+    return build();
+  };
+  const to = env.NOTIFY_EMAIL_TO.join(',') || undefined;
+  return {
+    email: channel(
+      'e-mail',
+      { SMTP_URL: env.SMTP_URL, NOTIFY_EMAIL_FROM: env.NOTIFY_EMAIL_FROM, NOTIFY_EMAIL_TO: to },
+      () => ({ smtpUrl: env.SMTP_URL as string, from: env.NOTIFY_EMAIL_FROM as string, to: env.NOTIFY_EMAIL_TO }),
+    ),
+    webhook: channel(
+      'webhook',
+      { NOTIFY_WEBHOOK_URL: env.NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_SECRET: env.NOTIFY_WEBHOOK_SECRET },
+      () => ({ url: env.NOTIFY_WEBHOOK_URL as string, secret: env.NOTIFY_WEBHOOK_SECRET as string }),
+    ),
+    whatsapp: channel(
+      'WhatsApp',
+      {
+        WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
+        WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
+        WHATSAPP_TEMPLATE: env.WHATSAPP_TEMPLATE,
+        WHATSAPP_TO: env.WHATSAPP_TO,
+      },
+      () => ({
+        token: env.WHATSAPP_TOKEN as string,
+        phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID as string,
+        template: env.WHATSAPP_TEMPLATE as string,
+        language: env.WHATSAPP_TEMPLATE_LANGUAGE,
+        to: env.WHATSAPP_TO as string,
+        apiUrl: env.WHATSAPP_API_URL.replace(/\/+$/, ''),
+      }),
+    ),
+    retryDelays: env.NOTIFY_RETRY_DELAYS,
+    lockTimeoutSeconds: env.NOTIFY_LOCK_TIMEOUT_SECONDS,
   };
 }
 

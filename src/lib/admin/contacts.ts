@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import '../forms/errors.ts';
+import type { LeadKind, LeadRow } from './columns.ts';
+import type { DeliveryView } from './notifications.ts';
 
 export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
@@ -38,6 +40,13 @@ export const FORM_LABELS: Record<LeadForm, string> = {
   estimacion: 'Estimación',
   socios: 'Socios',
 };
+
+/** Which form a stored lead came from. */
+export function leadForm(kind: LeadKind, row: LeadRow): LeadForm {
+  if (kind === 'quick-quotes') return 'cotizacion_rapida';
+  if (kind === 'partner-applications') return 'socios';
+  return row.source === 'estimacion' ? 'estimacion' : 'prefiltro';
+}
 
 export const CONTACT_KINDS = ['comprador', 'socio'] as const;
 export type ContactKind = (typeof CONTACT_KINDS)[number];
@@ -120,7 +129,16 @@ export interface ContactSummary {
 }
 
 export type TimelineEntry =
-  | { type: 'request'; at: string; form: LeadForm; id: string; fields: [label: string, value: string][] }
+  | {
+      type: 'request';
+      at: string;
+      form: LeadForm;
+      kind: LeadKind;
+      id: string;
+      fields: [label: string, value: string][];
+      /** Its notifications, one per channel that was on when it arrived. */
+      deliveries: DeliveryView[];
+    }
   | { type: 'event'; at: string; kind: string; actor: string | null; from: string | null; to: string | null }
   | { type: 'note'; at: string; id: string; author: string; body: string };
 

@@ -1,12 +1,11 @@
 import type { LeadKind, LeadRow } from '../../lib/admin/columns.ts';
+import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
+import { deliveriesOfLeads } from '../notifications/admin.ts';
 import { type Cursor, cursorTime, encodeCursor } from './cursor.ts';
 
-const TABLES: Record<LeadKind, string> = {
-  'quote-requests': 'quote_requests',
-  'partner-applications': 'partner_applications',
-  'quick-quotes': 'cotizaciones_rapidas',
-};
+const TABLES = LEAD_TABLE_OF_KIND;
 
 export const CSV_FILE_NAMES: Record<LeadKind, string> = {
   'quote-requests': 'cotizaciones_casas.csv',
@@ -34,6 +33,8 @@ export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor |
 
 export interface LeadPage {
   items: LeadRow[];
+  /** Each lead's notifications by lead id (absent: none were queued). */
+  deliveries: Record<string, DeliveryView[]>;
   nextCursor: string | null;
   total: number;
 }
@@ -50,8 +51,14 @@ export async function listLeads(
   ]);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
+  const items = page.map((entry) => entry.row);
   return {
-    items: page.map((entry) => entry.row),
+    items,
+    deliveries: await deliveriesOfLeads(
+      db,
+      kind,
+      items.map((row) => row.id),
+    ),
     nextCursor: rows.length > limit && last ? encodeCursor(last.cursor) : null,
     total: count.rows[0]?.total ?? 0,
   };
@@ -70,6 +77,8 @@ export async function deleteLead(db: Database, kind: LeadKind, id: string): Prom
     );
     const contactId = rows[0]?.contact_id;
     if (!contactId) return false;
+    // Its notifications go with it (a queued job then finds nothing to send).
+    await tx.query(`DELETE FROM notification_deliveries WHERE purpose = 'lead' AND lead_id = $1`, [id]);
     await tx.query(
       `DELETE FROM contacts c WHERE c.id = $1
          AND NOT EXISTS (SELECT 1 FROM cotizaciones_rapidas WHERE contact_id = c.id)

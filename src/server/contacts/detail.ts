@@ -1,6 +1,7 @@
 import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts';
-import type { ContactDetail, LeadForm, TimelineEntry } from '../../lib/admin/contacts.ts';
+import { type ContactDetail, leadForm, type TimelineEntry } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
+import { deliveriesOfLeads } from '../notifications/admin.ts';
 import { type SummaryRow, toSummary } from './list.ts';
 
 const SOURCES: { table: string; kind: LeadKind }[] = [
@@ -9,11 +10,6 @@ const SOURCES: { table: string; kind: LeadKind }[] = [
   { table: 'partner_applications', kind: 'partner-applications' },
 ];
 
-function formOf(kind: LeadKind, row: LeadRow): LeadForm {
-  if (kind === 'quick-quotes') return 'cotizacion_rapida';
-  if (kind === 'partner-applications') return 'socios';
-  return row.source === 'estimacion' ? 'estimacion' : 'prefiltro';
-}
 
 /** At the same instant a request comes first: the reopening it caused follows it. */
 const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, event: 1, note: 2 };
@@ -37,12 +33,19 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
     Promise.all(
       SOURCES.map(async ({ table, kind }) => {
         const leads = await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id]);
+        const deliveries = await deliveriesOfLeads(
+          db,
+          kind,
+          leads.rows.map((row) => row.id),
+        );
         return leads.rows.map(
           (row): TimelineEntry => ({
             type: 'request',
             at: new Date(row.created_at).toISOString(),
-            form: formOf(kind, row),
+            form: leadForm(kind, row),
+            kind,
             id: row.id,
+            deliveries: deliveries[row.id] ?? [],
             fields: COLUMNS[kind]
               .map((column): [string, string] => [column.header, column.value(row)])
               .filter(([, value]) => value !== ''),

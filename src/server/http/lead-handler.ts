@@ -5,7 +5,8 @@ import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
-import { type Idempotency, IdempotencyConflict } from '../leads/repository.ts';
+import { type Idempotency, IdempotencyConflict, type StoredLead } from '../leads/repository.ts';
+import { deliverSoon } from '../notifications/soon.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
 import { logJson } from './logging.ts';
@@ -14,6 +15,11 @@ import { json, jsonError, methodNotAllowed } from './responses.ts';
 /** What a function needs of Netlify's context (the local server gives the same). */
 export interface RequestContext {
   ip: string;
+  /**
+   * Netlify: keeps the function working on `promise` after the answer is sent.
+   * The local server has none (its own worker delivers the notifications).
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
 }
 
 export type Handler = (request: Request, context: RequestContext) => Promise<Response>;
@@ -26,8 +32,12 @@ export interface LeadEndpoint<Schema extends z.ZodType> {
   failureMessage: string;
   /** Spanish summary shown above the field messages of a 400. */
   invalidMessage: string;
-  /** Stores the validated lead and returns the answer body. */
-  save(db: Database, input: z.output<Schema>, idempotency: Idempotency | null): Promise<object>;
+  /** Stores the validated lead; returns it and the answer body. */
+  save(
+    db: Database,
+    input: z.output<Schema>,
+    idempotency: Idempotency | null,
+  ): Promise<{ lead: StoredLead; answer: object }>;
   /** A normal-looking answer for a bot that filled the honeypot; nothing is stored. */
   decoy(): object;
 }
@@ -73,7 +83,10 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
         const idempotency = idempotencyKey
           ? { key: idempotencyKey, fingerprint: fingerprint(endpoint.name, parsed.data) }
           : null;
-        return json(201, await endpoint.save(db, parsed.data, idempotency));
+        const { lead, answer } = await endpoint.save(db, parsed.data, idempotency);
+        // The queue would send them within a minute; on Netlify they leave right after the answer.
+        if (lead.deliveries.length > 0 && context.waitUntil) context.waitUntil(deliverSoon(lead.deliveries));
+        return json(201, answer);
       });
     } catch (error) {
       if (error instanceof IdempotencyConflict) return jsonError(422, KEY_REUSED);

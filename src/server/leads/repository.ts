@@ -1,14 +1,29 @@
+import type { LeadKind } from '../../lib/admin/columns.ts';
 import { touchContact } from '../contacts/touch.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { enqueueLeadNotifications } from '../notifications/queue.ts';
 import type { Row } from './rows.ts';
 
 export const LEAD_TABLES = ['cotizaciones_rapidas', 'quote_requests', 'partner_applications'] as const;
 export type LeadTable = (typeof LEAD_TABLES)[number];
 
+/** The table of each kind of lead the panel and the API name. */
+export const LEAD_TABLE_OF_KIND: Record<LeadKind, LeadTable> = {
+  'quote-requests': 'quote_requests',
+  'partner-applications': 'partner_applications',
+  'quick-quotes': 'cotizaciones_rapidas',
+};
+
+const KIND_OF_TABLE = Object.fromEntries(
+  Object.entries(LEAD_TABLE_OF_KIND).map(([kind, table]) => [table, kind]),
+) as Record<LeadTable, LeadKind>;
+
 export interface StoredLead {
   id: string;
   /** false when the idempotency key had already stored this lead. */
   created: boolean;
+  /** The notifications queued with it (none for a replay or with every channel off). */
+  deliveries: string[];
   /** The returned columns, as stored. */
   values: Record<string, unknown>;
 }
@@ -66,7 +81,9 @@ export async function insertLead(
       );
       const fresh = inserted.rows[0];
       if (!fresh) throw new KeyTaken(); // rolls the contact's update back too
-      return { id: fresh.id, created: true, values: fresh };
+      // Queued in the lead's own transaction: a stored lead always has its notifications.
+      const deliveries = await enqueueLeadNotifications(tx, KIND_OF_TABLE[table], fresh.id, contactId);
+      return { id: fresh.id, created: true, deliveries, values: fresh };
     });
   } catch (error) {
     if (!(error instanceof KeyTaken) || !idempotency) throw error;
@@ -92,5 +109,5 @@ async function storedWithKey(
   const { idempotency_fingerprint: fingerprint, ...stored } = first;
   // Rows stored before fingerprints existed have none: they replay as they always did.
   if (fingerprint !== null && fingerprint !== idempotency.fingerprint) throw new IdempotencyConflict();
-  return { id: first.id, created: false, values: stored };
+  return { id: first.id, created: false, deliveries: [], values: stored };
 }

@@ -24,8 +24,10 @@ export async function loadFunctionRoutes(directory = FUNCTIONS_DIR): Promise<Fun
   for (const file of files) {
     const module = (await import(pathToFileURL(path.join(directory, file)).href)) as {
       default: Handler;
-      config?: { path?: string | string[]; excludedPath?: string | string[] };
+      config?: { path?: string | string[]; excludedPath?: string | string[]; schedule?: string };
     };
+    // A scheduled function has no public URL on Netlify; locally its work runs in-process.
+    if (module.config?.schedule) continue;
     const paths = [module.config?.path ?? `/.netlify/functions/${path.basename(file, '.ts')}`].flat();
     const excluded = [module.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
     for (const pathname of paths) {

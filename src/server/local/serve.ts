@@ -6,7 +6,7 @@ import { staticMiddleware } from 'srvx/static';
 import { migrate, pendingMigrations } from '../../../db/migrate.ts';
 import { pagePath } from '../../lib/page-path.ts';
 import { sessionSecret } from '../auth/secret.ts';
-import { ConfigError, getConfig, parseConfig, requireDatabaseUrl } from '../config.ts';
+import { ConfigError, getConfig, parseConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -18,6 +18,8 @@ import {
   staticHeadersFor,
 } from '../http/headers.ts';
 import { logJson } from '../http/logging.ts';
+import { closeEmailTransports, verifyEmail } from '../notifications/channels/email.ts';
+import { startNotificationWorker } from '../notifications/worker.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { onParentExit } from './lifetime.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
@@ -51,6 +53,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const config = getConfig(); // read and checked once, now that DATABASE_URL is known
   sessionSecret(); // production without JWT_SECRET stops here, naming it
   if (!embedded) await requireMigrated(requireDatabaseUrl(config));
+  const worker = await startNotificationWorker(config);
+  checkEmailChannel(config);
 
   const routes = await loadFunctionRoutes();
   const buildHeaders = path.join(PROJECT_ROOT, BUILD_HEADERS_FILE);
@@ -154,10 +158,27 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       } finally {
         clearTimeout(grace);
       }
+      await worker?.stop();
+      closeEmailTransports();
       await closeDatabase();
       await embedded?.stop();
     },
   };
+}
+
+/** An SMTP server that cannot be reached or refuses our login is reported at start (the rest keeps working). */
+function checkEmailChannel(config: ServerConfig): void {
+  const email = config.notifications.email;
+  if (!email) return;
+  verifyEmail(email).then(
+    () => logJson('info', { event: 'notify_email_ready' }),
+    (error: unknown) =>
+      logJson('error', {
+        event: 'notify_email_unreachable',
+        error: `SMTP_URL: ${(error as Error).message}`,
+        hint: 'Las notificaciones por correo se reintentarán; revisa SMTP_URL (README, Notificaciones).',
+      }),
+  );
 }
 
 /** A database without every migration would answer 503 to every lead: refuse to start instead. */

@@ -1,0 +1,45 @@
+import type { Config } from '@netlify/functions';
+import { CHANNEL_OFF, DELIVERY_NOT_RETRYABLE, testNotificationSchema } from '../../src/lib/admin/notifications.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { getConfig } from '../../src/server/config.ts';
+import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { logged } from '../../src/server/http/logging.ts';
+import { json, jsonError } from '../../src/server/http/responses.ts';
+import { notificationsOverview, retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
+
+const BASE = '/api/admin/notifications';
+
+/**
+ * GET  /api/admin/notifications: channels (never their secrets), last delivery, recent failures.
+ * POST /api/admin/notifications/test {channel}: 202 {id}, one test message through that channel.
+ * POST /api/admin/notifications/{deliveryId}/retry: 202, "Reintentar" a failed or waiting delivery.
+ */
+export default logged(
+  'admin-notifications',
+  adminEndpoint('admin-notifications', ['GET', 'POST'], async ({ request, db, url }) => {
+    const { notifications } = getConfig();
+    if (request.method === 'GET') {
+      if (url.pathname !== BASE) return jsonError(405, 'Método no permitido.');
+      return json(200, await notificationsOverview(db, notifications));
+    }
+    if (url.pathname === `${BASE}/test`) {
+      const body = await readJsonObject(request);
+      if (body instanceof Response) return body;
+      const parsed = testNotificationSchema.safeParse(body);
+      if (!parsed.success) return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
+      if (!notifications[parsed.data.channel]) return jsonError(409, CHANNEL_OFF);
+      return json(202, { id: await sendTest(db, parsed.data.channel) });
+    }
+    const id = uuidSegment(url, 0);
+    if (!id || !url.pathname.endsWith('/retry')) return jsonError(404, 'No encontramos esta notificación.');
+    const result = await retryDelivery(db, id);
+    if (result === 'missing') return jsonError(404, 'No encontramos esta notificación.');
+    if (result === 'not-retryable') return jsonError(409, DELIVERY_NOT_RETRYABLE);
+    return json(202, { id });
+  }),
+);
+
+export const config: Config = {
+  path: [BASE, `${BASE}/test`, `${BASE}/:id/retry`],
+};

@@ -1,0 +1,184 @@
+import type { LeadKind } from '../../lib/admin/columns.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { logJson } from '../http/logging.ts';
+import { sendEmail } from './channels/email.ts';
+import { sendWebhook } from './channels/webhook.ts';
+import { sendWhatsapp } from './channels/whatsapp.ts';
+import { leadMessage, siteAddress } from './message.ts';
+import type { Channel } from './queue.ts';
+import { scheduleDeliveries } from './queue.ts';
+import {
+  leadEmail,
+  leadWebhookBody,
+  leadWhatsappParameters,
+  summaryEmail,
+  testEmail,
+  testWebhookBody,
+  testWhatsappParameters,
+} from './render.ts';
+import { dailySummary } from './summary.ts';
+
+interface DeliveryRow {
+  id: string;
+  purpose: 'lead' | 'test' | 'summary';
+  channel: Channel;
+  lead_kind: LeadKind | null;
+  lead_id: string | null;
+  summary_day: string | null;
+  attempts: number;
+}
+
+/** Thrown for what retrying cannot fix (the channel was turned off): the delivery fails at once. */
+class Permanent extends Error {}
+
+/** What became of one call of `deliver`. */
+export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'busy' | 'not-due' | 'gone' | 'done';
+
+/**
+ * Sends one delivery, the only way any notification is sent (the queue's
+ * task, the lead function's "right after answering", "Reintentar").
+ *
+ * The row is claimed first (status `sending`, attempts + 1) in one UPDATE, so
+ * two workers never send it at once; a claim older than the lock timeout
+ * belongs to a worker that died and is taken over. A failure is rescheduled
+ * after the next delay of NOTIFY_RETRY_DELAYS; after the last one it is
+ * `failed`. A receiver that accepted but whose answer was lost gets it again:
+ * the delivery id (the lead's id) lets it tell (docs/webhook.md).
+ */
+export async function deliver(db: Database, deliveryId: string, config: ServerConfig): Promise<DeliveryOutcome> {
+  const { lockTimeoutSeconds, retryDelays } = config.notifications;
+  const { rows } = await db.query<DeliveryRow>(
+    `UPDATE notification_deliveries
+     SET status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
+     WHERE id = $1
+       AND (next_attempt_at IS NULL OR next_attempt_at <= now())
+       AND (status = 'pending' OR (status = 'sending' AND claimed_at < now() - make_interval(secs => $2)))
+     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, attempts`,
+    [deliveryId, lockTimeoutSeconds],
+  );
+  const delivery = rows[0];
+  if (!delivery) return notClaimed(db, deliveryId, lockTimeoutSeconds);
+
+  let receipt: string;
+  try {
+    const sent = await send(db, delivery, config);
+    if (sent === null) {
+      // The lead was deleted after it was queued: nothing to say about it.
+      await db.query('DELETE FROM notification_deliveries WHERE id = $1', [delivery.id]);
+      return 'gone';
+    }
+    receipt = sent;
+  } catch (error) {
+    return recordFailure(db, delivery, error, retryDelays);
+  }
+  await db.query(
+    `UPDATE notification_deliveries
+     SET status = 'sent', sent_at = now(), claimed_at = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
+     WHERE id = $1`,
+    [delivery.id],
+  );
+  logJson('info', { event: 'notification_sent', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, receipt });
+  return 'sent';
+}
+
+/** Someone else holds it, it is not due yet, or it is finished: make sure a job will look again if needed. */
+async function notClaimed(db: Database, deliveryId: string, lockTimeoutSeconds: number): Promise<DeliveryOutcome> {
+  const { rows } = await db.query<{ status: string; claimed_at: Date | null; next_attempt_at: Date | null }>(
+    'SELECT status, claimed_at, next_attempt_at FROM notification_deliveries WHERE id = $1',
+    [deliveryId],
+  );
+  const current = rows[0];
+  if (!current) return 'gone';
+  if (current.status === 'sending' && current.claimed_at) {
+    // Another worker is sending it; if that worker dies, this job takes over after the timeout.
+    const takeOver = new Date(new Date(current.claimed_at).getTime() + lockTimeoutSeconds * 1000 + 1000);
+    await db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], takeOver));
+    return 'busy';
+  }
+  if (current.status === 'pending' && current.next_attempt_at) {
+    await db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], new Date(current.next_attempt_at as Date)));
+    return 'not-due';
+  }
+  return 'done';
+}
+
+async function recordFailure(
+  db: Database,
+  delivery: DeliveryRow,
+  error: unknown,
+  retryDelays: readonly number[],
+): Promise<DeliveryOutcome> {
+  const reason = describe(error);
+  const delay = error instanceof Permanent ? undefined : retryDelays[delivery.attempts - 1];
+  if (delay === undefined) {
+    await db.query(
+      `UPDATE notification_deliveries
+       SET status = 'failed', claimed_at = NULL, next_attempt_at = NULL, last_error = $2, updated_at = now()
+       WHERE id = $1`,
+      [delivery.id, reason],
+    );
+    logJson('error', { event: 'notification_failed', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, error: reason });
+    return 'failed';
+  }
+  const next = new Date(Date.now() + delay * 1000);
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE notification_deliveries
+       SET status = 'pending', claimed_at = NULL, next_attempt_at = $2, last_error = $3, updated_at = now()
+       WHERE id = $1`,
+      [delivery.id, next.toISOString(), reason],
+    );
+    await scheduleDeliveries(tx, [delivery.id], next);
+  });
+  logJson('warn', { event: 'notification_retry', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, retry_in_s: delay, error: reason });
+  return 'retry';
+}
+
+/** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
+async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
+  const channels = config.notifications;
+  const panel = `${siteAddress(config.siteUrl)}/admin`;
+  const off = () => new Permanent('El canal está desactivado: faltan sus variables de entorno.');
+
+  if (delivery.purpose === 'lead') {
+    const lead = await leadMessage(db, delivery.lead_kind as LeadKind, delivery.lead_id as string, config.siteUrl);
+    if (!lead) return null;
+    switch (delivery.channel) {
+      case 'email':
+        if (!channels.email) throw off();
+        return sendEmail(channels.email, leadEmail(lead));
+      case 'webhook':
+        if (!channels.webhook) throw off();
+        return sendWebhook(channels.webhook, lead.leadId, leadWebhookBody(lead));
+      case 'whatsapp':
+        if (!channels.whatsapp) throw off();
+        return sendWhatsapp(channels.whatsapp, leadWhatsappParameters(lead));
+    }
+  }
+  if (delivery.purpose === 'summary') {
+    if (!channels.email) throw off();
+    const summary = await dailySummary(db, delivery.summary_day as string, config.siteUrl);
+    return sendEmail(channels.email, summaryEmail(delivery.id, summary));
+  }
+  switch (delivery.channel) {
+    case 'email':
+      if (!channels.email) throw off();
+      return sendEmail(channels.email, testEmail(delivery.id, 'el equipo'));
+    case 'webhook':
+      if (!channels.webhook) throw off();
+      return sendWebhook(channels.webhook, delivery.id, testWebhookBody(delivery.id));
+    case 'whatsapp':
+      if (!channels.whatsapp) throw off();
+      return sendWhatsapp(channels.whatsapp, testWhatsappParameters(panel));
+  }
+}
+
+/** The reason shown to the team: the error and its cause (e.g. ECONNREFUSED), never a secret. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error).slice(0, 500);
+  const cause = error.cause as { code?: string; message?: string } | undefined;
+  const detail = cause?.code ?? cause?.message;
+  const text = error.name === 'TimeoutError' ? 'El receptor no respondió a tiempo' : error.message;
+  return (detail && !text.includes(detail) ? `${text} (${detail})` : text).slice(0, 500);
+}

@@ -1,0 +1,75 @@
+import type { LeadKind } from '../../lib/admin/columns.ts';
+import { getConfig, type NotificationConfig } from '../config.ts';
+import type { Queryable } from '../db/database.ts';
+
+export const CHANNELS = ['email', 'webhook', 'whatsapp'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** The graphile-worker task that sends one delivery. */
+export const DELIVER_TASK = 'deliver_notification';
+
+/** The channels that are on (their variables are set). */
+export function enabledChannels(config: NotificationConfig = getConfig().notifications): Channel[] {
+  return CHANNELS.filter((channel) => config[channel] !== null);
+}
+
+/**
+ * Queues one delivery per channel that is on, for a lead just stored, inside
+ * the lead's transaction (`tx`): either the lead and its notifications are
+ * stored, or neither. Returns the deliveries' ids.
+ */
+export async function enqueueLeadNotifications(
+  tx: Queryable,
+  kind: LeadKind,
+  leadId: string,
+  contactId: string,
+): Promise<string[]> {
+  const channels = enabledChannels();
+  if (channels.length === 0) return [];
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
+     SELECT 'lead', channel, $2, $3, $4 FROM unnest($1::text[]) AS channel
+     RETURNING id`,
+    [channels, kind, leadId, contactId],
+  );
+  const ids = rows.map((row) => row.id);
+  await scheduleDeliveries(tx, ids, null);
+  return ids;
+}
+
+/**
+ * Adds (or moves) the job of each delivery: one job per delivery, keyed by
+ * its id, so scheduling again replaces a waiting job instead of adding a
+ * second. `runAt` null means now.
+ */
+export async function scheduleDeliveries(tx: Queryable, ids: readonly string[], runAt: Date | null): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.query(
+    `SELECT graphile_worker.add_job(
+       $1,
+       payload := json_build_object('deliveryId', id),
+       run_at := coalesce($3::timestamptz, now()),
+       max_attempts := 3,
+       job_key := 'delivery:' || id
+     )
+     FROM unnest($2::uuid[]) AS id`,
+    [DELIVER_TASK, ids, runAt?.toISOString() ?? null],
+  );
+}
+
+/** Queues a delivery that is not about a lead ("Enviar prueba", the daily summary); returns its id or null. */
+export async function enqueueDelivery(
+  tx: Queryable,
+  purpose: 'test' | 'summary',
+  channel: Channel,
+  summaryDay: string | null = null,
+): Promise<string | null> {
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO notification_deliveries (purpose, channel, summary_day) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [purpose, channel, summaryDay],
+  );
+  const id = rows[0]?.id ?? null;
+  if (id) await scheduleDeliveries(tx, [id], null);
+  return id;
+}

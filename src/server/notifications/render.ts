@@ -1,0 +1,185 @@
+import { site } from '../../data/site.ts';
+import type { EmailContent } from './channels/email.ts';
+import type { LeadMessage } from './message.ts';
+import type { DailySummary } from './summary.ts';
+
+/** Version of the webhook's JSON (docs/webhook.md); a change that breaks receivers raises it. */
+export const WEBHOOK_SCHEMA_VERSION = 1;
+
+const ATTRIBUTION_LABELS: Record<string, string> = {
+  utm_source: 'utm_source',
+  utm_medium: 'utm_medium',
+  utm_campaign: 'utm_campaign',
+  utm_term: 'utm_term',
+  utm_content: 'utm_content',
+  referrer: 'Referencia',
+  landing_path: 'Página de llegada',
+};
+
+/** Text for HTML: whatever a visitor typed is shown, never interpreted. */
+export function escapeHtml(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (character) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] as string,
+  );
+}
+
+const MERIDA_DATE_TIME = new Intl.DateTimeFormat('es-MX', {
+  dateStyle: 'long',
+  timeStyle: 'short',
+  timeZone: 'America/Merida',
+});
+
+const messageId = (id: string, channel: string) => `<${id}.${channel}@notificaciones.${new URL(site.siteUrl).hostname}>`;
+
+function htmlPage(title: string, body: string): string {
+  return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">${body}<p style="color:#6b7280;font-size:12px">${escapeHtml(site.brand.name)} · aviso automático del sitio</p></body></html>`;
+}
+
+function htmlTable(rows: { label: string; value: string }[]): string {
+  const cells = rows
+    .map(
+      (row) =>
+        `<tr><th align="left" style="padding:4px 12px 4px 0;vertical-align:top">${escapeHtml(row.label)}</th><td style="padding:4px 0">${escapeHtml(row.value)}</td></tr>`,
+    )
+    .join('');
+  return `<table style="border-collapse:collapse">${cells}</table>`;
+}
+
+const button = (href: string, label: string) =>
+  `<a href="${escapeHtml(href)}" style="display:inline-block;margin:4px 8px 4px 0;padding:10px 14px;background:#14532d;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a>`;
+
+function attributionRows(lead: LeadMessage): { label: string; value: string }[] {
+  return Object.entries(lead.attribution).map(([key, value]) => ({ label: ATTRIBUTION_LABELS[key] ?? key, value }));
+}
+
+/** The e-mail about a new lead: every field, its attribution, and one tap to answer. */
+export function leadEmail(lead: LeadMessage): EmailContent {
+  const received = MERIDA_DATE_TIME.format(new Date(lead.createdAt));
+  const attribution = attributionRows(lead);
+  const text = [
+    `${lead.title} en el sitio (${received}, hora de Mérida).`,
+    '',
+    ...lead.fields.map((field) => `${field.label}: ${field.value}`),
+    '',
+    'Origen de la visita:',
+    ...(attribution.length ? attribution.map((row) => `${row.label}: ${row.value}`) : ['Directo (sin campaña ni referencia)']),
+    '',
+    `Escribir por WhatsApp: ${lead.links.whatsapp}`,
+    `Llamar: ${lead.links.phone}`,
+    `Ver en el panel: ${lead.links.panel}`,
+    '',
+    'Respóndele pronto: el sitio promete contacto en menos de 24 horas.',
+  ].join('\n');
+  const html = htmlPage(
+    lead.subject,
+    `<h1 style="font-size:20px">${escapeHtml(lead.subject)}</h1>
+<p>Recibida el ${escapeHtml(received)} (hora de Mérida).</p>
+<p>${button(lead.links.whatsapp, 'Escribir por WhatsApp')}${button(lead.links.phone, `Llamar al ${lead.phone}`)}${button(lead.links.panel, 'Ver en el panel')}</p>
+<h2 style="font-size:16px">Datos de la solicitud</h2>${htmlTable(lead.fields)}
+<h2 style="font-size:16px">Origen de la visita</h2>${attribution.length ? htmlTable(attribution) : '<p>Directo (sin campaña ni referencia).</p>'}
+<p>Respóndele pronto: el sitio promete contacto en menos de 24 horas.</p>`,
+  );
+  return { subject: lead.subject, text, html, messageId: messageId(lead.leadId, 'lead') };
+}
+
+/** The webhook's JSON for a new lead (schema version 1, docs/webhook.md). */
+export function leadWebhookBody(lead: LeadMessage): string {
+  return JSON.stringify({
+    version: WEBHOOK_SCHEMA_VERSION,
+    event: 'lead.created',
+    delivery_id: lead.leadId,
+    sent_at: new Date().toISOString(),
+    lead: {
+      id: lead.leadId,
+      kind: lead.kind,
+      form: lead.form,
+      title: lead.title,
+      created_at: lead.createdAt,
+      name: lead.name,
+      phone: lead.phone,
+      email: lead.email,
+      municipality: lead.municipality,
+      fields: lead.fields,
+      attribution: lead.attribution,
+      data: lead.data,
+    },
+    contact: { id: lead.contactId },
+    links: lead.links,
+  });
+}
+
+/** The WhatsApp template's body parameters {{1}} to {{4}} (README): form, person, phone, panel link. */
+export function leadWhatsappParameters(lead: LeadMessage): string[] {
+  return [
+    lead.title,
+    `${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''}`,
+    lead.phone,
+    lead.links.panel,
+  ];
+}
+
+const TEST_TITLE = 'Prueba de notificaciones';
+
+export function testEmail(deliveryId: string, requestedBy: string): EmailContent {
+  const line = `Este es un mensaje de prueba enviado desde el panel por ${requestedBy}. Si lo recibes, los avisos de nuevos prospectos llegarán aquí.`;
+  return {
+    subject: `${TEST_TITLE} · ${site.brand.name}`,
+    text: line,
+    html: htmlPage(TEST_TITLE, `<h1 style="font-size:20px">${TEST_TITLE}</h1><p>${escapeHtml(line)}</p>`),
+    messageId: messageId(deliveryId, 'test'),
+  };
+}
+
+export function testWebhookBody(deliveryId: string): string {
+  return JSON.stringify({
+    version: WEBHOOK_SCHEMA_VERSION,
+    event: 'notification.test',
+    delivery_id: deliveryId,
+    sent_at: new Date().toISOString(),
+  });
+}
+
+export function testWhatsappParameters(panelUrl: string): string[] {
+  return [TEST_TITLE, site.brand.name, '—', panelUrl];
+}
+
+const MERIDA_DAY = new Intl.DateTimeFormat('es-MX', { dateStyle: 'full', timeZone: 'UTC' });
+const MERIDA_TIME = new Intl.DateTimeFormat('es-MX', { timeStyle: 'short', timeZone: 'America/Merida' });
+
+/** The 8:00 e-mail: yesterday's leads and the contacts waiting more than 24 hours. */
+export function summaryEmail(deliveryId: string, summary: DailySummary): EmailContent {
+  const day = MERIDA_DAY.format(new Date(`${summary.day}T12:00:00Z`));
+  const subject = `Resumen del ${day}: ${summary.leads.length} ${summary.leads.length === 1 ? 'solicitud' : 'solicitudes'}, ${summary.waiting.length} sin atender`;
+  const leadLine = (lead: DailySummary['leads'][number]) =>
+    `${MERIDA_TIME.format(new Date(lead.createdAt))} · ${lead.title} · ${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''} · ${lead.phone}`;
+  const waitingLine = (contact: DailySummary['waiting'][number]) =>
+    `${contact.name} · ${contact.phone} · desde ${MERIDA_DATE_TIME.format(new Date(contact.since))}`;
+  const text = [
+    subject,
+    '',
+    'Solicitudes de ayer:',
+    ...(summary.leads.length ? summary.leads.map(leadLine) : ['Ninguna.']),
+    '',
+    'Prospectos en "Nuevo" desde hace más de 24 horas:',
+    ...(summary.waiting.length ? summary.waiting.map((contact) => `${waitingLine(contact)} · ${contact.panel}`) : ['Ninguno. ¡Bien!']),
+    '',
+    `Panel: ${summary.panel}`,
+  ].join('\n');
+  const list = (items: string[], empty: string) =>
+    items.length ? `<ul>${items.map((item) => `<li>${item}</li>`).join('')}</ul>` : `<p>${escapeHtml(empty)}</p>`;
+  const html = htmlPage(
+    subject,
+    `<h1 style="font-size:20px">${escapeHtml(subject)}</h1>
+<h2 style="font-size:16px">Solicitudes de ayer</h2>${list(
+      summary.leads.map((lead) => escapeHtml(leadLine(lead))),
+      'Ninguna.',
+    )}
+<h2 style="font-size:16px">En “Nuevo” desde hace más de 24 horas</h2>${list(
+      summary.waiting.map((contact) => `<a href="${escapeHtml(contact.panel)}">${escapeHtml(waitingLine(contact))}</a>`),
+      'Ninguno. ¡Bien!',
+    )}
+<p>${button(summary.panel, 'Abrir el panel')}</p>`,
+  );
+  return { subject, text, html, messageId: messageId(deliveryId, 'summary') };
+}

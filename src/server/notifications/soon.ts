@@ -1,0 +1,19 @@
+import { getConfig } from '../config.ts';
+import { withDatabase } from '../db/database.ts';
+import { logJson } from '../http/logging.ts';
+import { deliver } from './deliver.ts';
+
+/**
+ * Sends a lead's notifications right after its answer (Netlify's
+ * `context.waitUntil`), without waiting for the next minute's drain. Their
+ * jobs stay queued: one that finds its delivery sent does nothing, and one
+ * cut short by the platform is finished by the drain.
+ */
+export async function deliverSoon(deliveryIds: readonly string[]): Promise<void> {
+  const config = getConfig();
+  try {
+    await withDatabase((db) => Promise.all(deliveryIds.map((id) => deliver(db, id, config))), config);
+  } catch (error) {
+    logJson('warn', { event: 'notification_soon_failed', error: (error as Error).message });
+  }
+}

@@ -1,0 +1,143 @@
+import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
+import { type Database, withDatabase } from '../db/database.ts';
+import { logJson } from '../http/logging.ts';
+import { deliver } from './deliver.ts';
+import { DELIVER_TASK, enabledChannels, scheduleDeliveries } from './queue.ts';
+import { ensureDailySummary } from './summary.ts';
+
+/** Deliveries sent at once by one worker (each waits at most ~15 s on its receiver). */
+const CONCURRENCY = 4;
+
+const quietLogger = new Logger((scope) => (level, message) => {
+  if (level === 'error' || level === 'warning') {
+    logJson(level === 'error' ? 'error' : 'warn', { event: 'job_queue', scope: String(scope.label ?? ''), message });
+  }
+});
+
+function taskList(config: ServerConfig): TaskList {
+  return {
+    async [DELIVER_TASK](payload) {
+      const { deliveryId } = payload as { deliveryId: string };
+      await withDatabase((db) => deliver(db, deliveryId, config), config);
+    },
+  };
+}
+
+/** Jobs whose names are not ours, or a URL for a pooler that cannot prepare statements. */
+function runnerOptions(config: ServerConfig) {
+  const connectionString = requireDatabaseUrl(config);
+  return {
+    connectionString,
+    // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
+    noPreparedStatements: new URL(connectionString).hostname.includes('-pooler'),
+    concurrency: CONCURRENCY,
+    maxPoolSize: CONCURRENCY + 2,
+    pollInterval: 1000,
+    noHandleSignals: true,
+    logger: quietLogger,
+  };
+}
+
+/**
+ * What keeps the queue honest, run every half minute by the local worker and
+ * at the start of each Netlify drain:
+ * - jobs locked longer than the lock timeout belong to a worker that died:
+ *   unlock them (graphile-worker itself waits 4 hours);
+ * - a delivery still pending or sending without a live job (its job gave up
+ *   after database errors) gets one again: nothing is forgotten;
+ * - the daily summary is queued once it is 8:00 in Mérida.
+ */
+export async function maintainQueue(db: Database, config: ServerConfig, now = new Date()): Promise<void> {
+  const { lockTimeoutSeconds } = config.notifications;
+  await db.query(
+    `SELECT graphile_worker.force_unlock_workers(array(
+       SELECT DISTINCT locked_by FROM graphile_worker.jobs
+       WHERE locked_at < now() - make_interval(secs => $1) AND locked_by IS NOT NULL
+     ))`,
+    [lockTimeoutSeconds],
+  );
+  const orphans = await db.query<{ id: string; next_attempt_at: Date | null }>(
+    `SELECT d.id, d.next_attempt_at FROM notification_deliveries d
+     WHERE d.status IN ('pending', 'sending')
+       AND d.updated_at < now() - interval '1 minute'
+       AND NOT EXISTS (
+         SELECT 1 FROM graphile_worker.jobs j
+         WHERE j.key = 'delivery:' || d.id AND j.attempts < j.max_attempts
+       )
+     LIMIT 500`,
+  );
+  if (orphans.rows.length > 0) {
+    await db.transaction((tx) => scheduleDeliveries(tx, orphans.rows.map((row) => row.id), null));
+    logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
+  }
+  await ensureDailySummary(db, now, config.notifications.email !== null);
+}
+
+export interface NotificationWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * The local server's worker: listens for new jobs (LISTEN/NOTIFY, so a lead's
+ * notifications leave within a second) and keeps the queue honest. Nothing
+ * runs when every channel is off.
+ */
+export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
+  if (enabledChannels(config.notifications).length === 0) return null;
+  const runner = await run(runnerOptions(config), taskList(config));
+  const maintain = () =>
+    withDatabase((db) => maintainQueue(db, config), config).catch((error: unknown) =>
+      logJson('error', { event: 'notification_maintenance_failed', error: (error as Error).message }),
+    );
+  await maintain();
+  const timer = setInterval(maintain, 30_000);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+    },
+  };
+}
+
+/**
+ * One pass over the queue for a platform that gives a few seconds per call
+ * (Netlify's scheduled function, every minute): keeps the queue honest, then
+ * works until nothing is due or `budgetMs` has passed, and waits for the
+ * deliveries in flight (each bounded by its channel's timeout).
+ */
+export async function drainNotifications(budgetMs: number, config: ServerConfig = getConfig()): Promise<{ processed: number }> {
+  if (enabledChannels(config.notifications).length === 0) return { processed: 0 };
+  await withDatabase((db) => maintainQueue(db, config), config);
+  const runner: Runner = await run(runnerOptions(config), taskList(config));
+  let processed = 0;
+  let running = 0;
+  runner.events.on('job:start', () => {
+    running += 1;
+  });
+  runner.events.on('job:complete', () => {
+    running -= 1;
+    processed += 1;
+  });
+  const deadline = Date.now() + budgetMs;
+  try {
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      if (running > 0) continue;
+      const due = await withDatabase(
+        (db) =>
+          db.query<{ due: number }>(
+            `SELECT count(*)::int AS due FROM graphile_worker.jobs
+             WHERE task_identifier = $1 AND run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`,
+            [DELIVER_TASK],
+          ),
+        config,
+      );
+      if ((due.rows[0]?.due ?? 0) === 0 && running === 0) break;
+    }
+  } finally {
+    await runner.stop();
+  }
+  return { processed };
+}

@@ -1,0 +1,194 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+/**
+ * The receivers of the notifications, real servers on 127.0.0.1: an SMTP
+ * server (smtp-server, parsed with mailparser), a webhook receiver that
+ * checks the signature the way docs/webhook.md tells integrators to, and a
+ * fake of the WhatsApp Cloud API endpoint written from Meta's documented
+ * request and answer (we cannot call Meta from here).
+ */
+
+async function until<T>(read: () => T, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface SmtpReceiver {
+  url: string;
+  messages: ParsedMail[];
+  waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  close(): Promise<void>;
+}
+
+export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+  const messages: ParsedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(
+        (mail) => {
+          messages.push(mail);
+          callback();
+        },
+        (error: Error) => callback(error),
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor: (count, timeoutMs = 20_000) =>
+      until(() => messages, (list) => list.length >= count, timeoutMs, `${count} e-mails (got ${messages.length})`),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface ReceivedRequest {
+  headers: IncomingMessage['headers'];
+  body: string;
+  json: Record<string, unknown>;
+}
+
+interface HttpReceiver {
+  url: string;
+  /** Every request answered 2xx. */
+  accepted: ReceivedRequest[];
+  /** Requests refused (bad signature or token, or while failing on purpose). */
+  refused: ReceivedRequest[];
+  waitFor(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /** Stops listening (connections are refused) until `up()`, on the same port. */
+  down(): Promise<void>;
+  up(): Promise<void>;
+  /** Answer 500 to everything (true) or normally (false). */
+  failing(value: boolean): void;
+  /** Wait this long before answering each request. */
+  delay(ms: number): void;
+  close(): Promise<void>;
+}
+
+async function startHttpReceiver(
+  check: (request: ReceivedRequest, url: string) => { status: number; body: unknown },
+): Promise<HttpReceiver> {
+  const accepted: ReceivedRequest[] = [];
+  const refused: ReceivedRequest[] = [];
+  let failing = false;
+  let delayMs = 0;
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(body) as Record<string, unknown>;
+      } catch {}
+      const received = { headers: request.headers, body, json: parsed };
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const answer = failing ? { status: 500, body: { error: 'caído a propósito' } } : check(received, request.url ?? '');
+      (answer.status < 300 ? accepted : refused).push(received);
+      response.writeHead(answer.status, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify(answer.body));
+    });
+  };
+  let server: Server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accepted,
+    refused,
+    waitFor: (count, timeoutMs = 20_000) =>
+      until(() => accepted, (list) => list.length >= count, timeoutMs, `${count} requests (got ${accepted.length})`),
+    down: close,
+    async up() {
+      server = createServer(handle);
+      await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    },
+    failing: (value) => {
+      failing = value;
+    },
+    delay: (ms) => {
+      delayMs = ms;
+    },
+    close: () => (server.listening ? close() : Promise.resolve()),
+  };
+}
+
+/** What an integrator does with our webhook (docs/webhook.md): recompute the HMAC, check the timestamp. */
+export function verifyWebhook(secret: string, headers: IncomingMessage['headers'], body: string): boolean {
+  const timestamp = String(headers['x-ceiba-timestamp'] ?? '');
+  const signature = String(headers['x-ceiba-signature'] ?? '');
+  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const expected = `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+  return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
+}
+
+export function startWebhookReceiver(secret: string): Promise<HttpReceiver> {
+  return startHttpReceiver((request) =>
+    verifyWebhook(secret, request.headers, request.body)
+      ? { status: 200, body: { ok: true } }
+      : { status: 401, body: { error: 'firma no válida' } },
+  );
+}
+
+/**
+ * The WhatsApp Cloud API's messages endpoint as Meta documents it:
+ * POST /{version}/{phone-number-id}/messages with a Bearer token and a
+ * template message; 200 `{messaging_product, contacts, messages:[{id}]}`, or
+ * an error object `{error:{message,type,code,fbtrace_id}}`.
+ */
+export function startWhatsappFake(token: string, phoneNumberId: string): Promise<HttpReceiver> {
+  let sequence = 0;
+  const error = (status: number, code: number, message: string) => ({
+    status,
+    body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEf123' } },
+  });
+  return startHttpReceiver((request, url) => {
+    if (!new RegExp(`^/v\\d+\\.\\d+/${phoneNumberId}/messages$`).test(url)) return error(400, 100, 'Unsupported post request');
+    if (request.headers.authorization !== `Bearer ${token}`) return error(401, 190, 'Invalid OAuth access token.');
+    const body = request.json as {
+      messaging_product?: string;
+      to?: string;
+      type?: string;
+      template?: { name?: string; language?: { code?: string }; components?: { type: string; parameters: { type: string; text: string }[] }[] };
+    };
+    const parameters = body.template?.components?.[0]?.parameters ?? [];
+    const valid =
+      body.messaging_product === 'whatsapp' &&
+      /^\d{10,15}$/.test(body.to ?? '') &&
+      body.type === 'template' &&
+      Boolean(body.template?.name) &&
+      Boolean(body.template?.language?.code) &&
+      parameters.every((parameter) => parameter.type === 'text' && parameter.text && !/[\n\t]| {5,}/.test(parameter.text));
+    if (!valid) return error(400, 132000, '(#132000) Number of parameters does not match the expected number of params');
+    sequence += 1;
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: body.to, wa_id: body.to }],
+        messages: [{ id: `wamid.TEST${String(sequence).padStart(6, '0')}`, message_status: 'accepted' }],
+      },
+    };
+  });
+}
+
+export type { HttpReceiver };

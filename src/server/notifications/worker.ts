@@ -91,7 +91,8 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
       logJson('error', { event: 'notification_maintenance_failed', error: (error as Error).message }),
     );
   await maintain();
-  const timer = setInterval(maintain, 30_000);
+  // Often enough to take over a dead worker's deliveries soon after their lock times out.
+  const timer = setInterval(maintain, Math.min(30, config.notifications.lockTimeoutSeconds) * 1000);
   timer.unref();
   return {
     async stop() {

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/server/config.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { deliver } from '../../src/server/notifications/deliver.ts';
+import { maintainQueue } from '../../src/server/notifications/worker.ts';
+import { originOf, setupAdmin } from '../support/admin.ts';
+import { quickQuote } from '../support/payloads.ts';
+import { type HttpReceiver, type SmtpReceiver, startSmtpReceiver, startWebhookReceiver } from '../support/receivers.ts';
+import { postJson, startServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+
+/**
+ * Issue #11, faults: receivers down, failing for good, a worker killed in the
+ * middle of a batch, and the 8:00 summary. Time is scaled: a retry schedule
+ * of seconds (NOTIFY_RETRY_DELAYS) stands for the production one of minutes.
+ */
+const SECRET = 'webhook-secret-for-fault-tests-0123';
+let webhook: HttpReceiver;
+let smtp: SmtpReceiver;
+
+const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const webhookEnv = (extra: Record<string, string> = {}) => ({
+  NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`,
+  NOTIFY_WEBHOOK_SECRET: SECRET,
+  ...extra,
+});
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function postLeads(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const answer = await postJson(`${url}/api/quick-quotes`, quickQuote({ phone: uniquePhone() }));
+    expect(answer.status).toBe(201);
+    ids.push(((await answer.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
+const deliveredIds = () => webhook.accepted.map((request) => String(request.headers['x-ceiba-delivery']));
+
+beforeAll(async () => {
+  [webhook, smtp] = await Promise.all([startWebhookReceiver(SECRET), startSmtpReceiver()]);
+});
+afterAll(async () => {
+  await Promise.all([webhook?.close(), smtp?.close()]);
+});
+
+describe('a receiver that is down', () => {
+  it('down for "3 minutes" (3 s at 1 s per minute), then up: every notification arrives, none twice', async () => {
+    const server = await startServer(webhookEnv({ NOTIFY_RETRY_DELAYS: '1,1,2,4,8' }));
+    await webhook.down();
+    const ids = await postLeads(server.url, 10);
+    await sleep(3000);
+    const waiting = await sql<{ attempts: number; status: string }>(
+      `SELECT attempts, status FROM notification_deliveries WHERE lead_id = ANY($1::uuid[])`,
+      [ids],
+    );
+    expect(waiting.every((row) => row.status !== 'sent' && row.attempts >= 2)).toBe(true);
+    await webhook.up();
+    await webhook.waitFor(10, 20_000);
+    const delivered = deliveredIds().filter((id) => ids.includes(id));
+    expect(new Set(delivered).size).toBe(10);
+    expect(delivered).toHaveLength(10);
+    const [error] = await sql<{ last_error: string | null }>(
+      `SELECT last_error FROM notification_deliveries WHERE lead_id = $1`,
+      [ids[0]],
+    );
+    expect(error?.last_error).toBeNull();
+    await server.stop();
+  }, 60_000);
+
+  it('failing on every attempt: `failed` with the reason; "Reintentar" sends it once the receiver is back', async () => {
+    const server = await startServer(webhookEnv({ NOTIFY_RETRY_DELAYS: '0,0' }));
+    const cookie = await setupAdmin(server.url);
+    webhook.failing(true);
+    const [id] = await postLeads(server.url, 1);
+    let row: { id: string; status: string; attempts: number; last_error: string | null } | undefined;
+    for (let tries = 0; tries < 100 && row?.status !== 'failed'; tries += 1) {
+      await sleep(100);
+      [row] = await sql('SELECT id, status, attempts, last_error FROM notification_deliveries WHERE lead_id = $1', [id]);
+    }
+    expect(row).toMatchObject({ status: 'failed', attempts: 3, last_error: 'El receptor respondió HTTP 500' });
+    webhook.failing(false);
+
+    const overview = await (
+      await fetch(`${server.url}/api/admin/notifications`, { headers: { Cookie: cookie } })
+    ).json();
+    expect(overview.failures.map((failure: { id: string }) => failure.id)).toContain(row?.id);
+
+    const retry = (deliveryId: string) =>
+      fetch(`${server.url}/api/admin/notifications/${deliveryId}/retry`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: originOf(server.url) },
+      });
+    expect((await retry(row?.id as string)).status).toBe(202);
+    await webhook.waitFor(webhook.accepted.length + 1);
+    await sleep(300);
+    expect(deliveredIds().filter((delivered) => delivered === id)).toHaveLength(1);
+    const [after] = await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE id = $1', [row?.id]);
+    expect(after?.status).toBe('sent');
+    // Sent is final: retrying it again is refused, and nothing is sent twice.
+    const again = await retry(row?.id as string);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: string }).error).toBe('Esta notificación ya se envió o se está enviando.');
+    expect((await retry('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    await server.stop();
+  }, 60_000);
+});
+
+describe('a worker killed in the middle of a batch', () => {
+  it('nothing is lost; a notification is delivered twice only when the receiver had accepted it as the worker died', async () => {
+    webhook.delay(300);
+    const env = webhookEnv({ NOTIFY_LOCK_TIMEOUT_SECONDS: '2', NOTIFY_RETRY_DELAYS: '1,1,1,1,1' });
+    const first = await startServer(env);
+    const ids = await postLeads(first.url, 30);
+    while (deliveredIds().filter((id) => ids.includes(id)).length < 8) await sleep(20);
+    await first.stop('SIGKILL');
+    const beforeRestart = new Set(deliveredIds().filter((id) => ids.includes(id)));
+
+    const second = await startServer(env);
+    const sent = () =>
+      countRows('notification_deliveries', `status = 'sent' AND lead_id = ANY($1::uuid[])`, [ids]);
+    for (let tries = 0; tries < 300 && (await sent()) < 30; tries += 1) await sleep(100);
+    webhook.delay(0);
+    const delivered = deliveredIds().filter((id) => ids.includes(id));
+    expect(new Set(delivered).size).toBe(30);
+    const twice = delivered.length - 30;
+    // At most one per delivery in flight when the worker died (4 at a time), and only those
+    // the receiver had accepted: the delivery id lets the receiver drop the copy.
+    expect(twice).toBeLessThanOrEqual(4);
+    expect(beforeRestart.size).toBeGreaterThanOrEqual(8);
+    const states = await sql<{ status: string; count: number }>(
+      `SELECT status, count(*)::int AS count FROM notification_deliveries WHERE lead_id = ANY($1::uuid[]) GROUP BY status`,
+      [ids],
+    );
+    expect(states).toEqual([{ status: 'sent', count: 30 }]);
+    console.log(`worker killed after ${beforeRestart.size} of 30: delivered twice ${twice}`);
+    await second.stop();
+  }, 90_000);
+});
+
+describe('the daily summary at 8:00 in Mérida', () => {
+  it('is queued once at 8:00, not before, and lists yesterday’s leads and who waits more than 24 hours', async () => {
+    const config = parseConfig({
+      ...process.env,
+      SMTP_URL: smtp.url,
+      NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
+      NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+      SITE_URL: 'https://www.ceibacasas.mx',
+    });
+    const server = await startServer();
+    const [yesterday, older] = await postLeads(server.url, 2);
+    await server.stop();
+    // 2026-11-21 10:00 in Mérida is 16:00 UTC; the second lead is older and still `nuevo`.
+    await sql(`UPDATE cotizaciones_rapidas SET created_at = '2026-11-21T16:00:00Z', name = 'Rosa Ek' WHERE id = $1`, [yesterday]);
+    await sql(`UPDATE cotizaciones_rapidas SET created_at = '2026-11-19T16:00:00Z' WHERE id = $1`, [older]);
+    await sql(
+      `UPDATE contacts SET created_at = '2026-11-19T16:00:00Z', name = 'Pedro Uc'
+       WHERE id = (SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1)`,
+      [older],
+    );
+
+    await withDatabase(async (db) => {
+      // 7:59 in Mérida (13:59 UTC): not yet.
+      await maintainQueue(db, config, new Date('2026-11-22T13:59:00Z'));
+      expect(await countRows('notification_deliveries', `purpose = 'summary'`)).toBe(0);
+      await maintainQueue(db, config, new Date('2026-11-22T14:00:00Z'));
+      await maintainQueue(db, config, new Date('2026-11-22T20:00:00Z'));
+      const summaries = await sql<{ id: string; summary_day: string }>(
+        `SELECT id, summary_day::text FROM notification_deliveries WHERE purpose = 'summary'`,
+      );
+      expect(summaries).toEqual([{ id: expect.any(String), summary_day: '2026-11-22' }]);
+      expect(await deliver(db, summaries[0]?.id as string, config)).toBe('sent');
+    });
+    const [mail] = await smtp.waitFor(1);
+    expect(mail?.subject).toMatch(/^Resumen del domingo, 22 de noviembre de 2026: 1 solicitud, \d+ sin atender$/);
+    expect(mail?.text).toContain('Rosa Ek');
+    expect(mail?.text).toContain('Pedro Uc');
+    expect(mail?.html).toContain('https://www.ceibacasas.mx/admin/prospecto?id=');
+  });
+});

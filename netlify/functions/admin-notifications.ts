@@ -27,7 +27,8 @@ export default logged(
       const body = await readJsonObject(request);
       if (body instanceof Response) return body;
       const parsed = testNotificationSchema.safeParse(body);
-      if (!parsed.success) return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
+      if (!parsed.success)
+        return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
       if (!notifications[parsed.data.channel]) return jsonError(409, CHANNEL_OFF);
       return json(202, { id: await sendTest(db, parsed.data.channel) });
     }

@@ -41,26 +41,57 @@ const environmentSchema = z.object({
     }),
   SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
   SMTP_URL: optionalText.pipe(
-    z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com' }).optional(),
+    z
+      .url({
+        protocol: /^smtps?$/,
+        error: 'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com',
+      })
+      .optional(),
   ),
   NOTIFY_EMAIL_FROM: optionalText.pipe(z.string().optional()),
   NOTIFY_EMAIL_TO: optionalText.transform((value, context) => {
     if (value === undefined) return [];
-    const addresses = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+    const addresses = value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
     const wrong = addresses.filter((address) => !z.email().safeParse(address).success);
     if (wrong.length === 0) return addresses;
     context.addIssue({ code: 'custom', message: `not an e-mail address: ${wrong.join(', ')}` });
     return z.NEVER;
   }),
-  NOTIFY_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional()),
+  NOTIFY_WEBHOOK_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  ),
   NOTIFY_WEBHOOK_SECRET: optionalText.pipe(
-    z.string().refine((value) => Buffer.byteLength(value) >= 16, 'must be at least 16 bytes').optional(),
+    z
+      .string()
+      .refine((value) => Buffer.byteLength(value) >= 16, 'must be at least 16 bytes')
+      .optional(),
   ),
   WHATSAPP_TOKEN: optionalText.pipe(z.string().optional()),
-  WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(z.string().regex(/^\d{5,20}$/, 'must be the numeric id Meta shows').optional()),
-  WHATSAPP_TEMPLATE: optionalText.pipe(z.string().regex(/^[a-z0-9_]{1,512}$/, 'must be a template name (a-z, 0-9, _)').optional()),
-  WHATSAPP_TEMPLATE_LANGUAGE: z.string().regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as es_MX').default('es_MX'),
-  WHATSAPP_TO: optionalText.pipe(z.string().regex(/^\d{10,15}$/, 'must be digits with the country code, e.g. 5219991234567').optional()),
+  WHATSAPP_PHONE_NUMBER_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{5,20}$/, 'must be the numeric id Meta shows')
+      .optional(),
+  ),
+  WHATSAPP_TEMPLATE: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, 'must be a template name (a-z, 0-9, _)')
+      .optional(),
+  ),
+  WHATSAPP_TEMPLATE_LANGUAGE: z
+    .string()
+    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a language code such as es_MX')
+    .default('es_MX'),
+  WHATSAPP_TO: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{10,15}$/, 'must be digits with the country code, e.g. 5219991234567')
+      .optional(),
+  ),
   WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v23.0'),
   NOTIFY_RETRY_DELAYS: z
     .string()

@@ -51,11 +51,15 @@ describe('a receiver that is down', () => {
     await webhook.down();
     const ids = await postLeads(server.url, 10);
     await sleep(3000);
-    const waiting = await sql<{ attempts: number; status: string }>(
-      `SELECT attempts, status FROM notification_deliveries WHERE lead_id = ANY($1::uuid[])`,
+    const waiting = await sql<{ attempts: number; status: string; last_error: string }>(
+      `SELECT attempts, status, last_error FROM notification_deliveries WHERE lead_id = ANY($1::uuid[])`,
       [ids],
     );
     expect(waiting.every((row) => row.status !== 'sent' && row.attempts >= 2)).toBe(true);
+    // The team reads why, in Spanish, with the code for whoever fixes it.
+    expect(new Set(waiting.map((row) => row.last_error))).toEqual(
+      new Set(['El receptor rechazó la conexión (ECONNREFUSED)']),
+    );
     await webhook.up();
     await webhook.waitFor(10, 20_000);
     const delivered = deliveredIds().filter((id) => ids.includes(id));
@@ -77,7 +81,10 @@ describe('a receiver that is down', () => {
     let row: { id: string; status: string; attempts: number; last_error: string | null } | undefined;
     for (let tries = 0; tries < 100 && row?.status !== 'failed'; tries += 1) {
       await sleep(100);
-      [row] = await sql('SELECT id, status, attempts, last_error FROM notification_deliveries WHERE lead_id = $1', [id]);
+      [row] = await sql<NonNullable<typeof row>>(
+        'SELECT id, status, attempts, last_error FROM notification_deliveries WHERE lead_id = $1',
+        [id],
+      );
     }
     expect(row).toMatchObject({ status: 'failed', attempts: 3, last_error: 'El receptor respondió HTTP 500' });
     webhook.failing(false);
@@ -96,7 +103,9 @@ describe('a receiver that is down', () => {
     await webhook.waitFor(webhook.accepted.length + 1);
     await sleep(300);
     expect(deliveredIds().filter((delivered) => delivered === id)).toHaveLength(1);
-    const [after] = await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE id = $1', [row?.id]);
+    const [after] = await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE id = $1', [
+      row?.id,
+    ]);
     expect(after?.status).toBe('sent');
     // Sent is final: retrying it again is refused, and nothing is sent twice.
     const again = await retry(row?.id as string);
@@ -118,8 +127,7 @@ describe('a worker killed in the middle of a batch', () => {
     const beforeRestart = new Set(deliveredIds().filter((id) => ids.includes(id)));
 
     const second = await startServer(env);
-    const sent = () =>
-      countRows('notification_deliveries', `status = 'sent' AND lead_id = ANY($1::uuid[])`, [ids]);
+    const sent = () => countRows('notification_deliveries', `status = 'sent' AND lead_id = ANY($1::uuid[])`, [ids]);
     for (let tries = 0; tries < 300 && (await sent()) < 30; tries += 1) await sleep(100);
     webhook.delay(0);
     const delivered = deliveredIds().filter((id) => ids.includes(id));
@@ -152,7 +160,9 @@ describe('the daily summary at 8:00 in Mérida', () => {
     const [yesterday, older] = await postLeads(server.url, 2);
     await server.stop();
     // 2026-11-21 10:00 in Mérida is 16:00 UTC; the second lead is older and still `nuevo`.
-    await sql(`UPDATE cotizaciones_rapidas SET created_at = '2026-11-21T16:00:00Z', name = 'Rosa Ek' WHERE id = $1`, [yesterday]);
+    await sql(`UPDATE cotizaciones_rapidas SET created_at = '2026-11-21T16:00:00Z', name = 'Rosa Ek' WHERE id = $1`, [
+      yesterday,
+    ]);
     await sql(`UPDATE cotizaciones_rapidas SET created_at = '2026-11-19T16:00:00Z' WHERE id = $1`, [older]);
     await sql(
       `UPDATE contacts SET created_at = '2026-11-19T16:00:00Z', name = 'Pedro Uc'

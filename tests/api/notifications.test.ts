@@ -92,7 +92,7 @@ describe('with every channel on', () => {
     const [mail] = mails;
     expect(mail?.subject).toBe('Nueva estimación: Ana López (Mérida)');
     expect(mail?.from?.text).toContain('avisos@ceibacasas.mx');
-    expect((mail?.to as { text: string }).text).toContain('direccion@ceibacasas.mx');
+    expect((mail?.to as { text: string } | undefined)?.text).toContain('direccion@ceibacasas.mx');
     const [contact] = await sql<{ contact_id: string }>('SELECT contact_id FROM quote_requests WHERE id = $1', [id]);
     for (const body of [mail?.text ?? '', mail?.html || '']) {
       expect(body).toContain('Terreno (m²)');
@@ -120,7 +120,13 @@ describe('with every channel on', () => {
       version: 1,
       event: 'lead.created',
       delivery_id: id,
-      lead: { id, form: 'estimacion', name: 'Ana López', phone: `+52${phone}`, attribution: { utm_campaign: campaign } },
+      lead: {
+        id,
+        form: 'estimacion',
+        name: 'Ana López',
+        phone: `+52${phone}`,
+        attribution: { utm_campaign: campaign },
+      },
       contact: { id: contact?.contact_id },
     });
 
@@ -153,10 +159,11 @@ describe('with every channel on', () => {
     expect(webhook.refused).toHaveLength(0);
 
     const states = await eventually(
-      () => sql<{ channel: string; status: string }>(
-        `SELECT channel, status FROM notification_deliveries WHERE lead_id = $1 ORDER BY channel`,
-        [id],
-      ),
+      () =>
+        sql<{ channel: string; status: string }>(
+          `SELECT channel, status FROM notification_deliveries WHERE lead_id = $1 ORDER BY channel`,
+          [id],
+        ),
       (rows) => rows.every((row) => row.status === 'sent'),
     );
     expect(states).toEqual([
@@ -168,8 +175,16 @@ describe('with every channel on', () => {
 
   it('each form has its own subject; the partner answer is unchanged', async () => {
     const posts = [
-      ['/api/quick-quotes', quickQuote({ name: 'Luis Chan', phone: uniquePhone() }), 'Nueva cotización rápida: Luis Chan'],
-      ['/api/quote-requests', preFilter({ name: 'Carlos Pech', phone: uniquePhone() }), 'Nuevo prefiltro: Carlos Pech (Progreso)'],
+      [
+        '/api/quick-quotes',
+        quickQuote({ name: 'Luis Chan', phone: uniquePhone() }),
+        'Nueva cotización rápida: Luis Chan',
+      ],
+      [
+        '/api/quote-requests',
+        preFilter({ name: 'Carlos Pech', phone: uniquePhone() }),
+        'Nuevo prefiltro: Carlos Pech (Progreso)',
+      ],
       [
         '/api/partner-applications',
         partnerApplication({ name: 'Desarrollos del Sureste', phone: uniquePhone() }),
@@ -195,7 +210,10 @@ describe('with every channel on', () => {
     expect(await countRows('notification_deliveries', 'lead_id = $1', [id])).toBe(3);
 
     const before = await countRows('notification_deliveries');
-    const bot = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ [HONEYPOT_FIELD]: 'http://spam.example', phone: uniquePhone() }));
+    const bot = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ [HONEYPOT_FIELD]: 'http://spam.example', phone: uniquePhone() }),
+    );
     expect(bot.status).toBe(201);
     expect(await countRows('notification_deliveries')).toBe(before);
   });
@@ -211,7 +229,10 @@ describe('with every channel on', () => {
     const { id } = (await answer.json()) as { id: string };
     await eventually(forLead(id).webhook, (list) => list.length === 1);
     const page = await eventually(
-      async () => (await (await api('/api/admin/quick-quotes')).json()) as { deliveries: Record<string, { channel: string; status: string }[]> },
+      async () =>
+        (await (await api('/api/admin/quick-quotes')).json()) as {
+          deliveries: Record<string, { channel: string; status: string }[]>;
+        },
       (value) => (value.deliveries[id] ?? []).every((delivery) => delivery.status === 'sent'),
     );
     expect(page.deliveries[id]?.map((delivery) => [delivery.channel, delivery.status])).toEqual([
@@ -233,7 +254,10 @@ describe('with every channel on', () => {
     });
     expect(overview.lastSent).not.toBeNull();
 
-    const test = await api('/api/admin/notifications/test', { method: 'POST', body: JSON.stringify({ channel: 'webhook' }) });
+    const test = await api('/api/admin/notifications/test', {
+      method: 'POST',
+      body: JSON.stringify({ channel: 'webhook' }),
+    });
     expect(test.status).toBe(202);
     const { id: testId } = (await test.json()) as { id: string };
     const tests = await eventually(
@@ -242,7 +266,10 @@ describe('with every channel on', () => {
     );
     expect(tests[0]?.json).toMatchObject({ event: 'notification.test', delivery_id: testId });
 
-    const bad = await api('/api/admin/notifications/test', { method: 'POST', body: JSON.stringify({ channel: 'fax' }) });
+    const bad = await api('/api/admin/notifications/test', {
+      method: 'POST',
+      body: JSON.stringify({ channel: 'fax' }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe('Elige el canal de la prueba.');
     const crossSite = await api('/api/admin/notifications/test', {
@@ -259,7 +286,11 @@ describe('with every channel on', () => {
   });
 
   it('200 leads in a burst: 200 deliveries per channel, none twice', async () => {
-    const before = { email: smtp.messages.length, webhook: webhook.accepted.length, whatsapp: whatsapp.accepted.length };
+    const before = {
+      email: smtp.messages.length,
+      webhook: webhook.accepted.length,
+      whatsapp: whatsapp.accepted.length,
+    };
     const ids: string[] = [];
     for (let batch = 0; batch < 10; batch += 1) {
       const answers = await Promise.all(
@@ -276,7 +307,9 @@ describe('with every channel on', () => {
     await webhook.waitFor(before.webhook + 200, 60_000);
     await whatsapp.waitFor(before.whatsapp + 200, 60_000);
     const burst = new Set(ids);
-    const hookIds = webhook.accepted.map((request) => String(request.headers['x-ceiba-delivery'])).filter((id) => burst.has(id));
+    const hookIds = webhook.accepted
+      .map((request) => String(request.headers['x-ceiba-delivery']))
+      .filter((id) => burst.has(id));
     expect(new Set(hookIds).size).toBe(200);
     expect(hookIds).toHaveLength(200);
     const mailIds = smtp.messages.map((mail) => String(mail.messageId).slice(1, 37)).filter((id) => burst.has(id));

@@ -1,5 +1,7 @@
 import bcrypt from 'bcryptjs';
+import { startWebhookReceiver } from '../support/receivers.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { E2E_WEBHOOK } from './playwright.config.ts';
 
 const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
 
@@ -263,6 +265,93 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   expect(lines[1]).toContain('2030-01-15');
   expect(lines[1]).toContain(',3,mérida-otoño,');
   expect(lines[1]).toContain(hostile.replaceAll('"', '""'));
+  consoleErrors.splice(0);
+});
+
+test('the notifications story: a failed webhook shown per request, Reintentar once the receiver is up, a test message', async ({
+  page,
+  sql,
+  consoleErrors,
+}) => {
+  const login = await page.request.post('/api/auth/login', {
+    data: ADMIN,
+    headers: { Origin: 'http://127.0.0.1:4329' },
+  });
+  expect(login.status()).toBe(200);
+  const name = uniqueName('Rosa Ek');
+  const answer = await page.request.post('/api/quick-quotes', {
+    data: { name, phone: `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, origin: 'hero' },
+  });
+  expect(answer.status()).toBe(201);
+  const { id } = (await answer.json()) as { id: string };
+  // Nobody listens on the webhook's port yet: the first attempt and its one retry fail.
+  await expect
+    .poll(
+      async () =>
+        (await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE lead_id = $1', [id]))[0]
+          ?.status,
+      {
+        timeout: 20_000,
+      },
+    )
+    .toBe('failed');
+
+  await page.goto('/admin#solicitudes');
+  await page.getByRole('tab', { name: /Cotizaciones rápidas/ }).click();
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row.getByText('Webhook: falló')).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  const receiver = await startWebhookReceiver(E2E_WEBHOOK.secret, E2E_WEBHOOK.port);
+  try {
+    await row.getByRole('button', { name: 'Reintentar webhook' }).click();
+    await expect(toast(page, 'Reintento en camino')).toBeVisible();
+    await expect
+      .poll(() => receiver.accepted.filter((request) => request.headers['x-ceiba-delivery'] === id).length, {
+        timeout: 20_000,
+      })
+      .toBe(1);
+    await page.reload();
+    await page.getByRole('tab', { name: /Cotizaciones rápidas/ }).click();
+    await expect(page.getByRole('row').filter({ hasText: name }).getByText('Webhook: enviada')).toBeVisible();
+
+    // The Notificaciones page: channels without secrets, the last delivery, a test message.
+    await page.getByRole('link', { name: 'Notificaciones' }).click();
+    await expect(page).toHaveURL(/#notificaciones$/);
+    const webhookCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Webhook' }) });
+    await expect(webhookCard.getByText('Activo')).toBeVisible();
+    await expect(webhookCard).toContainText(`Destino: 127.0.0.1:${E2E_WEBHOOK.port}`);
+    await expect(
+      page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Correo' }) }),
+    ).toContainText('Inactivo');
+    await expect(page.getByText(E2E_WEBHOOK.secret)).toHaveCount(0);
+    await expect(page.getByText('Último envío')).toBeVisible();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await webhookCard.getByRole('button', { name: 'Enviar prueba' }).click();
+    await expect(toast(page, 'Prueba en camino')).toBeVisible();
+    await expect
+      .poll(() => receiver.accepted.filter((request) => request.json.event === 'notification.test').length, {
+        timeout: 20_000,
+      })
+      .toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: 'test-results/e2e/notificaciones-1280.png', fullPage: true });
+
+    // Advisers use phones: the page fits 390 px without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Canales' })).toBeVisible();
+    await page.screenshot({ path: 'test-results/e2e/notificaciones-390.png', fullPage: true });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    // The contact's page shows the request's delivery too.
+    const [contact] = await sql<{ contact_id: string }>('SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1', [
+      id,
+    ]);
+    await page.goto(`/admin/prospecto?id=${contact?.contact_id}`);
+    await expect(page.getByText('Webhook: enviada')).toBeVisible();
+  } finally {
+    await receiver.close();
+  }
   consoleErrors.splice(0);
 });
 

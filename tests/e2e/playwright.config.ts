@@ -2,6 +2,11 @@ import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
 
 const PORT = 4329;
+/**
+ * The e2e server notifies a webhook on this port: nothing listens there until
+ * the notifications story starts a receiver, so its deliveries fail first.
+ */
+export const E2E_WEBHOOK = { port: 54331, secret: 'e2e-webhook-secret-0123456789' };
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:54329/app';
 
@@ -51,6 +56,10 @@ export default defineConfig({
       LEAD_RATE_LIMIT: '0',
       // Never outlives Playwright, however the run ends.
       EXIT_WITH_PARENT: '1',
+      NOTIFY_WEBHOOK_URL: `http://127.0.0.1:${E2E_WEBHOOK.port}/avisos`,
+      NOTIFY_WEBHOOK_SECRET: E2E_WEBHOOK.secret,
+      // One quick retry, then `failed`: the story sees both states in seconds.
+      NOTIFY_RETRY_DELAYS: '1',
     },
   },
 });

@@ -51,7 +51,12 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     url: `smtp://127.0.0.1:${port}`,
     messages,
     waitFor: (count, timeoutMs = 20_000) =>
-      until(() => messages, (list) => list.length >= count, timeoutMs, `${count} e-mails (got ${messages.length})`),
+      until(
+        () => messages,
+        (list) => list.length >= count,
+        timeoutMs,
+        `${count} e-mails (got ${messages.length})`,
+      ),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -81,6 +86,7 @@ interface HttpReceiver {
 
 async function startHttpReceiver(
   check: (request: ReceivedRequest, url: string) => { status: number; body: unknown },
+  listenPort = 0,
 ): Promise<HttpReceiver> {
   const accepted: ReceivedRequest[] = [];
   const refused: ReceivedRequest[] = [];
@@ -97,14 +103,16 @@ async function startHttpReceiver(
       } catch {}
       const received = { headers: request.headers, body, json: parsed };
       if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      const answer = failing ? { status: 500, body: { error: 'caído a propósito' } } : check(received, request.url ?? '');
+      const answer = failing
+        ? { status: 500, body: { error: 'caído a propósito' } }
+        : check(received, request.url ?? '');
       (answer.status < 300 ? accepted : refused).push(received);
       response.writeHead(answer.status, { 'Content-Type': 'application/json' });
       response.end(JSON.stringify(answer.body));
     });
   };
   let server: Server = createServer(handle);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const close = () =>
     new Promise<void>((resolve) => {
@@ -116,7 +124,12 @@ async function startHttpReceiver(
     accepted,
     refused,
     waitFor: (count, timeoutMs = 20_000) =>
-      until(() => accepted, (list) => list.length >= count, timeoutMs, `${count} requests (got ${accepted.length})`),
+      until(
+        () => accepted,
+        (list) => list.length >= count,
+        timeoutMs,
+        `${count} requests (got ${accepted.length})`,
+      ),
     down: close,
     async up() {
       server = createServer(handle);
@@ -141,11 +154,13 @@ export function verifyWebhook(secret: string, headers: IncomingMessage['headers'
   return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
 }
 
-export function startWebhookReceiver(secret: string): Promise<HttpReceiver> {
-  return startHttpReceiver((request) =>
-    verifyWebhook(secret, request.headers, request.body)
-      ? { status: 200, body: { ok: true } }
-      : { status: 401, body: { error: 'firma no válida' } },
+export function startWebhookReceiver(secret: string, port = 0): Promise<HttpReceiver> {
+  return startHttpReceiver(
+    (request) =>
+      verifyWebhook(secret, request.headers, request.body)
+        ? { status: 200, body: { ok: true } }
+        : { status: 401, body: { error: 'firma no válida' } },
+    port,
   );
 }
 
@@ -162,13 +177,18 @@ export function startWhatsappFake(token: string, phoneNumberId: string): Promise
     body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'AbCdEf123' } },
   });
   return startHttpReceiver((request, url) => {
-    if (!new RegExp(`^/v\\d+\\.\\d+/${phoneNumberId}/messages$`).test(url)) return error(400, 100, 'Unsupported post request');
+    if (!new RegExp(`^/v\\d+\\.\\d+/${phoneNumberId}/messages$`).test(url))
+      return error(400, 100, 'Unsupported post request');
     if (request.headers.authorization !== `Bearer ${token}`) return error(401, 190, 'Invalid OAuth access token.');
     const body = request.json as {
       messaging_product?: string;
       to?: string;
       type?: string;
-      template?: { name?: string; language?: { code?: string }; components?: { type: string; parameters: { type: string; text: string }[] }[] };
+      template?: {
+        name?: string;
+        language?: { code?: string };
+        components?: { type: string; parameters: { type: string; text: string }[] }[];
+      };
     };
     const parameters = body.template?.components?.[0]?.parameters ?? [];
     const valid =
@@ -177,8 +197,11 @@ export function startWhatsappFake(token: string, phoneNumberId: string): Promise
       body.type === 'template' &&
       Boolean(body.template?.name) &&
       Boolean(body.template?.language?.code) &&
-      parameters.every((parameter) => parameter.type === 'text' && parameter.text && !/[\n\t]| {5,}/.test(parameter.text));
-    if (!valid) return error(400, 132000, '(#132000) Number of parameters does not match the expected number of params');
+      parameters.every(
+        (parameter) => parameter.type === 'text' && parameter.text && !/[\n\t]| {5,}/.test(parameter.text),
+      );
+    if (!valid)
+      return error(400, 132000, '(#132000) Number of parameters does not match the expected number of params');
     sequence += 1;
     return {
       status: 200,

@@ -7,13 +7,17 @@ import {
   type LeadRow,
   scorePercent,
 } from '../../lib/admin/columns.ts';
+import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
 import ContactsView from './ContactsView.tsx';
+import { DeliveryList } from './Deliveries.tsx';
+import NotificationsView from './NotificationsView.tsx';
 import { useAdminSession } from './session.ts';
 
 interface Page {
   items: LeadRow[];
+  deliveries: Record<string, DeliveryView[]>;
   nextCursor: string | null;
   total: number;
 }
@@ -47,8 +51,9 @@ const TABS: Record<
 
 type Pages = Partial<Record<LeadKind, Page>>;
 
-type View = 'prospectos' | 'solicitudes';
-const viewOf = (hash: string): View => (hash === '#solicitudes' ? 'solicitudes' : 'prospectos');
+const VIEWS = ['prospectos', 'solicitudes', 'notificaciones'] as const;
+type View = (typeof VIEWS)[number];
+const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash) ?? 'prospectos';
 
 /**
  * /admin: the team's panel. "Prospectos" (one card per person, the default)
@@ -80,7 +85,8 @@ export default function AdminPanel() {
     }
     setPages((current) => {
       const previous = cursor ? (current[kind]?.items ?? []) : [];
-      return { ...current, [kind]: { ...result.body, items: [...previous, ...result.body.items] } };
+      const deliveries = cursor ? { ...current[kind]?.deliveries, ...result.body.deliveries } : result.body.deliveries;
+      return { ...current, [kind]: { ...result.body, deliveries, items: [...previous, ...result.body.items] } };
     });
   }, []);
 
@@ -161,11 +167,12 @@ export default function AdminPanel() {
         </div>
       </header>
 
-      <nav aria-label="Vistas del panel" className="flex gap-2">
+      <nav aria-label="Vistas del panel" className="flex flex-wrap gap-2">
         {(
           [
             ['prospectos', 'Prospectos'],
             ['solicitudes', `Solicitudes (${total})`],
+            ['notificaciones', 'Notificaciones'],
           ] as const
         ).map(([name, label]) => (
           <a
@@ -181,6 +188,8 @@ export default function AdminPanel() {
 
       {view === 'prospectos' ? (
         <ContactsView />
+      ) : view === 'notificaciones' ? (
+        <NotificationsView />
       ) : (
         <>
           <div
@@ -229,7 +238,12 @@ export default function AdminPanel() {
                 {TABS[active].empty}
               </p>
             ) : (
-              <LeadTable kind={active} rows={page.items} onDelete={(id) => remove(active, id)} />
+              <LeadTable
+                kind={active}
+                rows={page.items}
+                deliveries={page.deliveries}
+                onDelete={(id) => remove(active, id)}
+              />
             )}
             {page?.nextCursor && (
               <button
@@ -247,7 +261,17 @@ export default function AdminPanel() {
   );
 }
 
-function LeadTable({ kind, rows, onDelete }: { kind: LeadKind; rows: LeadRow[]; onDelete(id: string): void }) {
+function LeadTable({
+  kind,
+  rows,
+  deliveries,
+  onDelete,
+}: {
+  kind: LeadKind;
+  rows: LeadRow[];
+  deliveries: Record<string, DeliveryView[]>;
+  onDelete(id: string): void;
+}) {
   const columns = COLUMNS[kind].filter((column) => column.inTable);
   return (
     <section
@@ -268,6 +292,9 @@ function LeadTable({ kind, rows, onDelete }: { kind: LeadKind; rows: LeadRow[]; 
               </th>
             ))}
             <th scope="col" className="px-3 py-3">
+              Avisos al equipo
+            </th>
+            <th scope="col" className="px-3 py-3">
               <span className="sr-only">Acciones</span>
             </th>
           </tr>
@@ -281,6 +308,9 @@ function LeadTable({ kind, rows, onDelete }: { kind: LeadKind; rows: LeadRow[]; 
                   {column.header === 'Puntaje' ? <ScoreBadge score={Number(row.score)} /> : column.value(row)}
                 </td>
               ))}
+              <td className="min-w-48 px-3 py-2">
+                <DeliveryList deliveries={deliveries[row.id] ?? []} label={`Avisos de la solicitud de ${row.name}`} />
+              </td>
               <td className="px-3 py-2">
                 <button
                   type="button"

@@ -18,6 +18,7 @@ import {
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
 import { STATE_BADGE } from './ContactsView.tsx';
+import { DeliveryList } from './Deliveries.tsx';
 import { todayInMerida, useAdminSession } from './session.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -348,6 +349,9 @@ function Timeline({ contact, onChanged }: { contact: ContactDetail; onChanged():
             {entry.type === 'request' && (
               <>
                 <h3 className="mt-1 font-bold">Solicitud: {FORM_LABELS[entry.form]}</h3>
+                <div className="mt-2">
+                  <DeliveryList deliveries={entry.deliveries} label="Avisos al equipo de esta solicitud" />
+                </div>
                 <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
                   {entry.fields.map(([label, value]) => (
                     <div key={label} className="flex gap-2">

@@ -10,7 +10,6 @@ const SOURCES: { table: string; kind: LeadKind }[] = [
   { table: 'partner_applications', kind: 'partner-applications' },
 ];
 
-
 /** At the same instant a request comes first: the reopening it caused follows it. */
 const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, event: 1, note: 2 };
 

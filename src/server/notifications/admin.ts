@@ -53,7 +53,10 @@ export async function deliveriesOfLeads(
     [kind, leadIds],
   );
   const byLead: Record<string, DeliveryView[]> = {};
-  for (const row of rows) (byLead[row.lead_id] ??= []).push(view(row));
+  for (const row of rows) {
+    byLead[row.lead_id] ??= [];
+    byLead[row.lead_id]?.push(view(row));
+  }
   return byLead;
 }
 
@@ -70,7 +73,9 @@ function channelViews(config: NotificationConfig): ChannelView[] {
 /** The Notificaciones page: channels, the last delivery sent, recent failures, how many wait. */
 export async function notificationsOverview(db: Queryable, config: NotificationConfig): Promise<NotificationsOverview> {
   const entries = (where: string, limit: number) =>
-    db.query<DeliveryRecord & { purpose: DeliveryEntry['purpose']; contact_id: string | null; contact_name: string | null }>(
+    db.query<
+      DeliveryRecord & { purpose: DeliveryEntry['purpose']; contact_id: string | null; contact_name: string | null }
+    >(
       `SELECT ${COLUMNS}, d.purpose, d.contact_id, c.name AS contact_name
        FROM notification_deliveries d LEFT JOIN contacts c ON c.id = d.contact_id
        WHERE ${where} ORDER BY ${where.includes('sent') ? 'd.sent_at' : 'd.updated_at'} DESC LIMIT ${limit}`,

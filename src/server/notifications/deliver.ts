@@ -78,7 +78,13 @@ export async function deliver(db: Database, deliveryId: string, config: ServerCo
      WHERE id = $1`,
     [delivery.id],
   );
-  logJson('info', { event: 'notification_sent', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, receipt });
+  logJson('info', {
+    event: 'notification_sent',
+    delivery: delivery.id,
+    channel: delivery.channel,
+    attempt: delivery.attempts,
+    receipt,
+  });
   return 'sent';
 }
 
@@ -109,7 +115,7 @@ async function recordFailure(
   error: unknown,
   retryDelays: readonly number[],
 ): Promise<DeliveryOutcome> {
-  const reason = describe(error);
+  const reason = reasonOf(error);
   const delay = error instanceof Permanent ? undefined : retryDelays[delivery.attempts - 1];
   if (delay === undefined) {
     await db.query(
@@ -118,7 +124,13 @@ async function recordFailure(
        WHERE id = $1`,
       [delivery.id, reason],
     );
-    logJson('error', { event: 'notification_failed', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, error: reason });
+    logJson('error', {
+      event: 'notification_failed',
+      delivery: delivery.id,
+      channel: delivery.channel,
+      attempt: delivery.attempts,
+      error: reason,
+    });
     return 'failed';
   }
   const next = new Date(Date.now() + delay * 1000);
@@ -131,7 +143,14 @@ async function recordFailure(
     );
     await scheduleDeliveries(tx, [delivery.id], next);
   });
-  logJson('warn', { event: 'notification_retry', delivery: delivery.id, channel: delivery.channel, attempt: delivery.attempts, retry_in_s: delay, error: reason });
+  logJson('warn', {
+    event: 'notification_retry',
+    delivery: delivery.id,
+    channel: delivery.channel,
+    attempt: delivery.attempts,
+    retry_in_s: delay,
+    error: reason,
+  });
   return 'retry';
 }
 
@@ -174,11 +193,33 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
   }
 }
 
-/** The reason shown to the team: the error and its cause (e.g. ECONNREFUSED), never a secret. */
-function describe(error: unknown): string {
+const REASONS: Record<string, string> = {
+  ECONNREFUSED: 'El receptor rechazó la conexión',
+  ENOTFOUND: 'No se encontró el servidor del receptor',
+  EAI_AGAIN: 'No se encontró el servidor del receptor',
+  ETIMEDOUT: 'El receptor no respondió a tiempo',
+  ETIMEOUT: 'El receptor no respondió a tiempo',
+  ECONNECTION: 'No se pudo conectar con el servidor SMTP',
+  ECONNRESET: 'El receptor cortó la conexión',
+  EPIPE: 'El receptor cortó la conexión',
+  ESOCKET: 'Falló la conexión con el servidor SMTP',
+  EAUTH: 'El servidor SMTP rechazó el usuario o la contraseña',
+  EENVELOPE: 'El servidor SMTP rechazó el remitente o los destinatarios',
+  EMESSAGE: 'El servidor SMTP rechazó el mensaje',
+  UND_ERR_CONNECT_TIMEOUT: 'El receptor no respondió a tiempo',
+  UND_ERR_SOCKET: 'El receptor cortó la conexión',
+};
+
+/**
+ * The reason shown to the team, in Spanish where the error is a known one
+ * (with its code, for whoever fixes it), never a secret.
+ */
+function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error).slice(0, 500);
-  const cause = error.cause as { code?: string; message?: string } | undefined;
-  const detail = cause?.code ?? cause?.message;
-  const text = error.name === 'TimeoutError' ? 'El receptor no respondió a tiempo' : error.message;
-  return (detail && !text.includes(detail) ? `${text} (${detail})` : text).slice(0, 500);
+  if (error.name === 'TimeoutError') return 'El receptor no respondió a tiempo';
+  const code =
+    (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code ?? undefined;
+  const known = code ? REASONS[code] : undefined;
+  if (known) return `${known} (${code})`;
+  return (code && !error.message.includes(code) ? `${error.message} (${code})` : error.message).slice(0, 500);
 }

@@ -1,6 +1,6 @@
+import { site } from '../../data/site.ts';
 import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts';
 import { type LeadForm, leadForm, whatsappLink } from '../../lib/admin/contacts.ts';
-import { site } from '../../data/site.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
 
@@ -101,4 +101,3 @@ export async function leadMessage(
     links: { panel, whatsapp: whatsappLink(phone, name, site.brand.name), phone: `tel:${phone}` },
   };
 }
-

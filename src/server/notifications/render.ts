@@ -30,7 +30,8 @@ const MERIDA_DATE_TIME = new Intl.DateTimeFormat('es-MX', {
   timeZone: 'America/Merida',
 });
 
-const messageId = (id: string, channel: string) => `<${id}.${channel}@notificaciones.${new URL(site.siteUrl).hostname}>`;
+const messageId = (id: string, channel: string) =>
+  `<${id}.${channel}@notificaciones.${new URL(site.siteUrl).hostname}>`;
 
 function htmlPage(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5">${body}<p style="color:#6b7280;font-size:12px">${escapeHtml(site.brand.name)} · aviso automático del sitio</p></body></html>`;
@@ -63,7 +64,9 @@ export function leadEmail(lead: LeadMessage): EmailContent {
     ...lead.fields.map((field) => `${field.label}: ${field.value}`),
     '',
     'Origen de la visita:',
-    ...(attribution.length ? attribution.map((row) => `${row.label}: ${row.value}`) : ['Directo (sin campaña ni referencia)']),
+    ...(attribution.length
+      ? attribution.map((row) => `${row.label}: ${row.value}`)
+      : ['Directo (sin campaña ni referencia)']),
     '',
     `Escribir por WhatsApp: ${lead.links.whatsapp}`,
     `Llamar: ${lead.links.phone}`,
@@ -162,7 +165,9 @@ export function summaryEmail(deliveryId: string, summary: DailySummary): EmailCo
     ...(summary.leads.length ? summary.leads.map(leadLine) : ['Ninguna.']),
     '',
     'Prospectos en "Nuevo" desde hace más de 24 horas:',
-    ...(summary.waiting.length ? summary.waiting.map((contact) => `${waitingLine(contact)} · ${contact.panel}`) : ['Ninguno. ¡Bien!']),
+    ...(summary.waiting.length
+      ? summary.waiting.map((contact) => `${waitingLine(contact)} · ${contact.panel}`)
+      : ['Ninguno. ¡Bien!']),
     '',
     `Panel: ${summary.panel}`,
   ].join('\n');
@@ -176,7 +181,9 @@ export function summaryEmail(deliveryId: string, summary: DailySummary): EmailCo
       'Ninguna.',
     )}
 <h2 style="font-size:16px">En “Nuevo” desde hace más de 24 horas</h2>${list(
-      summary.waiting.map((contact) => `<a href="${escapeHtml(contact.panel)}">${escapeHtml(waitingLine(contact))}</a>`),
+      summary.waiting.map(
+        (contact) => `<a href="${escapeHtml(contact.panel)}">${escapeHtml(waitingLine(contact))}</a>`,
+      ),
       'Ninguno. ¡Bien!',
     )}
 <p>${button(summary.panel, 'Abrir el panel')}</p>`,

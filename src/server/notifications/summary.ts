@@ -52,7 +52,13 @@ const TITLES: Record<string, string> = {
 /** The content of the summary sent on `day`: the leads of the day before, and who still waits. */
 export async function dailySummary(db: Queryable, day: string, siteUrl: string | undefined): Promise<DailySummary> {
   const site = siteAddress(siteUrl);
-  const leads = await db.query<{ created_at: Date; form: string; name: string; phone: string; municipality: string | null }>(
+  const leads = await db.query<{
+    created_at: Date;
+    form: string;
+    name: string;
+    phone: string;
+    municipality: string | null;
+  }>(
     `WITH bounds AS (
        SELECT (($1::date - 1)::timestamp AT TIME ZONE '${MERIDA}') AS since,
               ($1::date::timestamp AT TIME ZONE '${MERIDA}') AS until

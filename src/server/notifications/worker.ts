@@ -68,7 +68,13 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
      LIMIT 500`,
   );
   if (orphans.rows.length > 0) {
-    await db.transaction((tx) => scheduleDeliveries(tx, orphans.rows.map((row) => row.id), null));
+    await db.transaction((tx) =>
+      scheduleDeliveries(
+        tx,
+        orphans.rows.map((row) => row.id),
+        null,
+      ),
+    );
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
@@ -108,7 +114,10 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
  * works until nothing is due or `budgetMs` has passed, and waits for the
  * deliveries in flight (each bounded by its channel's timeout).
  */
-export async function drainNotifications(budgetMs: number, config: ServerConfig = getConfig()): Promise<{ processed: number }> {
+export async function drainNotifications(
+  budgetMs: number,
+  config: ServerConfig = getConfig(),
+): Promise<{ processed: number }> {
   if (enabledChannels(config.notifications).length === 0) return { processed: 0 };
   await withDatabase((db) => maintainQueue(db, config), config);
   const runner: Runner = await run(runnerOptions(config), taskList(config));

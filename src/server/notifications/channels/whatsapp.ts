@@ -36,7 +36,9 @@ export async function sendWhatsapp(config: WhatsappConfig, parameters: readonly 
   } | null;
   const id = answer?.messages?.[0]?.id;
   if (response.ok && id) return `WhatsApp ${id}`;
-  const reason = answer?.error ? `código ${answer.error.code ?? '?'}: ${answer.error.message ?? ''}` : `HTTP ${response.status}`;
+  const reason = answer?.error
+    ? `código ${answer.error.code ?? '?'}: ${answer.error.message ?? ''}`
+    : `HTTP ${response.status}`;
   throw new Error(`WhatsApp rechazó el mensaje (${reason.trim()})`);
 }
 

@@ -217,8 +217,7 @@ const REASONS: Record<string, string> = {
 function reasonOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error).slice(0, 500);
   if (error.name === 'TimeoutError') return 'El receptor no respondió a tiempo';
-  const code =
-    (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code ?? undefined;
+  const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code ?? undefined;
   const known = code ? REASONS[code] : undefined;
   if (known) return `${known} (${code})`;
   return (code && !error.message.includes(code) ? `${error.message} (${code})` : error.message).slice(0, 500);

@@ -1,11 +1,11 @@
 // @ts-check
-import netlify from '@astrojs/netlify';
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import siteFacts from './src/data/site.json' with { type: 'json' };
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
+import { staticNetlify } from './src/integrations/static-netlify.ts';
 
 export default defineConfig({
   site: process.env.SITE_URL ?? siteFacts.siteUrl,
@@ -13,7 +13,8 @@ export default defineConfig({
   trailingSlash: 'never',
   build: { format: 'file' },
   // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.
-  adapter: netlify({ imageCDN: false, staticHeaders: true }),
+  // staticNetlify: the adapter without its catch-all server function (decision 0015).
+  adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),
   integrations: [react(), hydrateOnInteraction(), netlifyHeaders()],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.
   image: { dangerouslyProcessSVG: true },

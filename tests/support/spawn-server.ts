@@ -19,8 +19,13 @@ const pending = new Set<{ stop(): unknown }>();
  * process on a free port, on the DATABASE_URL of this process unless `env`
  * says otherwise, with the lead rate limit off. The server stops by itself
  * when this process is gone, however it ended (EXIT_WITH_PARENT).
+ * `script` runs another server the same way (it prints `Listening on <url>`
+ * and honours PORT, HOST and EXIT_WITH_PARENT), e.g. the Netlify emulator's.
  */
-export async function spawnServer(env: Record<string, string | undefined> = {}): Promise<RunningServer> {
+export async function spawnServer(
+  env: Record<string, string | undefined> = {},
+  { script = 'src/server/local/serve.ts' } = {},
+): Promise<RunningServer> {
   const environment: Record<string, string | undefined> = {
     ...process.env,
     PORT: '0',
@@ -31,7 +36,7 @@ export async function spawnServer(env: Record<string, string | undefined> = {}):
   };
   // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/local/serve.ts')], {
+  const child = spawn(process.execPath, [path.join(ROOT, script)], {
     cwd: ROOT,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,203 @@
+/**
+ * The site as Netlify serves it, proven locally with `@netlify/dev`
+ * (Netlify's own emulator of static files, `_headers`, redirects and
+ * functions), next to the local server on the same database.
+ *
+ * One emulator for the whole file: it bundles every function at start and
+ * each function again on every call (decision 0015), so the tests below make
+ * few function calls. Add Netlify tests to this file rather than a new one.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { listFunctions } from '@netlify/zip-it-and-ship-it';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUILD_HEADERS_FILE, parseBuildHeaders, staticHeadersFor } from '../../src/server/http/headers.ts';
+import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
+import { type NetlifySite, startNetlifyDev } from '../support/netlify-dev.ts';
+import { partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { countRows } from '../support/sql.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const DIST = path.join(ROOT, 'dist');
+const PAGES = ['/', '/modelos', '/prefiltro', '/estimacion', '/prefiltro-socios', '/aviso-de-privacidad', '/auth'];
+const SECURITY_HEADERS = [
+  'strict-transport-security',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'cross-origin-opener-policy',
+];
+
+let site: NetlifySite;
+let local: RunningServer;
+/** The quick quote stored through the emulator (the admin tests below look for it). */
+let quickQuoteId: string;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(DIST, 'index.html')))
+    throw new Error('dist/ is missing: run `npm run build` (npm test does).');
+  [site, local] = await Promise.all([startNetlifyDev(), startServer()]);
+}, 60_000);
+
+/** The rules of dist/_headers (a path, then its indented headers), as Netlify reads them. */
+function netlifyHeaderRules() {
+  const rules: { path: string; headers: Record<string, string> }[] = [];
+  for (const block of readFileSync(path.join(DIST, '_headers'), 'utf8').split(/\n\s*\n/)) {
+    const [pattern, ...lines] = block.split('\n').filter((line) => line.trim());
+    if (!pattern) continue;
+    const headers = Object.fromEntries(
+      lines.map((line) => {
+        const [name, ...value] = line.trim().split(': ');
+        return [(name as string).toLowerCase(), value.join(': ')];
+      }),
+    );
+    rules.push({ path: pattern.trim(), headers });
+  }
+  return rules;
+}
+
+describe('pages under the emulator', () => {
+  it('are the built files, with the headers of dist/_headers, as the local server sends them', async () => {
+    const rules = netlifyHeaderRules();
+    for (const pathname of PAGES) {
+      const [emulated, served] = await Promise.all([fetch(site.url + pathname), fetch(local.url + pathname)]);
+      expect(emulated.status, pathname).toBe(200);
+      expect(emulated.headers.get('x-emulator-match'), pathname).toBe('static');
+      expect(await emulated.text(), pathname).toBe(await served.text());
+      const expected = staticHeadersFor(pathname, rules);
+      expect(Object.keys(expected), pathname).toEqual(expect.arrayContaining([...SECURITY_HEADERS, 'cache-control']));
+      for (const [name, value] of Object.entries(expected)) {
+        expect(emulated.headers.get(name), `${pathname} ${name}`).toBe(value);
+        expect(served.headers.get(name), `${pathname} ${name} (local server)`).toBe(value);
+      }
+    }
+  });
+
+  it("carry no page CSP: Netlify's build reads it from .netlify/v1/config.json, the emulator does not", async () => {
+    // Netlify's build merges the Frameworks API file (the adapter's staticHeaders); @netlify/dev 5
+    // reads only netlify.toml and _headers. The local server applies the file: compare with it.
+    const buildRules = parseBuildHeaders(readFileSync(path.join(ROOT, BUILD_HEADERS_FILE), 'utf8'));
+    for (const pathname of ['/', '/modelos', '/auth']) {
+      const csp = buildRules.find((rule) => rule.path === pathname)?.headers['Content-Security-Policy'];
+      expect(csp, pathname).toMatch(/frame-ancestors 'none'.*script-src 'self'/);
+      const [emulated, served] = await Promise.all([fetch(site.url + pathname), fetch(local.url + pathname)]);
+      expect(served.headers.get('content-security-policy'), pathname).toBe(csp);
+      expect(emulated.headers.get('content-security-policy'), pathname).toBeNull();
+    }
+  });
+
+  it('serves fingerprinted assets immutable for a year', async () => {
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
+    const response = await fetch(`${site.url}/_astro/${asset}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('answers an unknown URL with the 404 page and status 404, and no function claims it', async () => {
+    for (const pathname of ['/no-existe', '/wp-login.php', '/modelos/casa-grande', '/.env']) {
+      const response = await fetch(site.url + pathname);
+      expect(response.status, pathname).toBe(404);
+      // Nothing of the emulator's (no function, no catch-all) answered: the CDN's 404.html did.
+      expect(response.headers.get('x-emulator-match'), pathname).toBe('none');
+      expect(await response.text(), pathname).toBe(readFileSync(path.join(DIST, '404.html'), 'utf8'));
+      for (const name of SECURITY_HEADERS) expect(response.headers.get(name), `${pathname} ${name}`).not.toBeNull();
+    }
+    // The page reports the address it could not find to a function of ours.
+    const report = await postJson(`${site.url}/api/not-found`, { path: '/no-existe', referrer: null });
+    expect(report.status).toBe(204);
+    expect(site.output()).toMatch(/"event":"not_found","path":"\/no-existe"/);
+  });
+});
+
+describe('the build', () => {
+  it('ships no server function: Netlify finds none of the adapter in .netlify/v1/functions', async () => {
+    const directory = path.join(ROOT, '.netlify/v1/functions');
+    const found = existsSync(directory) ? await listFunctions([directory]) : [];
+    expect(found.map((fn) => fn.name)).toEqual([]);
+    expect(existsSync(path.join(ROOT, '.netlify/build/entry.mjs'))).toBe(false);
+  });
+});
+
+// Function calls: the first one waits for the emulator's bundling, longer on a busy machine.
+describe('the lead endpoints under the emulator', { timeout: 90_000 }, () => {
+  it('store a valid lead in PostgreSQL (201) and refuse an invalid one with a Spanish message', async () => {
+    const endpoints = [
+      { path: '/api/quick-quotes', table: 'cotizaciones_rapidas', body: quickQuote({ name: 'Emulada Rápida' }) },
+      { path: '/api/quote-requests', table: 'quote_requests', body: preFilter({ name: 'Emulada Prefiltro' }) },
+      {
+        path: '/api/partner-applications',
+        table: 'partner_applications',
+        body: partnerApplication({ name: 'Emulada Socia' }),
+      },
+    ];
+    const answers = await Promise.all(
+      endpoints.flatMap(({ path: endpoint, body }) => [
+        postJson(site.url + endpoint, body),
+        postJson(site.url + endpoint, { ...body, name: '', phone: '12' }),
+      ]),
+    );
+    for (const [index, { path: endpoint, table, body }] of endpoints.entries()) {
+      const [stored, refused] = [answers[2 * index] as Response, answers[2 * index + 1] as Response];
+      expect(stored.status, endpoint).toBe(201);
+      expect(stored.headers.get('x-emulator-match'), endpoint).toBe('function');
+      expect(stored.headers.get('content-security-policy'), endpoint).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      const { id } = await stored.json();
+      expect(await countRows(table, 'id = $1 AND name = $2', [id, body.name]), endpoint).toBe(1);
+      if (table === 'cotizaciones_rapidas') quickQuoteId = id;
+
+      expect(refused.status, endpoint).toBe(400);
+      const problem = await refused.json();
+      expect(problem.error, endpoint).toMatch(/^(Por favor|Revisa)/);
+      expect(problem.fields.name, endpoint).toBe('Escribe tu nombre.');
+      expect(Object.keys(problem.fields), endpoint).toContain('phone');
+    }
+  });
+});
+
+describe('the admin API under the emulator', { timeout: 90_000 }, () => {
+  it('sets up the administrator, keeps the session, lists the leads; refuses without a session or from another site', async () => {
+    expect(quickQuoteId, 'the lead endpoints test runs first').toBeDefined();
+    const cookie = await setupAdmin(site.url, 'netlify@ceiba.mx', 'contraseña-segura');
+    const sameSite = { Cookie: cookie, Origin: originOf(site.url) };
+    const [session, list, contacts, anonymous, crossSite, wrongPassword] = await Promise.all([
+      fetch(`${site.url}/api/auth/session`, { headers: { Cookie: cookie } }),
+      fetch(`${site.url}/api/admin/quick-quotes`, { headers: { Cookie: cookie } }),
+      fetch(`${site.url}/api/admin/contacts`, { headers: { Cookie: cookie } }),
+      fetch(`${site.url}/api/admin/quick-quotes`),
+      fetch(`${site.url}/api/admin/quick-quotes/${quickQuoteId}`, {
+        method: 'DELETE',
+        headers: { ...sameSite, Origin: 'https://evil.example' },
+      }),
+      login(site.url, 'netlify@ceiba.mx', 'otra-contraseña'),
+    ]);
+    expect(await session.json()).toMatchObject({ admin: true });
+    expect(list.status).toBe(200);
+    expect((await list.json()).items.map((item: { id: string }) => item.id)).toContain(quickQuoteId);
+    // /api/admin/contacts reaches its own function, not /api/admin/:kind (whose excludedPath says so).
+    expect(contacts.status).toBe(200);
+    expect((await contacts.json()).items.map((item: { name: string }) => item.name)).toContain('Emulada Socia');
+    expect(anonymous.status).toBe(401);
+    expect(crossSite.status).toBe(403);
+    expect(await countRows('cotizaciones_rapidas', 'id = $1', [quickQuoteId])).toBe(1);
+    expect(wrongPassword.status).toBe(401);
+
+    // A login's cookie works as well, and a same-site delete goes through.
+    const again = await login(site.url, 'netlify@ceiba.mx', 'contraseña-segura');
+    expect(again.status).toBe(200);
+    const deleted = await fetch(`${site.url}/api/admin/quick-quotes/${quickQuoteId}`, {
+      method: 'DELETE',
+      headers: { Cookie: cookieOf(again), Origin: originOf(site.url) },
+    });
+    expect(deleted.status).toBe(204);
+    expect(await countRows('cotizaciones_rapidas', 'id = $1', [quickQuoteId])).toBe(0);
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The scheduled function notifications-drain, invoked under the emulator:
+// its describe goes here (site.invokeScheduled('notifications-drain')).
+// ---------------------------------------------------------------------------

@@ -29,7 +29,8 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+/** `delayMs`: how long the server waits before accepting each message (a slow provider). */
+export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpReceiver> {
   const messages: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -37,7 +38,8 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     logger: false,
     onData(stream, _session, callback) {
       simpleParser(stream).then(
-        (mail) => {
+        async (mail) => {
+          if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
           messages.push(mail);
           callback();
         },

@@ -16,7 +16,37 @@ describe('parseConfig', () => {
       trustProxy: false,
       shutdownGraceMs: 10_000,
       exitWithParent: false,
+      siteUrl: undefined,
+      notifications: {
+        email: null,
+        webhook: null,
+        whatsapp: null,
+        retryDelays: [60, 300, 1800, 7200, 43_200],
+        lockTimeoutSeconds: 120,
+      },
     });
+  });
+
+  it('turns a notification channel on only with all its variables, and names what is missing', () => {
+    const email = { SMTP_URL: 'smtps://u:p@smtp.example.mx:465', NOTIFY_EMAIL_FROM: 'avisos@example.mx' };
+    expect(() => parseConfig(email)).toThrow(
+      'the e-mail notifications are half configured; also set NOTIFY_EMAIL_TO (or unset them all)',
+    );
+    expect(parseConfig({ ...email, NOTIFY_EMAIL_TO: 'a@example.mx, b@example.mx' }).notifications.email).toEqual({
+      smtpUrl: 'smtps://u:p@smtp.example.mx:465',
+      from: 'avisos@example.mx',
+      to: ['a@example.mx', 'b@example.mx'],
+    });
+    // A blank line in .env is the same as no line.
+    expect(parseConfig({ SMTP_URL: ' ', NOTIFY_EMAIL_TO: '' }).notifications.email).toBeNull();
+    expect(() => parseConfig({ ...email, NOTIFY_EMAIL_TO: 'ventas' })).toThrow('not an e-mail address: ventas');
+    expect(() => parseConfig({ SMTP_URL: 'http://smtp.example.mx' })).toThrow('SMTP_URL: must be an smtp://');
+    expect(() =>
+      parseConfig({ NOTIFY_WEBHOOK_URL: 'https://n8n.example.mx/x', NOTIFY_WEBHOOK_SECRET: 'corto' }),
+    ).toThrow('NOTIFY_WEBHOOK_SECRET: must be at least 16 bytes');
+    expect(() => parseConfig({ WHATSAPP_TO: '+52 999 123 4567' })).toThrow('WHATSAPP_TO: must be digits');
+    expect(() => parseConfig({ NOTIFY_RETRY_DELAYS: '60,-1' })).toThrow('NOTIFY_RETRY_DELAYS');
+    expect(parseConfig({ NOTIFY_RETRY_DELAYS: '1, 2,3' }).notifications.retryDelays).toEqual([1, 2, 3]);
   });
 
   it('picks the Neon driver on Netlify and for Neon hosts, pg elsewhere', () => {

@@ -6,13 +6,32 @@ import { promisify } from 'node:util';
 import { zipFunctions } from '@netlify/zip-it-and-ship-it';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNeonRelay } from '../support/neon-relay.ts';
+import { startWebhookReceiver } from '../support/receivers.ts';
 import { countRows } from '../support/sql.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const FUNCTIONS = path.join(ROOT, 'netlify/functions');
 const MB = 1024 * 1024;
+const WEBHOOK_SECRET = 'bundle-webhook-secret-0123456789';
 // Netlify adds its own instrumentation (~0.3 MB zipped) to every function; our budget is for what we ship.
 const WITHOUT_NETLIFY_INSTRUMENTATION = { zisi_add_instrumentation_loader: false };
+
+/**
+ * Zipped size budgets. Every function carries zod and a PostgreSQL driver;
+ * the lead functions also carry the notification senders (nodemailer), to
+ * send right after answering; the drain carries the job queue
+ * (graphile-worker); the two that hash passwords carry native bcrypt.
+ */
+const BUDGETS: Record<string, number> = {
+  'auth-login': 1.5 * MB,
+  'auth-setup': 1.5 * MB,
+  'quick-quotes': 1.5 * MB,
+  'quote-requests': 1.5 * MB,
+  'partner-applications': 1.5 * MB,
+  // Functions v2 are traced (nft), not bundled: graphile-worker's config loader
+  // (cosmiconfig) names TypeScript, so its 3 MB travel in the zip, never loaded.
+  'notifications-drain': 4 * MB,
+};
 
 /** The in-source `rateLimit` as the bundler read it (its types do not list the field yet). */
 const rateLimitOf = (result: { config: object } | undefined) =>
@@ -25,7 +44,7 @@ beforeAll(async () => {
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", { timeout: 120_000 }, () => {
-  it('are each under 1 MB zipped (1.5 MB with native bcrypt), with their routes and rate limits read from the source', async () => {
+  it('are each within their zipped size budget (1 MB unless BUDGETS says more), with their routes and rate limits read from the source', async () => {
     const zipped = await zipFunctions([FUNCTIONS], path.join(outDir, 'zip'), {
       basePath: ROOT,
       featureFlags: WITHOUT_NETLIFY_INSTRUMENTATION,
@@ -44,9 +63,7 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
     expect(zipped).toHaveLength((await readdir(FUNCTIONS)).filter((file) => file.endsWith('.ts')).length);
     for (const result of zipped) {
       expect(result.runtimeAPIVersion, result.name).toBe(2);
-      // The two that hash passwords carry the native bcrypt binary (@node-rs/bcrypt, ~600 KB).
-      const budget = ['auth-login', 'auth-setup'].includes(result.name) ? 1.5 * MB : MB;
-      expect(result.size, result.name).toBeLessThan(budget);
+      expect(result.size, result.name).toBeLessThan(BUDGETS[result.name] ?? MB);
     }
     const byName = Object.fromEntries(zipped.map((result) => [result.name, result]));
     expect(rateLimitOf(byName['quick-quotes'])).toEqual({
@@ -65,6 +82,7 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
       featureFlags: WITHOUT_NETLIFY_INSTRUMENTATION,
     });
     const relay = await startNeonRelay();
+    const webhook = await startWebhookReceiver(WEBHOOK_SECRET);
     // Asynchronously: the relay answers from this process while the child runs.
     const run = await promisify(execFile)(
       process.execPath,
@@ -77,6 +95,8 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
           DATABASE_URL: process.env.DATABASE_URL,
           NEON_WS_PROXY: relay.url,
           JWT_SECRET: 'a-production-like-secret-of-32-bytes-or-more',
+          NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`,
+          NOTIFY_WEBHOOK_SECRET: WEBHOOK_SECRET,
         },
         encoding: 'utf8',
         timeout: 60_000,
@@ -91,6 +111,14 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
     expect(answers.list.body.items[0]).toMatchObject({ name: 'Desde el paquete', phone: '+529991234567' });
     expect(answers.refused.status).toBe(401);
     expect(await countRows('partner_applications', "name = 'Socio del paquete'")).toBe(1);
+    // Each lead's notification left right after its answer (waitUntil), signed, once;
+    // the scheduled drain, bundled with graphile-worker, found nothing left to send.
+    expect(answers.afterAnswers).toBe(2);
+    const leadIds = [answers.quickQuote.body.id, answers.partner.body.id];
+    expect(webhook.accepted.map((request) => request.headers['x-ceiba-delivery']).sort()).toEqual(leadIds.sort());
+    expect(answers.drain.status).toBe(204);
+    expect(await countRows('notification_deliveries', `status = 'sent'`)).toBe(2);
+    await webhook.close();
     // One JSON log line per call, from the bundled code.
     expect(run.stdout).toMatch(/"function":"quick-quotes","method":"POST","path":"\/api\/quick-quotes","status":201/);
   });

@@ -8,7 +8,13 @@ import { pathToFileURL } from 'node:url';
 
 const dir = process.argv[2] as string;
 const origin = 'https://www.ceibacasas.mx';
-type Handler = (request: Request, context: { ip: string; requestId: string }) => Promise<Response>;
+type Handler = (
+  request: Request,
+  context: { ip: string; requestId: string; waitUntil(promise: Promise<unknown>): void },
+) => Promise<Response>;
+
+/** What the functions asked to finish after answering (Netlify's `context.waitUntil`). */
+const afterAnswers: Promise<unknown>[] = [];
 
 async function fn(name: string): Promise<Handler> {
   const module = await import(pathToFileURL(path.join(dir, name, 'netlify/functions', `${name}.mjs`)).href);
@@ -19,6 +25,7 @@ async function call(name: string, url: string, init: RequestInit = {}) {
   const response = await (await fn(name))(new Request(origin + url, init), {
     ip: '203.0.113.9',
     requestId: `bundle-${name}`,
+    waitUntil: (promise) => afterAnswers.push(promise),
   });
   const text = await response.text();
   return {
@@ -62,4 +69,22 @@ const cookie = (setup.cookie ?? '').split(';')[0] ?? '';
 const list = await call('admin-list', '/api/admin/quick-quotes', { headers: { Cookie: cookie } });
 const refused = await call('admin-list', '/api/admin/quick-quotes');
 
-console.log(JSON.stringify({ quickQuote, partner, setup: { status: setup.status }, list, refused }));
+await Promise.all(afterAnswers);
+// The scheduled drain, invoked the way Netlify's scheduler does.
+const drain = await call('notifications-drain', '/.netlify/functions/notifications-drain', {
+  method: 'POST',
+  headers: { 'User-Agent': 'Netlify Clockwork', 'X-Nf-Event': 'schedule' },
+  body: JSON.stringify({ next_run: new Date(Date.now() + 60_000).toISOString() }),
+});
+
+console.log(
+  JSON.stringify({
+    quickQuote,
+    partner,
+    setup: { status: setup.status },
+    list,
+    refused,
+    afterAnswers: afterAnswers.length,
+    drain: { status: drain.status },
+  }),
+);

@@ -32,7 +32,7 @@ describe.each(['pg', 'neon'] as const)('repository on the %s driver', (driver) =
     const key = { key: randomUUID(), fingerprint: 'b'.repeat(64) };
     const first = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('primero'), key, ['name']));
     const again = await run((db) => insertLead(db, 'cotizaciones_rapidas', quote('primero'), key, ['name']));
-    expect(again).toEqual({ id: first.id, created: false, values: { id: first.id, name: 'primero' } });
+    expect(again).toEqual({ id: first.id, created: false, deliveries: [], values: { id: first.id, name: 'primero' } });
   });
 
   it('refuses the same key for another request', async () => {

@@ -10,13 +10,20 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listFunctions } from '@netlify/zip-it-and-ship-it';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILD_HEADERS_FILE, parseBuildHeaders, staticHeadersFor } from '../../src/server/http/headers.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { type NetlifySite, startNetlifyDev } from '../support/netlify-dev.ts';
 import { partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
+import {
+  type HttpReceiver,
+  type SmtpReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  startWhatsappFake,
+} from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
-import { countRows } from '../support/sql.ts';
+import { countRows, sql } from '../support/sql.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -31,14 +38,43 @@ const SECURITY_HEADERS = [
 
 let site: NetlifySite;
 let local: RunningServer;
+let smtp: SmtpReceiver;
+let webhook: HttpReceiver;
+let whatsapp: HttpReceiver;
+const WEBHOOK_SECRET = 'emulator-webhook-secret-0123456789';
+const WHATSAPP = { token: 'EAAG-emulator', phoneNumberId: '106540352242922' };
 /** The quick quote stored through the emulator (the admin tests below look for it). */
 let quickQuoteId: string;
 
 beforeAll(async () => {
   if (!existsSync(path.join(DIST, 'index.html')))
     throw new Error('dist/ is missing: run `npm run build` (npm test does).');
-  [site, local] = await Promise.all([startNetlifyDev(), startServer()]);
+  [smtp, webhook, whatsapp] = await Promise.all([
+    startSmtpReceiver(),
+    startWebhookReceiver(WEBHOOK_SECRET),
+    startWhatsappFake(WHATSAPP.token, WHATSAPP.phoneNumberId),
+  ]);
+  // Every notification channel on, as a production site would have them (issue #11).
+  const channels = {
+    SITE_URL: 'https://www.ceibacasas.mx',
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+    NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`,
+    NOTIFY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    WHATSAPP_TOKEN: WHATSAPP.token,
+    WHATSAPP_PHONE_NUMBER_ID: WHATSAPP.phoneNumberId,
+    WHATSAPP_TEMPLATE: 'nuevo_prospecto',
+    WHATSAPP_TO: '5219991234567',
+    WHATSAPP_API_URL: `${whatsapp.url}/v23.0`,
+    NOTIFY_RETRY_DELAYS: '1,1,1,1,1',
+  };
+  [site, local] = await Promise.all([startNetlifyDev(channels), startServer()]);
 }, 60_000);
+
+afterAll(async () => {
+  await Promise.all([smtp?.close(), webhook?.close(), whatsapp?.close()]);
+});
 
 /** The rules of dist/_headers (a path, then its indented headers), as Netlify reads them. */
 function netlifyHeaderRules() {
@@ -198,6 +234,55 @@ describe('the admin API under the emulator', { timeout: 90_000 }, () => {
 });
 
 // ---------------------------------------------------------------------------
-// The scheduled function notifications-drain, invoked under the emulator:
-// its describe goes here (site.invokeScheduled('notifications-drain')).
+describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
+  // WhatsApp's template carries no lead id: its delivery is checked in the database.
+  const deliveredTo = (id: string) => ({
+    email: smtp.messages.filter((mail) => String(mail.messageId).startsWith(`<${id}.`)).length,
+    webhook: webhook.accepted.filter((request) => request.headers['x-ceiba-delivery'] === id).length,
+  });
+
+  it('a lead reaches e-mail, webhook and WhatsApp right after its answer (waitUntil), without waiting for the drain', async () => {
+    const sentBefore = whatsapp.accepted.length;
+    const answer = await postJson(`${site.url}/api/quick-quotes`, quickQuote({ name: 'Emulada Avisos' }));
+    expect(answer.status).toBe(201);
+    const { id } = (await answer.json()) as { id: string };
+    const started = Date.now();
+    let seen = deliveredTo(id);
+    while (
+      (seen.email < 1 || seen.webhook < 1 || whatsapp.accepted.length <= sentBefore) &&
+      Date.now() - started < 30_000
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      seen = deliveredTo(id);
+    }
+    expect({ email: seen.email, webhook: seen.webhook }).toEqual({ email: 1, webhook: 1 });
+    expect(whatsapp.accepted.length - sentBefore).toBeGreaterThanOrEqual(1);
+    expect(await countRows('notification_deliveries', `lead_id = $1 AND status = 'sent'`, [id])).toBe(3);
+    console.log(`emulated Netlify: lead to all three channels in ${Date.now() - started} ms after its answer`);
+  });
+
+  it('the scheduled drain sends what is due: a webhook that failed after the answer arrives on the next run', async () => {
+    webhook.failing(true);
+    const answer = await postJson(`${site.url}/api/quick-quotes`, quickQuote({ name: 'Emulada Reintento' }));
+    const { id } = (await answer.json()) as { id: string };
+    const waiting = async () =>
+      (
+        await sql<{ status: string; attempts: number }>(
+          `SELECT status, attempts FROM notification_deliveries WHERE lead_id = $1 AND channel = 'webhook'`,
+          [id],
+        )
+      )[0];
+    for (let tries = 0; tries < 300 && (await waiting())?.attempts !== 1; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await waiting()).toEqual({ status: 'pending', attempts: 1 });
+    webhook.failing(false);
+    await new Promise((resolve) => setTimeout(resolve, 1200)); // the retry is due after 1 s
+
+    const run = await site.invokeScheduled('notifications-drain');
+    expect(run.status).toBe(204);
+    expect(deliveredTo(id).webhook).toBe(1);
+    expect(await waiting()).toEqual({ status: 'sent', attempts: 2 });
+  });
+});
 // ---------------------------------------------------------------------------

@@ -30,6 +30,9 @@ CREATE TABLE notification_deliveries (
 CREATE UNIQUE INDEX notification_deliveries_lead_key ON notification_deliveries (lead_id, channel) WHERE purpose = 'lead';
 CREATE UNIQUE INDEX notification_deliveries_summary_key ON notification_deliveries (summary_day, channel)
   WHERE purpose = 'summary';
-CREATE INDEX notification_deliveries_recent_idx ON notification_deliveries (updated_at DESC);
+-- The Notificaciones page and the queue's upkeep: small partial indexes, none on every update.
+CREATE INDEX notification_deliveries_sent_idx ON notification_deliveries (sent_at DESC) WHERE status = 'sent';
 CREATE INDEX notification_deliveries_failed_idx ON notification_deliveries (updated_at DESC) WHERE status = 'failed';
+CREATE INDEX notification_deliveries_waiting_idx ON notification_deliveries (updated_at)
+  WHERE status IN ('pending', 'sending');
 CREATE INDEX notification_deliveries_contact_idx ON notification_deliveries (contact_id);

@@ -26,15 +26,19 @@ export async function enqueueLeadNotifications(
 ): Promise<string[]> {
   const channels = enabledChannels();
   if (channels.length === 0) return [];
-  const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
-     SELECT 'lead', channel, $2, $3, $4 FROM unnest($1::text[]) AS channel
-     RETURNING id`,
-    [channels, kind, leadId, contactId],
+  // One statement (one round trip): the rows, and one job per row in one add_jobs call.
+  const { rows } = await tx.query<{ ids: string[] }>(
+    `WITH delivery AS (
+       INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
+       SELECT 'lead', channel, $2, $3, $4 FROM unnest($1::text[]) AS channel
+       RETURNING id
+     ), queued AS (
+       SELECT count(*) FROM graphile_worker.add_jobs(array(${jobSpecs('delivery', '$5', 'now()')}))
+     )
+     SELECT array_agg(delivery.id) AS ids FROM delivery, queued`,
+    [channels, kind, leadId, contactId, DELIVER_TASK],
   );
-  const ids = rows.map((row) => row.id);
-  await scheduleDeliveries(tx, ids, null);
-  return ids;
+  return rows[0]?.ids ?? [];
 }
 
 /**
@@ -44,15 +48,23 @@ export async function enqueueLeadNotifications(
  */
 export async function scheduleDeliveries(tx: Queryable, ids: readonly string[], runAt: Date | null): Promise<void> {
   if (ids.length === 0) return;
-  // One call for all of them: one NOTIFY per transaction instead of one per job.
   await tx.query(
     `SELECT count(*) FROM graphile_worker.add_jobs(array(
-       SELECT ROW($1, json_build_object('deliveryId', id), NULL, coalesce($3::timestamptz, now()), 3,
-                  'delivery:' || id, NULL, NULL)::graphile_worker.job_spec
-       FROM unnest($2::uuid[]) AS id
+       ${jobSpecs('unnest($2::uuid[]) AS delivery(id)', '$1', 'coalesce($3::timestamptz, now())')}
      ))`,
     [DELIVER_TASK, ids, runAt?.toISOString() ?? null],
   );
+}
+
+/**
+ * The job of each delivery id in `source`: task `task`, due at `runAt`, keyed
+ * by the delivery so adding it again replaces a waiting job. One add_jobs
+ * call for all of them: one NOTIFY per transaction instead of one per job.
+ */
+function jobSpecs(source: string, task: string, runAt: string): string {
+  return `SELECT ROW(${task}, json_build_object('deliveryId', delivery.id), NULL, ${runAt}, 3,
+                     'delivery:' || delivery.id, NULL, NULL)::graphile_worker.job_spec
+          FROM ${source}`;
 }
 
 /** Queues a delivery that is not about a lead ("Enviar prueba", the daily summary); returns its id or null. */

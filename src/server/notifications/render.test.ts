@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { webhookSignature } from './channels/webhook.ts';
+import type { LeadMessage } from './message.ts';
+import { escapeHtml, leadEmail, leadWebhookBody, leadWhatsappParameters } from './render.ts';
+
+const visitorText = fc
+  .tuple(
+    fc.string(),
+    fc.constantFrom('<x-visitor onload=alert(1)>', '"><x-visitor>', "'&<x-visitor/>", ''),
+    fc.string(),
+  )
+  .map((parts) => parts.join(''));
+
+function lead(text: string): LeadMessage {
+  return {
+    leadId: '5266dc2b-5368-4679-b2b0-292be1b7e5a9',
+    kind: 'quote-requests',
+    form: 'estimacion',
+    title: 'Nueva estimación',
+    subject: `Nueva estimación: ${text}`,
+    name: text,
+    phone: '+529991234567',
+    email: null,
+    municipality: text,
+    createdAt: '2026-11-22T16:05:08.901Z',
+    fields: [
+      { label: 'Nombre', value: text },
+      { label: 'Acabados', value: text },
+    ],
+    attribution: { utm_campaign: text, referrer: text },
+    data: { name: text },
+    contactId: '9b1c0000-0000-4000-8000-000000000000',
+    links: {
+      panel: 'https://www.ceibacasas.mx/admin/prospecto?id=9b1c0000-0000-4000-8000-000000000000',
+      whatsapp: `https://wa.me/529991234567?text=${encodeURIComponent(text)}`,
+      phone: 'tel:+529991234567',
+    },
+  };
+}
+
+describe('what a visitor typed, in a notification', () => {
+  it('is never markup in the e-mail: every value appears escaped, no tag of theirs survives', () => {
+    fc.assert(
+      fc.property(visitorText, (text) => {
+        const { html, text: plain } = leadEmail(lead(text));
+        expect(html).not.toContain('<x-visitor');
+        expect(html).toContain(escapeHtml(text));
+        expect(plain).toContain(text);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('travels as JSON data in the webhook and as flat text in the WhatsApp template', () => {
+    fc.assert(
+      fc.property(visitorText, (text) => {
+        const body = JSON.parse(leadWebhookBody(lead(text)));
+        expect(body.lead.name).toBe(text);
+        expect(body.lead.attribution.utm_campaign).toBe(text);
+        expect(leadWhatsappParameters(lead(text))[1]).toBe(`${text} (${text})`);
+      }),
+    );
+  });
+});
+
+describe('the webhook signature', () => {
+  it('is the documented sha256= HMAC of "<timestamp>.<body>" (docs/webhook.md)', () => {
+    // Computed independently: printf '1700000000.{"a":1}' | openssl dgst -sha256 -hmac secreto-de-prueba
+    expect(webhookSignature('secreto-de-prueba', '1700000000', '{"a":1}')).toBe(
+      'sha256=a98721d9303971fa0256de8a6f2d9ccc417ccd185bb1591543447256aee3fc6a',
+    );
+  });
+});

@@ -51,7 +51,12 @@ async function run(title: string, env: Record<string, string>): Promise<void> {
       url: `${server.url}/api/quick-quotes`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Carga de prueba', phone: '999 123 4567', email: 'carga@example.mx', origin: 'hero' }),
+      body: JSON.stringify({
+        name: 'Carga de prueba',
+        phone: '999 123 4567',
+        email: 'carga@example.mx',
+        origin: 'hero',
+      }),
       connections: CONNECTIONS,
       duration: DURATION_S,
     });

@@ -19,6 +19,8 @@ CREATE TABLE notification_deliveries (
   last_error       text,
   -- When a worker took it (status = 'sending'): a worker that died is noticed by its age.
   claimed_at       timestamptz,
+  -- The current claim's token: a sender writes the outcome only while the claim is still its own.
+  claim_id         uuid,
   next_attempt_at  timestamptz,
   sent_at          timestamptz,
   created_at       timestamptz NOT NULL DEFAULT now(),

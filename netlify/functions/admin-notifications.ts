@@ -7,6 +7,7 @@ import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { notificationsOverview, retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
+import { deliverSoon } from '../../src/server/notifications/soon.ts';
 
 const BASE = '/api/admin/notifications';
 
@@ -17,7 +18,7 @@ const BASE = '/api/admin/notifications';
  */
 export default logged(
   'admin-notifications',
-  adminEndpoint('admin-notifications', ['GET', 'POST'], async ({ request, db, url }) => {
+  adminEndpoint('admin-notifications', ['GET', 'POST'], async ({ request, db, url, context }) => {
     const { notifications } = getConfig();
     if (request.method === 'GET') {
       if (url.pathname !== BASE) return jsonError(405, 'Método no permitido.');
@@ -30,13 +31,18 @@ export default logged(
       if (!parsed.success)
         return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
       if (!notifications[parsed.data.channel]) return jsonError(409, CHANNEL_OFF);
-      return json(202, { id: await sendTest(db, parsed.data.channel) });
+      const id = await sendTest(db, parsed.data.channel);
+      // On Netlify it leaves right after the answer, not at the next minute's drain.
+      context.waitUntil?.(deliverSoon([id]));
+      return json(202, { id });
     }
     const id = uuidSegment(url, 0);
     if (!id || !url.pathname.endsWith('/retry')) return jsonError(404, 'No encontramos esta notificación.');
-    const result = await retryDelivery(db, id);
+    const result = await retryDelivery(db, id, notifications);
     if (result === 'missing') return jsonError(404, 'No encontramos esta notificación.');
     if (result === 'not-retryable') return jsonError(409, DELIVERY_NOT_RETRYABLE);
+    if (result === 'channel-off') return jsonError(409, CHANNEL_OFF);
+    context.waitUntil?.(deliverSoon([id]));
     return json(202, { id });
   }),
 );

@@ -45,6 +45,11 @@ describe('parseConfig', () => {
       parseConfig({ NOTIFY_WEBHOOK_URL: 'https://n8n.example.mx/x', NOTIFY_WEBHOOK_SECRET: 'corto' }),
     ).toThrow('NOTIFY_WEBHOOK_SECRET: must be at least 16 bytes');
     expect(() => parseConfig({ WHATSAPP_TO: '+52 999 123 4567' })).toThrow('WHATSAPP_TO: must be digits');
+    // fetch refuses URLs with credentials, and its error would put the password in the panel.
+    expect(() => parseConfig({ NOTIFY_WEBHOOK_URL: 'https://n8n:secreto@n8n.example.mx/x' })).toThrow(
+      'NOTIFY_WEBHOOK_URL: must not contain a user or password',
+    );
+    expect(() => parseConfig({ WHATSAPP_API_URL: 'https://u:p@graph.facebook.com/v23.0' })).toThrow('WHATSAPP_API_URL');
     expect(() => parseConfig({ NOTIFY_RETRY_DELAYS: '60,-1' })).toThrow('NOTIFY_RETRY_DELAYS');
     expect(parseConfig({ NOTIFY_RETRY_DELAYS: '1, 2,3' }).notifications.retryDelays).toEqual([1, 2, 3]);
   });

@@ -11,6 +11,17 @@ const optionalText = z
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
 
+/**
+ * An http(s) URL without user:password: fetch refuses those, and its error
+ * (shown in the panel, written to the logs) would carry the password.
+ */
+const webUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+  .refine(
+    (value) => !/^[a-z]+:\/\/[^/?#]*@/i.test(value),
+    'must not contain a user or password (use NOTIFY_WEBHOOK_SECRET)',
+  );
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -60,9 +71,7 @@ const environmentSchema = z.object({
     context.addIssue({ code: 'custom', message: `not an e-mail address: ${wrong.join(', ')}` });
     return z.NEVER;
   }),
-  NOTIFY_WEBHOOK_URL: optionalText.pipe(
-    z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
-  ),
+  NOTIFY_WEBHOOK_URL: optionalText.pipe(webUrl.optional()),
   NOTIFY_WEBHOOK_SECRET: optionalText.pipe(
     z
       .string()
@@ -92,7 +101,7 @@ const environmentSchema = z.object({
       .regex(/^\d{10,15}$/, 'must be digits with the country code, e.g. 5219991234567')
       .optional(),
   ),
-  WHATSAPP_API_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v23.0'),
+  WHATSAPP_API_URL: webUrl.default('https://graph.facebook.com/v23.0'),
   NOTIFY_RETRY_DELAYS: z
     .string()
     .default('60,300,1800,7200,43200')
@@ -104,7 +113,7 @@ const environmentSchema = z.object({
       context.addIssue({ code: 'custom', message: 'must be 1 to 10 comma-separated whole numbers of seconds' });
       return z.NEVER;
     }),
-  NOTIFY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  NOTIFY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
 });
 
 export interface ServerConfig {

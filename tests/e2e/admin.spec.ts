@@ -352,7 +352,7 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
   } finally {
     await receiver.close();
   }
-  consoleErrors.splice(0);
+  expect(consoleErrors).toEqual([]);
 });
 
 test('a signed-in user without the admin role is refused and sent home', async ({ page, sql, consoleErrors }) => {

@@ -1,6 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatShortDate } from '../../lib/admin/columns.ts';
-import { CHANNEL_LABELS, DELIVERY_STATUS_LABELS, type DeliveryView } from '../../lib/admin/notifications.ts';
+import {
+  attemptsText,
+  CHANNEL_LABELS,
+  DELIVERY_STATUS_LABELS,
+  type DeliveryView,
+} from '../../lib/admin/notifications.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
 
@@ -38,7 +43,7 @@ export const retryable = (delivery: DeliveryView): boolean =>
 
 function explain(delivery: DeliveryView): string {
   if (delivery.status === 'sent' && delivery.sentAt) return `Enviada el ${formatShortDate(delivery.sentAt)}`;
-  if (delivery.status === 'failed') return `Falló tras ${delivery.attempts} intentos: ${delivery.lastError ?? ''}`;
+  if (delivery.status === 'failed') return `Falló tras ${attemptsText(delivery.attempts)}: ${delivery.lastError ?? ''}`;
   if (delivery.attempts > 0 && delivery.nextAttemptAt) {
     return `Intento ${delivery.attempts} falló (${delivery.lastError ?? ''}); nuevo intento ${formatShortDate(delivery.nextAttemptAt)}`;
   }
@@ -51,6 +56,8 @@ function explain(delivery: DeliveryView): string {
  */
 export function DeliveryList({ deliveries, label }: { deliveries: DeliveryView[]; label: string }) {
   const [items, setItems] = useState(deliveries);
+  // A reload of the page's data (a tab, the contact) brings fresh states.
+  useEffect(() => setItems(deliveries), [deliveries]);
   if (items.length === 0) return <span className="text-xs text-brand-700">Sin avisos</span>;
   async function retry(id: string) {
     if (!(await retryDelivery(id))) return;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { formatShortDate } from '../../lib/admin/columns.ts';
 import {
+  attemptsText,
   CHANNEL_LABELS,
   type DeliveryEntry,
   type NotificationChannel,
@@ -101,8 +102,8 @@ export default function NotificationsView() {
           Canales
         </h2>
         <p className="text-sm text-brand-800">
-          Cada solicitud nueva avisa al equipo por los canales activos, con reintentos durante 15 horas si un canal
-          falla.{overview.summary ? ` Resumen diario por correo a las ${overview.summary}.` : ''}
+          Cada solicitud nueva avisa al equipo por los canales activos. Si un canal falla, se reintenta tras{' '}
+          {overview.retries}.{overview.summary ? ` Resumen diario por correo a las ${overview.summary}.` : ''}
         </p>
         <ul className="grid gap-3 md:grid-cols-3">
           {overview.channels.map((channel) => (
@@ -169,7 +170,7 @@ export default function NotificationsView() {
         </h2>
         {overview.failures.length === 0 ? (
           <p className="rounded-2xl bg-white p-6 text-center text-brand-800 ring-1 ring-brand-900/10">
-            Sin fallas: todas las notificaciones se entregaron.
+            Ninguna notificación ha fallado.
           </p>
         ) : (
           <ul className="grid gap-2">
@@ -184,7 +185,7 @@ export default function NotificationsView() {
                     {formatShortDate(failure.updatedAt)}
                   </p>
                   <p className="break-words text-sm text-danger-600">
-                    Falló tras {failure.attempts} intentos: {failure.lastError}
+                    Falló tras {attemptsText(failure.attempts)}: {failure.lastError}
                   </p>
                 </div>
                 <button

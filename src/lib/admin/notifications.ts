@@ -55,7 +55,12 @@ export interface NotificationsOverview {
   pending: number;
   /** "8:00 (hora de Mérida)" when the e-mail channel is on. */
   summary: string | null;
+  /** When a failed notification is tried again: "1 min, 5 min, 30 min, 2 h y 12 h". */
+  retries: string;
 }
+
+/** "1 intento", "3 intentos". */
+export const attemptsText = (attempts: number): string => `${attempts} ${attempts === 1 ? 'intento' : 'intentos'}`;
 
 export const testNotificationSchema = z.object({
   channel: z.enum(NOTIFICATION_CHANNELS, { error: 'Elige un canal: correo, webhook o WhatsApp.' }),

@@ -2,7 +2,7 @@ import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin } from '../auth/guard.ts';
 import type { SessionUser } from '../auth/users.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
-import type { Handler } from './lead-handler.ts';
+import type { Handler, RequestContext } from './lead-handler.ts';
 import { logJson } from './logging.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
 
@@ -45,6 +45,8 @@ export interface AdminEndpointRequest {
   db: Database;
   user: SessionUser;
   url: URL;
+  /** The platform's context (Netlify's `waitUntil` for work after the answer). */
+  context: RequestContext;
 }
 
 /**
@@ -57,7 +59,7 @@ export function adminEndpoint(
   methods: readonly string[],
   work: (request: AdminEndpointRequest) => Promise<Response>,
 ): Handler {
-  return async (request) => {
+  return async (request, context) => {
     if (!methods.includes(request.method)) return methodNotAllowed(methods);
     if (request.method !== 'GET') {
       const refused = refuseCrossOrigin(request);
@@ -67,7 +69,7 @@ export function adminEndpoint(
       return await withDatabase(async (db) => {
         const user = await requireAdmin(request, db);
         if (user instanceof Response) return user;
-        return work({ request, db, user, url: new URL(request.url) });
+        return work({ request, db, user, url: new URL(request.url), context });
       });
     } catch (error) {
       logJson('error', { function: name, path: new URL(request.url).pathname, error: (error as Error).message });

@@ -69,8 +69,9 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
       return jsonError(400, endpoint.invalidMessage, { fields: fieldMessages(parsed.error) });
     }
 
-    const { leadRateLimit } = getConfig();
     try {
+      // Inside the try: a broken variable on the platform is a logged 503 with the form's text.
+      const { leadRateLimit } = getConfig();
       return await withDatabase(async (db) => {
         const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
         if (!(await hitRateLimit(db, rule, requestAddress(context)))) {

@@ -60,6 +60,18 @@ export async function deliveriesOfLeads(
   return byLead;
 }
 
+/** NOTIFY_RETRY_DELAYS in words: "1 min, 5 min, 30 min, 2 h y 12 h". */
+export function retriesText(delays: readonly number[]): string {
+  const words = delays.map((seconds) =>
+    seconds % 3600 === 0 && seconds > 0
+      ? `${seconds / 3600} h`
+      : seconds % 60 === 0 && seconds > 0
+        ? `${seconds / 60} min`
+        : `${seconds} s`,
+  );
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} y ${words.at(-1)}` : (words[0] ?? '');
+}
+
 /** Where each channel sends, without what would let anyone else use it. */
 function channelViews(config: NotificationConfig): ChannelView[] {
   const target: Record<NotificationChannel, string | null> = {
@@ -99,28 +111,40 @@ export async function notificationsOverview(db: Queryable, config: NotificationC
     failures: failures.rows.map(entry),
     pending: pending.rows[0]?.count ?? 0,
     summary: config.email ? `${SUMMARY_HOUR}:00 (hora de Mérida)` : null,
+    retries: retriesText(config.retryDelays),
   };
 }
 
 /**
  * "Reintentar": a failed delivery, or one waiting for its next attempt, goes
- * now with a fresh count of attempts. False when it was sent or is being sent.
+ * now with a fresh count of attempts; not one that was sent or is being
+ * sent, nor one whose channel is now off.
  */
-export async function retryDelivery(db: Database, id: string): Promise<'queued' | 'not-retryable' | 'missing'> {
+export async function retryDelivery(
+  db: Database,
+  id: string,
+  config: NotificationConfig,
+): Promise<'queued' | 'not-retryable' | 'missing' | 'channel-off'> {
   return db.transaction(async (tx) => {
+    const channel = await tx.query<{ channel: NotificationChannel }>(
+      'SELECT channel FROM notification_deliveries WHERE id = $1',
+      [id],
+    );
+    const current = channel.rows[0];
+    if (!current) return 'missing';
+    // With its channel off nothing would send it: say so instead of "on its way".
+    if (!config[current.channel]) return 'channel-off';
     const { rows } = await tx.query<{ id: string }>(
       `UPDATE notification_deliveries
-       SET status = 'pending', attempts = 0, next_attempt_at = NULL, claimed_at = NULL, updated_at = now()
+       SET status = 'pending', attempts = 0, next_attempt_at = NULL, claimed_at = NULL, claim_id = NULL,
+           updated_at = now()
        WHERE id = $1 AND status IN ('failed', 'pending')
        RETURNING id`,
       [id],
     );
-    if (rows[0]) {
-      await scheduleDeliveries(tx, [id], null);
-      return 'queued';
-    }
-    const exists = await tx.query('SELECT 1 FROM notification_deliveries WHERE id = $1', [id]);
-    return exists.rows.length > 0 ? 'not-retryable' : 'missing';
+    if (!rows[0]) return 'not-retryable';
+    await scheduleDeliveries(tx, [id], null);
+    return 'queued';
   });
 }
 

@@ -3,6 +3,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../http/logging.ts';
 import { sendEmail } from './channels/email.ts';
+import { PermanentFailure } from './channels/permanent.ts';
 import { sendWebhook } from './channels/webhook.ts';
 import { sendWhatsapp } from './channels/whatsapp.ts';
 import { leadMessage, siteAddress } from './message.ts';
@@ -27,21 +28,26 @@ interface DeliveryRow {
   lead_id: string | null;
   summary_day: string | null;
   attempts: number;
+  /** This claim's token: the row's outcome is written only while it is still ours. */
+  claim_id: string;
 }
-
-/** Thrown for what retrying cannot fix (the channel was turned off): the delivery fails at once. */
-class Permanent extends Error {}
 
 /** What became of one call of `deliver`. */
 export type DeliveryOutcome = 'sent' | 'retry' | 'failed' | 'busy' | 'not-due' | 'gone' | 'done';
+
+/** The longest one send may take: half the lock timeout, at most 15 s (a Netlify drain has 30 s). */
+export const sendDeadlineMs = (lockTimeoutSeconds: number): number => Math.min(15_000, (lockTimeoutSeconds * 1000) / 2);
 
 /**
  * Sends one delivery, the only way any notification is sent (the queue's
  * task, the lead function's "right after answering", "Reintentar").
  *
- * The row is claimed first (status `sending`, attempts + 1) in one UPDATE, so
- * two workers never send it at once; a claim older than the lock timeout
- * belongs to a worker that died and is taken over. A failure is rescheduled
+ * The row is claimed first (status `sending`, attempts + 1, a fresh claim
+ * token) in one UPDATE, so two workers never send it at once; a claim older
+ * than the lock timeout belongs to a worker that died and is taken over. A
+ * send never outlives half that timeout, and the outcome is written only
+ * under the sender's own token: a slow sender that was taken over cannot
+ * overwrite the newer result. A failure is rescheduled
  * after the next delay of NOTIFY_RETRY_DELAYS; after the last one it is
  * `failed`. A receiver that accepted but whose answer was lost gets it again:
  * the delivery id (the lead's id) lets it tell (docs/webhook.md).
@@ -50,11 +56,12 @@ export async function deliver(db: Database, deliveryId: string, config: ServerCo
   const { lockTimeoutSeconds, retryDelays } = config.notifications;
   const { rows } = await db.query<DeliveryRow>(
     `UPDATE notification_deliveries
-     SET status = 'sending', claimed_at = now(), attempts = attempts + 1, updated_at = now()
+     SET status = 'sending', claimed_at = now(), claim_id = gen_random_uuid(), attempts = attempts + 1,
+         updated_at = now()
      WHERE id = $1
        AND (next_attempt_at IS NULL OR next_attempt_at <= now())
        AND (status = 'pending' OR (status = 'sending' AND claimed_at < now() - make_interval(secs => $2)))
-     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, attempts`,
+     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, attempts, claim_id`,
     [deliveryId, lockTimeoutSeconds],
   );
   const delivery = rows[0];
@@ -62,22 +69,27 @@ export async function deliver(db: Database, deliveryId: string, config: ServerCo
 
   let receipt: string;
   try {
-    const sent = await send(db, delivery, config);
+    const sent = await withDeadline(send(db, delivery, config), sendDeadlineMs(lockTimeoutSeconds));
     if (sent === null) {
       // The lead was deleted after it was queued: nothing to say about it.
-      await db.query('DELETE FROM notification_deliveries WHERE id = $1', [delivery.id]);
+      await db.query('DELETE FROM notification_deliveries WHERE id = $1 AND claim_id = $2', [
+        delivery.id,
+        delivery.claim_id,
+      ]);
       return 'gone';
     }
     receipt = sent;
   } catch (error) {
     return recordFailure(db, delivery, error, retryDelays);
   }
-  await db.query(
+  const recorded = await db.query(
     `UPDATE notification_deliveries
-     SET status = 'sent', sent_at = now(), claimed_at = NULL, next_attempt_at = NULL, last_error = NULL, updated_at = now()
-     WHERE id = $1`,
-    [delivery.id],
+     SET status = 'sent', sent_at = now(), claimed_at = NULL, claim_id = NULL, next_attempt_at = NULL,
+         last_error = NULL, updated_at = now()
+     WHERE id = $1 AND claim_id = $2`,
+    [delivery.id, delivery.claim_id],
   );
+  if (recorded.rowCount === 0) return claimLost(delivery);
   logJson('info', {
     event: 'notification_sent',
     delivery: delivery.id,
@@ -86,6 +98,25 @@ export async function deliver(db: Database, deliveryId: string, config: ServerCo
     receipt,
   });
   return 'sent';
+}
+
+/** Another worker took the delivery over while this one was sending: its outcome stands. */
+function claimLost(delivery: DeliveryRow): DeliveryOutcome {
+  logJson('warn', { event: 'notification_claim_lost', delivery: delivery.id, channel: delivery.channel });
+  return 'done';
+}
+
+/** The send, or a timeout error once `ms` have passed (what it was doing is abandoned). */
+async function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('deadline'), { name: 'TimeoutError' })), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Someone else holds it, it is not due yet, or it is finished: make sure a job will look again if needed. */
@@ -116,14 +147,16 @@ async function recordFailure(
   retryDelays: readonly number[],
 ): Promise<DeliveryOutcome> {
   const reason = reasonOf(error);
-  const delay = error instanceof Permanent ? undefined : retryDelays[delivery.attempts - 1];
+  const delay = error instanceof PermanentFailure ? undefined : retryDelays[delivery.attempts - 1];
   if (delay === undefined) {
-    await db.query(
+    const recorded = await db.query(
       `UPDATE notification_deliveries
-       SET status = 'failed', claimed_at = NULL, next_attempt_at = NULL, last_error = $2, updated_at = now()
-       WHERE id = $1`,
-      [delivery.id, reason],
+       SET status = 'failed', claimed_at = NULL, claim_id = NULL, next_attempt_at = NULL, last_error = $3,
+           updated_at = now()
+       WHERE id = $1 AND claim_id = $2`,
+      [delivery.id, delivery.claim_id, reason],
     );
+    if (recorded.rowCount === 0) return claimLost(delivery);
     logJson('error', {
       event: 'notification_failed',
       delivery: delivery.id,
@@ -134,15 +167,18 @@ async function recordFailure(
     return 'failed';
   }
   const next = new Date(Date.now() + delay * 1000);
-  await db.transaction(async (tx) => {
-    await tx.query(
+  const recorded = await db.transaction(async (tx) => {
+    const updated = await tx.query(
       `UPDATE notification_deliveries
-       SET status = 'pending', claimed_at = NULL, next_attempt_at = $2, last_error = $3, updated_at = now()
-       WHERE id = $1`,
-      [delivery.id, next.toISOString(), reason],
+       SET status = 'pending', claimed_at = NULL, claim_id = NULL, next_attempt_at = $3, last_error = $4,
+           updated_at = now()
+       WHERE id = $1 AND claim_id = $2`,
+      [delivery.id, delivery.claim_id, next.toISOString(), reason],
     );
-    await scheduleDeliveries(tx, [delivery.id], next);
+    if (updated.rowCount !== 0) await scheduleDeliveries(tx, [delivery.id], next);
+    return updated.rowCount !== 0;
   });
+  if (!recorded) return claimLost(delivery);
   logJson('warn', {
     event: 'notification_retry',
     delivery: delivery.id,
@@ -158,7 +194,7 @@ async function recordFailure(
 async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
   const channels = config.notifications;
   const panel = `${siteAddress(config.siteUrl)}/admin`;
-  const off = () => new Permanent('El canal está desactivado: faltan sus variables de entorno.');
+  const off = () => new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
 
   if (delivery.purpose === 'lead') {
     const lead = await leadMessage(db, delivery.lead_kind as LeadKind, delivery.lead_id as string, config.siteUrl);

@@ -58,7 +58,8 @@ describe('what a visitor typed, in a notification', () => {
         const body = JSON.parse(leadWebhookBody(lead(text)));
         expect(body.lead.name).toBe(text);
         expect(body.lead.attribution.utm_campaign).toBe(text);
-        expect(leadWhatsappParameters(lead(text))[1]).toBe(`${text} (${text})`);
+        // Name and municipality, the latter in parentheses when there is one.
+        expect(leadWhatsappParameters(lead(text))[1]).toBe(text ? `${text} (${text})` : '');
       }),
     );
   });

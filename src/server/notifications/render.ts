@@ -152,8 +152,9 @@ const MERIDA_TIME = new Intl.DateTimeFormat('es-MX', { timeStyle: 'short', timeZ
 
 /** The 8:00 e-mail: yesterday's leads and the contacts waiting more than 24 hours. */
 export function summaryEmail(deliveryId: string, summary: DailySummary): EmailContent {
-  const day = MERIDA_DAY.format(new Date(`${summary.day}T12:00:00Z`));
-  const subject = `Resumen del ${day}: ${summary.leads.length} ${summary.leads.length === 1 ? 'solicitud' : 'solicitudes'}, ${summary.waiting.length} sin atender`;
+  // Sent on `summary.day`, about the day before.
+  const yesterday = MERIDA_DAY.format(new Date(Date.parse(`${summary.day}T12:00:00Z`) - 86_400_000));
+  const subject = `Resumen de ayer, ${yesterday}: ${summary.leads.length} ${summary.leads.length === 1 ? 'solicitud' : 'solicitudes'}, ${summary.waiting.length} sin atender`;
   const leadLine = (lead: DailySummary['leads'][number]) =>
     `${MERIDA_TIME.format(new Date(lead.createdAt))} · ${lead.title} · ${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''} · ${lead.phone}`;
   const waitingLine = (contact: DailySummary['waiting'][number]) =>

@@ -12,7 +12,17 @@ import { deliver } from './deliver.ts';
 export async function deliverSoon(deliveryIds: readonly string[]): Promise<void> {
   const config = getConfig();
   try {
-    await withDatabase((db) => Promise.all(deliveryIds.map((id) => deliver(db, id, config))), config);
+    // allSettled: one delivery's database error must not close the pool under the others'
+    // final updates (they would stay `sending`, and be sent again after the lock timeout).
+    const results = await withDatabase(
+      (db) => Promise.allSettled(deliveryIds.map((id) => deliver(db, id, config))),
+      config,
+    );
+    for (const result of results) {
+      if (result.status === 'rejected') {
+        logJson('warn', { event: 'notification_soon_failed', error: (result.reason as Error).message });
+      }
+    }
   } catch (error) {
     logJson('warn', { event: 'notification_soon_failed', error: (error as Error).message });
   }

@@ -1,13 +1,16 @@
 import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
-import { type Database, withDatabase } from '../db/database.ts';
+import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../http/logging.ts';
 import { deliver } from './deliver.ts';
 import { DELIVER_TASK, enabledChannels, scheduleDeliveries } from './queue.ts';
 import { ensureDailySummary } from './summary.ts';
 
-/** Deliveries sent at once by one worker (each waits at most ~15 s on its receiver). */
-const CONCURRENCY = 4;
+/**
+ * Deliveries sent at once by one worker. Sends mostly wait on the network
+ * (each at most 15 s), so a hanging channel must not hold up the others.
+ */
+export const CONCURRENCY = 16;
 
 const quietLogger = new Logger((scope) => (level, message) => {
   if (level === 'error' || level === 'warning') {
@@ -32,7 +35,8 @@ function runnerOptions(config: ServerConfig) {
     // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
     noPreparedStatements: new URL(connectionString).hostname.includes('-pooler'),
     concurrency: CONCURRENCY,
-    maxPoolSize: CONCURRENCY + 2,
+    // Connections are held only to take and finish jobs, never during a send.
+    maxPoolSize: 8,
     pollInterval: 1000,
     noHandleSignals: true,
     logger: quietLogger,
@@ -92,18 +96,27 @@ export interface NotificationWorker {
 export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
   if (enabledChannels(config.notifications).length === 0) return null;
   const runner = await run(runnerOptions(config), taskList(config));
-  const maintain = () =>
-    withDatabase((db) => maintainQueue(db, config), config).catch((error: unknown) =>
+  let maintaining: Promise<void> = Promise.resolve();
+  const maintain = () => {
+    maintaining = withDatabase((db) => maintainQueue(db, config), config).catch((error: unknown) =>
       logJson('error', { event: 'notification_maintenance_failed', error: (error as Error).message }),
     );
+    return maintaining;
+  };
   await maintain();
   // Often enough to take over a dead worker's deliveries soon after their lock times out.
   const timer = setInterval(maintain, Math.min(30, config.notifications.lockTimeoutSeconds) * 1000);
   timer.unref();
   return {
+    /** Stops taking jobs, lets the sends in flight finish; never throws (shutdown goes on). */
     async stop() {
       clearInterval(timer);
-      await runner.stop();
+      await maintaining;
+      await runner
+        .stop()
+        .catch((error: unknown) =>
+          logJson('warn', { event: 'notification_worker_stop', error: (error as Error).message }),
+        );
     },
   };
 }
@@ -119,7 +132,28 @@ export async function drainNotifications(
   config: ServerConfig = getConfig(),
 ): Promise<{ processed: number }> {
   if (enabledChannels(config.notifications).length === 0) return { processed: 0 };
-  await withDatabase((db) => maintainQueue(db, config), config);
+  const { db, release } = await openDatabase(config);
+  try {
+    await maintainQueue(db, config);
+    // Most minutes nothing is due: answer without starting a worker.
+    if ((await dueJobs(db)) === 0) return { processed: 0 };
+    return await drainWith(db, budgetMs, config);
+  } finally {
+    await release();
+  }
+}
+
+/** Jobs of ours that are due and not taken. */
+async function dueJobs(db: Database): Promise<number> {
+  const { rows } = await db.query<{ due: number }>(
+    `SELECT count(*)::int AS due FROM graphile_worker.jobs
+     WHERE task_identifier = $1 AND run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`,
+    [DELIVER_TASK],
+  );
+  return rows[0]?.due ?? 0;
+}
+
+async function drainWith(db: Database, budgetMs: number, config: ServerConfig): Promise<{ processed: number }> {
   const runner: Runner = await run(runnerOptions(config), taskList(config));
   let processed = 0;
   let running = 0;
@@ -135,16 +169,7 @@ export async function drainNotifications(
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       if (running > 0) continue;
-      const due = await withDatabase(
-        (db) =>
-          db.query<{ due: number }>(
-            `SELECT count(*)::int AS due FROM graphile_worker.jobs
-             WHERE task_identifier = $1 AND run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`,
-            [DELIVER_TASK],
-          ),
-        config,
-      );
-      if ((due.rows[0]?.due ?? 0) === 0 && running === 0) break;
+      if ((await dueJobs(db)) === 0 && running === 0) break;
     }
   } finally {
     await runner.stop();

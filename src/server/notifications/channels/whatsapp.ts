@@ -1,8 +1,16 @@
 import type { NotificationConfig } from '../../config.ts';
+import { PermanentFailure } from './permanent.ts';
 
 type WhatsappConfig = NonNullable<NotificationConfig['whatsapp']>;
 
 const TIMEOUT_MS = 10_000;
+
+/**
+ * Cloud API error codes that no retry fixes (Meta's error code reference):
+ * 190 access token, 100 invalid parameter, 131030 recipient not allowed,
+ * 132000-132016 template missing, paused, disabled or with wrong parameters.
+ */
+const PERMANENT_CODES = new Set([100, 190, 131030, 132000, 132001, 132005, 132007, 132012, 132015, 132016]);
 
 /**
  * Sends the approved template to the sales number through the WhatsApp
@@ -36,10 +44,16 @@ export async function sendWhatsapp(config: WhatsappConfig, parameters: readonly 
   } | null;
   const id = answer?.messages?.[0]?.id;
   if (response.ok && id) return `WhatsApp ${id}`;
+  const code = answer?.error?.code;
   const reason = answer?.error
     ? `código ${answer.error.code ?? '?'}: ${answer.error.message ?? ''}`
     : `HTTP ${response.status}`;
-  throw new Error(`WhatsApp rechazó el mensaje (${reason.trim()})`);
+  const message = `WhatsApp rechazó el mensaje (${reason.trim()})`;
+  // A bad token, number or template stays bad: retrying for hours would only hide it.
+  if ((code !== undefined && PERMANENT_CODES.has(code)) || response.status === 401 || response.status === 403) {
+    throw new PermanentFailure(`${message}. Revisa WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID y WHATSAPP_TEMPLATE.`);
+  }
+  throw new Error(message);
 }
 
 function templateText(text: string): string {

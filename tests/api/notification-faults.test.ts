@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { CHANNEL_OFF } from '../../src/lib/admin/notifications.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { deliver } from '../../src/server/notifications/deliver.ts';
 import { CONCURRENCY, maintainQueue } from '../../src/server/notifications/worker.ts';
-import { originOf, setupAdmin } from '../support/admin.ts';
+import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
-import { type HttpReceiver, type SmtpReceiver, startSmtpReceiver, startWebhookReceiver } from '../support/receivers.ts';
+import {
+  type HttpReceiver,
+  type SmtpReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  startWhatsappFake,
+} from '../support/receivers.ts';
 import { postJson, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 
@@ -194,5 +201,107 @@ describe('the daily summary at 8:00 in Mérida', () => {
     expect(mail?.text).not.toContain('Carla Hoy');
     expect(mail?.text).toContain('Pedro Uc');
     expect(mail?.html).toContain('https://www.ceibacasas.mx/admin/prospecto?id=');
+  });
+});
+
+describe('one delivery, one outcome', () => {
+  const webhookConfig = (extra: Record<string, string> = {}) =>
+    parseConfig({ ...process.env, NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`, NOTIFY_WEBHOOK_SECRET: SECRET, ...extra });
+
+  async function queuedLead(): Promise<string> {
+    const server = await startServer();
+    const [id] = await postLeads(server.url, 1);
+    await server.stop();
+    const [row] = await sql<{ id: string }>(
+      `INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
+       SELECT 'lead', 'webhook', 'quick-quotes', id, contact_id FROM cotizaciones_rapidas WHERE id = $1
+       RETURNING id`,
+      [id],
+    );
+    return row?.id as string;
+  }
+
+  it('a sender that was taken over while it sent does not overwrite the newer outcome', async () => {
+    const deliveryId = await queuedLead();
+    webhook.delay(600);
+    try {
+      const config = webhookConfig();
+      await withDatabase(async (db) => {
+        const slow = deliver(db, deliveryId, config);
+        await sleep(200);
+        // Another worker takes it over (as after a lock timeout) and records its own outcome.
+        await sql(
+          `UPDATE notification_deliveries SET claim_id = gen_random_uuid(), status = 'failed', last_error = 'otro'
+           WHERE id = $1`,
+          [deliveryId],
+        );
+        expect(await slow).toBe('done');
+      });
+      const [row] = await sql('SELECT status, last_error FROM notification_deliveries WHERE id = $1', [deliveryId]);
+      expect(row).toEqual({ status: 'failed', last_error: 'otro' });
+    } finally {
+      webhook.delay(0);
+    }
+  });
+
+  it('a send that hangs is cut at its deadline (half the lock timeout) and retried', async () => {
+    const deliveryId = await queuedLead();
+    webhook.delay(3000);
+    try {
+      const started = Date.now();
+      const outcome = await withDatabase((db) =>
+        deliver(db, deliveryId, webhookConfig({ NOTIFY_LOCK_TIMEOUT_SECONDS: '2' })),
+      );
+      expect(outcome).toBe('retry');
+      expect(Date.now() - started).toBeLessThan(2500);
+      const [row] = await sql('SELECT status, last_error FROM notification_deliveries WHERE id = $1', [deliveryId]);
+      expect(row).toEqual({ status: 'pending', last_error: 'El receptor no respondió a tiempo' });
+    } finally {
+      webhook.delay(0);
+    }
+  });
+
+  it('WhatsApp refusing the token fails at once, with what to check; it is not retried for hours', async () => {
+    const fake = await startWhatsappFake('el-token-bueno', '106540352242922');
+    try {
+      const config = parseConfig({
+        ...process.env,
+        WHATSAPP_TOKEN: 'un-token-vencido',
+        WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+        WHATSAPP_TEMPLATE: 'nuevo_prospecto',
+        WHATSAPP_TO: '5219991234567',
+        WHATSAPP_API_URL: `${fake.url}/v23.0`,
+      });
+      const deliveryId = await queuedLead();
+      await sql(`UPDATE notification_deliveries SET channel = 'whatsapp' WHERE id = $1`, [deliveryId]);
+      expect(await withDatabase((db) => deliver(db, deliveryId, config))).toBe('failed');
+      const [row] = await sql<{ status: string; attempts: number; last_error: string }>(
+        'SELECT status, attempts, last_error FROM notification_deliveries WHERE id = $1',
+        [deliveryId],
+      );
+      expect(row).toMatchObject({ status: 'failed', attempts: 1 });
+      expect(row?.last_error).toContain('código 190');
+      expect(row?.last_error).toContain('Revisa WHATSAPP_TOKEN');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('"Reintentar" refuses a delivery whose channel is now off (nothing would send it)', async () => {
+    const deliveryId = await queuedLead();
+    await sql(`UPDATE notification_deliveries SET status = 'failed', channel = 'email' WHERE id = $1`, [deliveryId]);
+    const server = await startServer(webhookEnv());
+    try {
+      // The administrator of the test above, in this file's database.
+      const cookie = cookieOf(await login(server.url, 'admin@ceiba.mx', 'contraseña-segura'));
+      const answer = await fetch(`${server.url}/api/admin/notifications/${deliveryId}/retry`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: originOf(server.url) },
+      });
+      expect(answer.status).toBe(409);
+      expect(((await answer.json()) as { error: string }).error).toBe(CHANNEL_OFF);
+    } finally {
+      await server.stop();
+    }
   });
 });

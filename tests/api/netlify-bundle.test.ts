@@ -18,7 +18,7 @@ const WITHOUT_NETLIFY_INSTRUMENTATION = { zisi_add_instrumentation_loader: false
 
 /**
  * Zipped size budgets. Every function carries zod and a PostgreSQL driver;
- * the lead functions also carry the notification senders (nodemailer), to
+ * the lead functions and admin-notifications also carry the notification senders (nodemailer), to
  * send right after answering; the drain carries the job queue
  * (graphile-worker); the two that hash passwords carry native bcrypt.
  */
@@ -28,6 +28,8 @@ const BUDGETS: Record<string, number> = {
   'quick-quotes': 1.5 * MB,
   'quote-requests': 1.5 * MB,
   'partner-applications': 1.5 * MB,
+  // "Enviar prueba" and "Reintentar" send right after answering, like the lead functions.
+  'admin-notifications': 1.5 * MB,
   // Functions v2 are traced (nft), not bundled: graphile-worker's config loader
   // (cosmiconfig) names TypeScript, so its 3 MB travel in the zip, never loaded.
   'notifications-drain': 4 * MB,

@@ -1,9 +1,19 @@
+import type { Page } from '@playwright/test';
 import bcrypt from 'bcryptjs';
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_WEBHOOK } from './playwright.config.ts';
 
 const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
+
+/** Signs the story's administrator in through the API (the cookie lands in the page's context). */
+async function signIn(page: Page): Promise<void> {
+  const answer = await page.request.post('/api/auth/login', {
+    data: ADMIN,
+    headers: { Origin: 'http://127.0.0.1:4329' },
+  });
+  expect(answer.status()).toBe(200);
+}
 
 // One administrator per database: the story runs once, in order, in the desktop
 // project only (see playwright.config.ts), and checks the panel at 390 px on the way.
@@ -134,11 +144,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   sql,
   consoleErrors,
 }) => {
-  const login = await page.request.post('/api/auth/login', {
-    data: ADMIN,
-    headers: { Origin: new URL(page.url() === 'about:blank' ? 'http://127.0.0.1:4329' : page.url()).origin },
-  });
-  expect(login.status()).toBe(200);
+  await signIn(page);
 
   // Three submissions from one phone, written three ways, through three forms.
   const digits = `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
@@ -273,11 +279,7 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
   sql,
   consoleErrors,
 }) => {
-  const login = await page.request.post('/api/auth/login', {
-    data: ADMIN,
-    headers: { Origin: 'http://127.0.0.1:4329' },
-  });
-  expect(login.status()).toBe(200);
+  await signIn(page);
   const name = uniqueName('Rosa Ek');
   const answer = await page.request.post('/api/quick-quotes', {
     data: { name, phone: `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, origin: 'hero' },

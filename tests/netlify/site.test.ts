@@ -273,7 +273,9 @@ describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
         )
       )[0];
     // The first attempt (right after the answer) fails and waits for its retry.
-    for (let tries = 0; tries < 300 && (await waiting())?.status !== 'pending'; tries += 1) {
+    const retrying = (row: { status: string; attempts: number } | undefined) =>
+      row?.status === 'pending' && row.attempts === 1;
+    for (let tries = 0; tries < 300 && !retrying(await waiting()); tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await waiting()).toEqual({ status: 'pending', attempts: 1 });

@@ -1,12 +1,14 @@
 import type { Config } from '@netlify/functions';
-import { contactChangeSchema, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
+import { contactChangeSchema, STALE_VERSION, STATE_LABELS } from '../../src/lib/admin/contacts.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
 import { getContact } from '../../src/server/contacts/detail.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
 
@@ -16,22 +18,36 @@ const NOT_FOUND = 'No encontramos este prospecto.';
  */
 export default logged(
   'admin-contact',
-  adminEndpoint('admin-contact', ['GET', 'PATCH'], async ({ request, db, user, url }) => {
-    const id = uuidSegment(url, 0);
-    if (!id) return jsonError(404, NOT_FOUND);
-    if (request.method === 'GET') {
-      const contact = await getContact(db, id);
-      return contact ? json(200, contact) : jsonError(404, NOT_FOUND);
-    }
-    const body = await readJsonObject(request);
-    if (body instanceof Response) return body;
-    const change = contactChangeSchema.safeParse(body);
-    if (!change.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(change.error) });
-    const result = await changeContact(db, id, change.data, { id: user.id, name: user.email });
-    if (result === 'not_found') return jsonError(404, NOT_FOUND);
-    if (result === 'stale') return jsonError(409, STALE_VERSION);
-    return json(200, result.contact);
-  }),
+  adminEndpoint(
+    'admin-contact',
+    ['GET', 'PATCH'],
+    async ({ request, db, user, url }) => {
+      const id = uuidSegment(url, 0);
+      if (!id) return jsonError(404, NOT_FOUND);
+      if (request.method === 'GET') {
+        const contact = await getContact(db, id);
+        return contact ? json(200, contact) : jsonError(404, NOT_FOUND);
+      }
+      const body = await readJsonObject(request);
+      if (body instanceof Response) return body;
+      const change = contactChangeSchema.safeParse(body);
+      if (!change.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(change.error) });
+      const actor = { id: user.id, name: displayName(user) };
+      const result = await changeContact(db, id, change.data, actor);
+      if (result === 'not_found') return jsonError(404, NOT_FOUND);
+      if (result === 'stale') return jsonError(409, STALE_VERSION);
+      if (change.data.state) {
+        await recordActivity(db, {
+          actor,
+          kind: 'state_change',
+          summary: `Cambió el estado de ${result.contact.name} a «${STATE_LABELS[change.data.state]}»`,
+          details: { contact: id, state: change.data.state },
+        });
+      }
+      return json(200, result.contact);
+    },
+    'member',
+  ),
 );
 
 export const config: Config = { path: '/api/admin/contacts/:id', excludedPath: '/api/admin/contacts/export.csv' };

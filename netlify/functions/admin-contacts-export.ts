@@ -10,6 +10,7 @@ import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { methodNotAllowed } from '../../src/server/http/responses.ts';
+import { auditedExport } from '../../src/server/team/activity.ts';
 
 const BATCH = 1000;
 const HEADER = [
@@ -82,7 +83,8 @@ export default logged('admin-contacts-export', async (request: Request): Promise
 
   const interrupted = (error: Error) =>
     logJson('error', { function: 'admin-contacts-export', event: 'export_interrupted', error: error.message });
-  return new Response(csvStream(HEADER, batches(handle.db), handle.release, interrupted), {
+  const audited = auditedExport(handle, 'prospectos.csv', { ...filter }, batches(handle.db));
+  return new Response(csvStream(HEADER, audited.batches, audited.onEnd, interrupted), {
     headers: {
       ...API_HEADERS,
       'Content-Type': 'text/csv; charset=utf-8',

@@ -15,16 +15,21 @@ const MAX_PAGE_SIZE = 200;
  */
 export default logged(
   'admin-contacts',
-  adminEndpoint('admin-contacts', ['GET'], async ({ db, url }) => {
-    const filter = contactFilterFrom(url);
-    if (filter instanceof Response) return filter;
-    const cursor = decodeCursor(url.searchParams.get('cursor') || null);
-    const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);
-    if (cursor === 'invalid' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
-      return jsonError(400, 'Parámetros de paginación no válidos.');
-    }
-    return json(200, await listContacts(db, filter, cursor, limit));
-  }),
+  adminEndpoint(
+    'admin-contacts',
+    ['GET'],
+    async ({ db, url }) => {
+      const filter = contactFilterFrom(url);
+      if (filter instanceof Response) return filter;
+      const cursor = decodeCursor(url.searchParams.get('cursor') || null);
+      const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);
+      if (cursor === 'invalid' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+        return jsonError(400, 'Parámetros de paginación no válidos.');
+      }
+      return json(200, await listContacts(db, filter, cursor, limit));
+    },
+    'member',
+  ),
 );
 
 export const config: Config = { path: '/api/admin/contacts' };

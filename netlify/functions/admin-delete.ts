@@ -1,21 +1,35 @@
 import type { Config } from '@netlify/functions';
-import { deleteLead } from '../../src/server/admin/leads.ts';
+import { CSV_FILE_NAMES, deleteLead } from '../../src/server/admin/leads.ts';
+import { displayName } from '../../src/server/auth/users.ts';
 import { adminLeadHandler } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, jsonError } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** DELETE /api/admin/{kind}/{id}: deletes one lead (same-origin requests only). */
 export default logged(
   'admin-delete',
-  adminLeadHandler('DELETE', async ({ db, kind, rest: id }) => {
+  adminLeadHandler('DELETE', async ({ db, kind, rest: id, user }) => {
     if (!id || !UUID.test(id)) return jsonError(404, 'La solicitud no existe.');
-    return (await deleteLead(db, kind, id)) ? empty(204) : jsonError(404, 'La solicitud no existe.');
+    if (!(await deleteLead(db, kind, id))) return jsonError(404, 'La solicitud no existe.');
+    await recordActivity(db, {
+      actor: { id: user.id, name: displayName(user) },
+      kind: 'deletion',
+      summary: `Eliminó una solicitud de ${CSV_FILE_NAMES[kind].replace('.csv', '').replaceAll('_', ' ')}`,
+      details: { leadKind: kind, id },
+    });
+    return empty(204);
   }),
 );
 
 export const config: Config = {
   path: '/api/admin/:kind/:id',
-  excludedPath: ['/api/admin/:kind/export.csv', '/api/admin/contacts/*', '/api/admin/notifications/*'],
+  excludedPath: [
+    '/api/admin/:kind/export.csv',
+    '/api/admin/contacts/*',
+    '/api/admin/notifications/*',
+    '/api/admin/team/*',
+  ],
 };

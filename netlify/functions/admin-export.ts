@@ -7,6 +7,7 @@ import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { auditedExport } from '../../src/server/team/activity.ts';
 
 const KINDS: Record<string, LeadKind> = {
   'quote-requests': 'quote-requests',
@@ -44,7 +45,8 @@ export default logged('admin-export', async (request: Request): Promise<Response
 
   const interrupted = (error: Error) =>
     logJson('error', { function: 'admin-export', event: 'export_interrupted', kind, error: error.message });
-  return new Response(csvStream(header, batches(handle.db), handle.release, interrupted), {
+  const audited = auditedExport(handle, CSV_FILE_NAMES[kind], {}, batches(handle.db));
+  return new Response(csvStream(header, audited.batches, audited.onEnd, interrupted), {
     headers: {
       ...API_HEADERS,
       'Content-Type': 'text/csv; charset=utf-8',

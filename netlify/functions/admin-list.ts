@@ -24,5 +24,11 @@ export default logged(
 
 export const config: Config = {
   path: '/api/admin/:kind',
-  excludedPath: ['/api/admin/contacts', '/api/admin/metrics', '/api/admin/notifications'],
+  excludedPath: [
+    '/api/admin/contacts',
+    '/api/admin/metrics',
+    '/api/admin/notifications',
+    '/api/admin/team',
+    '/api/admin/activity',
+  ],
 };

@@ -10,7 +10,7 @@ import { json } from '../../src/server/http/responses.ts';
  */
 export default logged(
   'admin-metrics',
-  adminEndpoint('admin-metrics', ['GET'], async ({ db }) => json(200, await recentMetrics(db))),
+  adminEndpoint('admin-metrics', ['GET'], async ({ db }) => json(200, await recentMetrics(db)), 'member'),
 );
 
 export const config: Config = { path: '/api/admin/metrics' };

@@ -10,15 +10,17 @@ import {
   PasswordsBusy,
 } from '../../src/server/auth/passwords.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
-import { findUserByEmail } from '../../src/server/auth/users.ts';
+import { displayName, findUserByEmail, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { requestAddress } from '../../src/server/http/client-address.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
 
 const WRONG = 'Credenciales incorrectas';
+const DEACTIVATED = 'Tu cuenta está desactivada. Pide a un administrador que la reactive.';
 const BLOCKED = 'Demasiados intentos fallidos. Espera 15 minutos e inténtalo de nuevo.';
 
 /**
@@ -41,17 +43,32 @@ export default logged('auth-login', async (request: Request, context: Pick<Conte
     // The slot first: when too many checks wait, answer 429 without touching the database.
     return await inPasswordSlot(() =>
       withDatabase(async (db) => {
-        const attempt = await reserveLoginAttempt(db, email, requestAddress(context));
+        const ip = requestAddress(context);
+        const attempt = await reserveLoginAttempt(db, email, ip);
         if (!attempt) return jsonError(429, BLOCKED);
         const user = await findUserByEmail(db, email);
         const valid = user ? await checkPassword(password, user.passwordHash) : await checkAgainstDecoy(password);
-        if (!user || !valid) return jsonError(401, WRONG); // the reserved attempt stays as a failure
+        if (!user || !valid) {
+          // The reserved attempt stays as a failure; the log keeps who was tried, from where.
+          await recordActivity(db, {
+            actor: user ? { id: user.id, name: displayName(user) } : null,
+            kind: 'sign_in_failed',
+            summary: `Intento fallido de inicio de sesión con ${email}`,
+            details: { email },
+            ip,
+          });
+          return jsonError(401, WRONG);
+        }
         await clearLoginFailures(db, email);
-        return json(
-          200,
-          { user: { id: user.id, email: user.email }, admin: user.admin },
-          { 'Set-Cookie': await signIn(db, request, user) },
-        );
+        if (!user.active) return jsonError(403, DEACTIVATED);
+        await db.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [user.id]);
+        await recordActivity(db, {
+          actor: { id: user.id, name: displayName(user) },
+          kind: 'sign_in',
+          summary: `${displayName(user)} inició sesión`,
+          ip,
+        });
+        return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user) });
       }),
     );
   } catch (error) {

@@ -1,18 +1,19 @@
 import type { Config } from '@netlify/functions';
 import { requireUser } from '../../src/server/auth/guard.ts';
+import { sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 
-/** GET /api/auth/session: the signed-in user (null when nobody is) and whether they are an administrator. */
+/** GET /api/auth/session: the signed-in member (null when nobody is), their role, and whether they are an administrator. */
 export default logged('auth-session', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   try {
     return await withDatabase(async (db) => {
       const user = await requireUser(request, db);
       if (user instanceof Response) return json(200, { user: null, admin: false });
-      return json(200, { user: { id: user.id, email: user.email }, admin: user.admin });
+      return json(200, sessionAnswer(user));
     });
   } catch (error) {
     logJson('error', { function: 'auth', event: 'session', error: (error as Error).message });

@@ -4,11 +4,12 @@ import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
 import { hashPassword, inPasswordSlot, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
-import { adminExists, createFirstAdmin } from '../../src/server/auth/users.ts';
+import { adminExists, createFirstAdmin, displayName, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
 
 const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';
 
@@ -37,11 +38,12 @@ export default logged('auth-setup', async (request: Request): Promise<Response> 
       );
       const admin = passwordHash && (await createFirstAdmin(db, parsed.data.email, passwordHash));
       if (!admin) return jsonError(409, ALREADY_DONE);
-      return json(
-        201,
-        { user: { id: admin.id, email: admin.email }, admin: true },
-        { 'Set-Cookie': await signIn(db, request, admin) },
-      );
+      await recordActivity(db, {
+        actor: { id: admin.id, name: displayName(admin) },
+        kind: 'setup',
+        summary: `Creó la cuenta de administrador ${admin.email}`,
+      });
+      return json(201, sessionAnswer(admin), { 'Set-Cookie': await signIn(db, request, admin) });
     });
   } catch (error) {
     if (error instanceof PasswordsBusy) return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });

@@ -89,7 +89,10 @@ describe('login', () => {
   it('sets an HttpOnly, SameSite=Strict cookie for 8 hours', async () => {
     const response = await login(server.url, 'ADMIN@ceiba.mx ', ADMIN.password);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ user: { id: adminId, email: ADMIN.email }, admin: true });
+    expect(await response.json()).toEqual({
+      user: { id: adminId, email: ADMIN.email, name: null, role: 'admin' },
+      admin: true,
+    });
     const header = response.headers.get('set-cookie') ?? '';
     expect(header).toMatch(/^ceiba_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/);
   });
@@ -283,7 +286,10 @@ describe('lists, deletion and export', () => {
 describe('session and logout', () => {
   it('reports the session, and logout clears the cookie', async () => {
     const session = await get('/api/auth/session', { Cookie: cookie });
-    expect(await session.json()).toEqual({ user: { id: adminId, email: ADMIN.email }, admin: true });
+    expect(await session.json()).toEqual({
+      user: { id: adminId, email: ADMIN.email, name: null, role: 'admin' },
+      admin: true,
+    });
     expect(await (await get('/api/auth/session')).json()).toEqual({ user: null, admin: false });
     const logout = await fetch(`${server.url}/api/auth/logout`, {
       method: 'POST',

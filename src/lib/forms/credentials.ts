@@ -20,14 +20,14 @@ export const loginSchema = z.object({
   password: z.string({ error: 'Escribe tu contraseña.' }).min(1, 'Escribe tu contraseña.').max(1024),
 });
 
+/** Every new password (setup, invitation, change): at least 8 characters, at most bcrypt's 72 bytes. */
+export const passwordSchema = z
+  .string({ error: 'Escribe una contraseña.' })
+  .min(PASSWORD_MIN, `Usa al menos ${PASSWORD_MIN} caracteres.`)
+  .refine(
+    (password) => new TextEncoder().encode(password).byteLength <= PASSWORD_MAX_BYTES,
+    'La contraseña es demasiado larga: usa como máximo 72 caracteres (las letras con acento cuentan doble).',
+  );
+
 /** The one-time setup: the first administrator's password rules. */
-export const setupSchema = z.object({
-  email,
-  password: z
-    .string({ error: 'Escribe una contraseña.' })
-    .min(PASSWORD_MIN, `Usa al menos ${PASSWORD_MIN} caracteres.`)
-    .refine(
-      (password) => new TextEncoder().encode(password).byteLength <= PASSWORD_MAX_BYTES,
-      'La contraseña es demasiado larga: usa como máximo 72 caracteres (las letras con acento cuentan doble).',
-    ),
-});
+export const setupSchema = z.object({ email, password: passwordSchema });

@@ -5,20 +5,32 @@ import { findSessionUser, type SessionUser } from './users.ts';
 
 export const SESSION_EXPIRED = 'Tu sesión expiró. Inicia sesión de nuevo.';
 export const NOT_ADMIN = 'No tienes permisos para acceder al panel de administración';
+export const ADMIN_ONLY = 'Solo un administrador puede hacer esto.';
+
+/** A signed-in member and the session the request came with. */
+export type SignedIn = SessionUser & { sessionId: string };
 
 /** The signed-in user of this request, or the 401 to answer. */
-export async function requireUser(request: Request, db: Queryable): Promise<SessionUser | Response> {
+export async function requireUser(request: Request, db: Queryable): Promise<SignedIn | Response> {
   const token = readSessionCookie(request);
   const claims = token ? await verifySession(token) : null;
   const user = claims ? await findSessionUser(db, claims.sessionId, claims.userId) : null;
-  return user ?? jsonError(401, SESSION_EXPIRED);
+  return user && claims ? { ...user, sessionId: claims.sessionId } : jsonError(401, SESSION_EXPIRED);
 }
 
-/** The signed-in administrator, or the 401 (no valid session) / 403 (no admin role) to answer. */
-export async function requireAdmin(request: Request, db: Queryable): Promise<SessionUser | Response> {
+/** A member of the team (administrator or adviser), or the 401 / 403 to answer. */
+export async function requireMember(request: Request, db: Queryable): Promise<SignedIn | Response> {
   const user = await requireUser(request, db);
   if (user instanceof Response) return user;
-  return user.admin ? user : jsonError(403, NOT_ADMIN);
+  return user.role ? user : jsonError(403, NOT_ADMIN);
+}
+
+/** The signed-in administrator, or the 401 (no valid session) / 403 (an adviser, no role) to answer. */
+export async function requireAdmin(request: Request, db: Queryable): Promise<SignedIn | Response> {
+  const user = await requireUser(request, db);
+  if (user instanceof Response) return user;
+  if (user.admin) return user;
+  return jsonError(403, user.role ? ADMIN_ONLY : NOT_ADMIN);
 }
 
 /** A request that changes state must come from our own pages (CSRF). */

@@ -1,21 +1,41 @@
 import type { Queryable } from '../db/database.ts';
 
+export type Role = 'admin' | 'asesor';
+
 export interface SessionUser {
   id: string;
   email: string;
+  /** Chosen when accepting an invitation; the first administrator may have none. */
+  name: string | null;
+  role: Role | null;
+  /** role === 'admin' */
   admin: boolean;
 }
 
+/** What the history and the activity log call a member: the name, or the e-mail. */
+export const displayName = (user: Pick<SessionUser, 'name' | 'email'>): string => user.name ?? user.email;
+
+/** What /api/auth/session, the login and the setup answer about the signed-in member. */
+export function sessionAnswer(user: SessionUser) {
+  return { user: { id: user.id, email: user.email, name: user.name, role: user.role }, admin: user.admin };
+}
+
+/** The columns of a SessionUser, from `users u` (one role per member). */
+const MEMBER_COLUMNS = `u.id, u.email, u.name,
+  (SELECT r.role FROM user_roles r WHERE r.user_id = u.id) AS role,
+  EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin') AS admin`;
+
+/** Whether the one-time setup has been done (an administrator was created by it). */
 export async function adminExists(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM user_roles WHERE role = 'admin')`);
+  const { rows } = await db.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM first_admin_setup)`);
   return rows[0]?.exists === true;
 }
 
 /**
- * Creates the first administrator in one statement, only while there is none.
- * Concurrent attempts race on the unique index of the admin role: one wins,
- * the others fail whole (no user row without its role). Returns null when an
- * administrator already exists.
+ * Creates the first administrator in one statement, only while the setup was
+ * never done. Concurrent attempts race on the key of `first_admin_setup` (one
+ * row, ever): one wins, the others fail whole (no user row without its role).
+ * Returns null when the setup was already done.
  */
 export async function createFirstAdmin(
   db: Queryable,
@@ -26,13 +46,15 @@ export async function createFirstAdmin(
     const { rows } = await db.query<{ id: string }>(
       `WITH new_user AS (
          INSERT INTO users (email, password_hash)
-         SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM user_roles WHERE role = 'admin')
+         SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM first_admin_setup)
          RETURNING id
+       ), setup AS (
+         INSERT INTO first_admin_setup (user_id) SELECT id FROM new_user
        )
        INSERT INTO user_roles (user_id, role) SELECT id, 'admin' FROM new_user RETURNING user_id AS id`,
       [email, passwordHash],
     );
-    return rows[0] ? { id: rows[0].id, email, admin: true } : null;
+    return rows[0] ? { id: rows[0].id, email, name: null, role: 'admin', admin: true } : null;
   } catch (error) {
     if ((error as { code?: string }).code === '23505') return null; // lost the race
     throw error;
@@ -42,10 +64,9 @@ export async function createFirstAdmin(
 export async function findUserByEmail(
   db: Queryable,
   email: string,
-): Promise<(SessionUser & { passwordHash: string }) | null> {
-  const { rows } = await db.query<SessionUser & { passwordHash: string }>(
-    `SELECT u.id, u.email, u.password_hash AS "passwordHash",
-            EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin') AS admin
+): Promise<(SessionUser & { passwordHash: string; active: boolean }) | null> {
+  const { rows } = await db.query<SessionUser & { passwordHash: string; active: boolean }>(
+    `SELECT ${MEMBER_COLUMNS}, u.password_hash AS "passwordHash", u.deactivated_at IS NULL AS active
      FROM users u WHERE u.email = $1`,
     [email],
   );
@@ -54,14 +75,14 @@ export async function findUserByEmail(
 
 /**
  * The user of a live session, read again on every request: a revoked or
- * expired session, or a removed role, takes effect at once.
+ * expired session, a deactivated member, or a changed role takes effect at once.
  */
 export async function findSessionUser(db: Queryable, sessionId: string, userId: string): Promise<SessionUser | null> {
   const { rows } = await db.query<SessionUser>(
-    `SELECT u.id, u.email,
-            EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id AND r.role = 'admin') AS admin
+    `SELECT ${MEMBER_COLUMNS}
      FROM sessions s JOIN users u ON u.id = s.user_id
-     WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+     WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()
+       AND u.deactivated_at IS NULL`,
     [sessionId, userId],
   );
   return rows[0] ?? null;
@@ -75,6 +96,15 @@ export async function openSession(db: Queryable, userId: string, hours: number):
   );
   await db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`);
   return (rows[0] as { id: string }).id;
+}
+
+/** Ends every session of a member (deactivation, password reset), or all but `except` (password change). */
+export async function revokeSessionsOf(db: Queryable, userId: string, except: string | null = null): Promise<void> {
+  await db.query(
+    `UPDATE sessions SET revoked_at = now()
+     WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)`,
+    [userId, except],
+  );
 }
 
 /** Ends one session (signing out). */

@@ -1,6 +1,5 @@
 import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
-import { refuseCrossOrigin, requireAdmin } from '../auth/guard.ts';
-import type { SessionUser } from '../auth/users.ts';
+import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import type { Handler, RequestContext } from './lead-handler.ts';
 import { logJson } from './logging.ts';
@@ -11,7 +10,7 @@ export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta 
 interface AdminRequest {
   request: Request;
   db: Database;
-  user: SessionUser;
+  user: SignedIn;
   kind: LeadKind;
   /** The path segment after the kind (a lead's id), if any. */
   rest: string | undefined;
@@ -43,7 +42,7 @@ export function adminLeadHandler(
 export interface AdminEndpointRequest {
   request: Request;
   db: Database;
-  user: SessionUser;
+  user: SignedIn;
   url: URL;
   /** The platform's context (Netlify's `waitUntil` for work after the answer). */
   context: RequestContext;
@@ -58,6 +57,8 @@ export function adminEndpoint(
   name: string,
   methods: readonly string[],
   work: (request: AdminEndpointRequest) => Promise<Response>,
+  /** `member`: advisers too (working contacts); `admin` (the default): administrators only. */
+  access: 'admin' | 'member' = 'admin',
 ): Handler {
   return async (request, context) => {
     if (!methods.includes(request.method)) return methodNotAllowed(methods);
@@ -67,7 +68,7 @@ export function adminEndpoint(
     }
     try {
       return await withDatabase(async (db) => {
-        const user = await requireAdmin(request, db);
+        const user = await (access === 'member' ? requireMember : requireAdmin)(request, db);
         if (user instanceof Response) return user;
         return work({ request, db, user, url: new URL(request.url), context });
       });
@@ -92,7 +93,7 @@ export function uuidSegment(url: URL, index: number): string | null {
 export async function openForAdmin(
   request: Request,
   name: string,
-): Promise<{ db: Database; release(): Promise<void> } | Response> {
+): Promise<{ db: Database; release(): Promise<void>; user: SignedIn } | Response> {
   try {
     const handle = await openDatabase();
     const user = await requireAdmin(request, handle.db);
@@ -100,7 +101,7 @@ export async function openForAdmin(
       await handle.release();
       return user;
     }
-    return handle;
+    return { ...handle, user };
   } catch (error) {
     logJson('error', { function: name, error: (error as Error).message });
     return jsonError(503, DATABASE_DOWN);

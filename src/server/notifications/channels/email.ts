@@ -28,11 +28,18 @@ function transportFor(config: EmailConfig): Transporter {
   return transport;
 }
 
-/** Sends one e-mail to every NOTIFY_EMAIL_TO address; throws with the server's reason when refused. */
-export async function sendEmail(config: EmailConfig, content: EmailContent): Promise<string> {
+/**
+ * Sends one e-mail, to every NOTIFY_EMAIL_TO address unless `to` says
+ * otherwise (an invitation); throws with the server's reason when refused.
+ */
+export async function sendEmail(
+  config: EmailConfig,
+  content: EmailContent,
+  to: readonly string[] = config.to,
+): Promise<string> {
   const info = await transportFor(config).sendMail({
     from: config.from,
-    to: config.to,
+    to: [...to],
     subject: content.subject,
     text: content.text,
     html: content.html,

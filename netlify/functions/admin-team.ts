@@ -1,0 +1,104 @@
+import type { Config } from '@netlify/functions';
+import { invitationSchema, LAST_ADMIN, memberChangeSchema, ROLE_LABELS } from '../../src/lib/admin/team.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { displayName } from '../../src/server/auth/users.ts';
+import { getConfig } from '../../src/server/config.ts';
+import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
+import { empty, json, jsonError } from '../../src/server/http/responses.ts';
+import { sendEmail } from '../../src/server/notifications/channels/email.ts';
+import { escapeHtml } from '../../src/server/notifications/render.ts';
+import {
+  changeMember,
+  createInvitation,
+  revokeInvitation,
+  TeamConflict,
+  teamView,
+} from '../../src/server/team/members.ts';
+
+const BASE = '/api/admin/team';
+
+/**
+ * The team (administrators only):
+ * GET    /api/admin/team: members, open invitations, whether invitations are e-mailed.
+ * POST   /api/admin/team/invitations {email, role}: 201 {link, emailed}; the link is shown once.
+ * DELETE /api/admin/team/invitations/{id}: revokes it.
+ * PATCH  /api/admin/team/members/{id} {role?, active?}: 409 for the last active administrator.
+ */
+export default logged(
+  'admin-team',
+  adminEndpoint('admin-team', ['GET', 'POST', 'PATCH', 'DELETE'], async ({ request, db, user, url }) => {
+    const actor = { id: user.id, name: displayName(user) };
+    const email = getConfig().notifications.email;
+    const [, section] = url.pathname.slice(BASE.length).split('/');
+    if (request.method === 'GET' && url.pathname === BASE) return json(200, await teamView(db, email !== null));
+
+    if (request.method === 'POST' && section === 'invitations' && url.pathname === `${BASE}/invitations`) {
+      const body = await readJsonObject(request);
+      if (body instanceof Response) return body;
+      const parsed = invitationSchema.safeParse(body);
+      if (!parsed.success) return jsonError(400, 'Revisa la invitación.', { fields: fieldMessages(parsed.error) });
+      try {
+        const invitation = await createInvitation(db, parsed.data, actor);
+        const link = `${url.origin}/auth/invitacion#${invitation.token}`;
+        let emailed = false;
+        if (email) {
+          const role = ROLE_LABELS[parsed.data.role].toLowerCase();
+          const text = `${actor.name} te invitó a trabajar los prospectos del sitio como ${role}. Abre este enlace para elegir tu nombre y tu contraseña (vale 72 horas y solo una vez):\n\n${link}`;
+          emailed = await sendEmail(
+            email,
+            {
+              subject: 'Invitación al panel de prospectos',
+              text,
+              html: `<p>${escapeHtml(text)
+                .replace(link, `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)
+                .replaceAll('\n', '<br>')}</p>`,
+              messageId: `<${invitation.id}.invitation@${url.hostname}>`,
+            },
+            [parsed.data.email],
+          ).then(
+            () => true,
+            (error: unknown) => {
+              logJson('warn', { event: 'invitation_not_emailed', error: (error as Error).message });
+              return false;
+            },
+          );
+        }
+        return json(201, { id: invitation.id, link, expiresAt: invitation.expiresAt, emailed });
+      } catch (error) {
+        if (error instanceof TeamConflict) return jsonError(409, error.message);
+        throw error;
+      }
+    }
+
+    if (request.method === 'DELETE' && section === 'invitations') {
+      const id = uuidSegment(url, 1);
+      if (!id || !(await revokeInvitation(db, id, actor))) return jsonError(404, 'No encontramos esta invitación.');
+      return empty(204);
+    }
+
+    if (request.method === 'PATCH' && section === 'members') {
+      const id = uuidSegment(url, 1);
+      if (!id) return jsonError(404, 'No encontramos a este miembro.');
+      const body = await readJsonObject(request);
+      if (body instanceof Response) return body;
+      const parsed = memberChangeSchema.safeParse(body);
+      if (!parsed.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(parsed.error) });
+      const result = await changeMember(db, id, parsed.data, actor);
+      if (result === 'missing') return jsonError(404, 'No encontramos a este miembro.');
+      if (result === 'last-admin') return jsonError(409, LAST_ADMIN);
+      return json(200, await teamView(db, email !== null));
+    }
+    return jsonError(405, 'Método no permitido.');
+  }),
+);
+
+export const config: Config = {
+  path: [
+    '/api/admin/team',
+    '/api/admin/team/invitations',
+    '/api/admin/team/invitations/:id',
+    '/api/admin/team/members/:id',
+  ],
+};

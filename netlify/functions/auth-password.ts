@@ -1,0 +1,69 @@
+import type { Config, Context } from '@netlify/functions';
+import { passwordChangeSchema, WRONG_CURRENT_PASSWORD } from '../../src/lib/admin/team.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { refuseCrossOrigin, requireMember } from '../../src/server/auth/guard.ts';
+import {
+  checkPassword,
+  hashPassword,
+  inPasswordSlot,
+  PASSWORDS_BUSY,
+  PasswordsBusy,
+} from '../../src/server/auth/passwords.ts';
+import { displayName, revokeSessionsOf } from '../../src/server/auth/users.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { requestAddress } from '../../src/server/http/client-address.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
+import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
+
+/**
+ * POST /api/auth/password {current, password}: a member changes their own
+ * password; their other sessions end (this one stays).
+ */
+export default logged('auth-password', async (request: Request, context: Pick<Context, 'ip'>) => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const refused = refuseCrossOrigin(request);
+  if (refused) return refused;
+  const body = await readJsonObject(request);
+  if (body instanceof Response) return body;
+  const parsed = passwordChangeSchema.safeParse(body);
+  if (!parsed.success) {
+    return jsonError(400, 'Revisa las contraseñas.', { fields: fieldMessages(parsed.error) });
+  }
+  try {
+    return await withDatabase(async (db) => {
+      const user = await requireMember(request, db);
+      if (user instanceof Response) return user;
+      const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [
+        user.id,
+      ]);
+      const stored = rows[0]?.password_hash ?? '';
+      const next = await inPasswordSlot(async () =>
+        (await checkPassword(parsed.data.current, stored)) ? hashPassword(parsed.data.password) : null,
+      );
+      if (!next) return jsonError(400, WRONG_CURRENT_PASSWORD, { fields: { current: WRONG_CURRENT_PASSWORD } });
+      await db.transaction(async (tx) => {
+        await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [user.id, next]);
+        await revokeSessionsOf(tx, user.id, user.sessionId);
+        await recordActivity(tx, {
+          actor: { id: user.id, name: displayName(user) },
+          kind: 'password_changed',
+          summary: `${displayName(user)} cambió su contraseña (se cerraron sus otras sesiones)`,
+          ip: requestAddress(context),
+        });
+      });
+      return empty(204);
+    });
+  } catch (error) {
+    if (error instanceof PasswordsBusy) return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
+    logJson('error', { function: 'auth-password', error: (error as Error).message });
+    return jsonError(503, DATABASE_DOWN);
+  }
+});
+
+export const config: Config = {
+  path: '/api/auth/password',
+  rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -1,0 +1,131 @@
+/**
+ * The team (issue #12), shared by the panel (browser) and the functions
+ * (server): roles, what the activity log records, and the forms' schemas.
+ * Browser-safe: no server import.
+ */
+import { z } from 'zod';
+import { passwordSchema } from '../forms/credentials.ts';
+import '../forms/errors.ts';
+
+export const ROLES = ['admin', 'asesor'] as const;
+export type Role = (typeof ROLES)[number];
+export const ROLE_LABELS: Record<Role, string> = { admin: 'Administrador', asesor: 'Asesor' };
+
+/** How long an invitation link works. */
+export const INVITATION_HOURS = 72;
+
+export const ACTIVITY_KINDS = [
+  'setup',
+  'sign_in',
+  'sign_in_failed',
+  'invitation_created',
+  'invitation_revoked',
+  'invitation_accepted',
+  'role_changed',
+  'member_deactivated',
+  'member_reactivated',
+  'password_changed',
+  'export',
+  'deletion',
+  'state_change',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
+  setup: 'Configuración inicial',
+  sign_in: 'Inicio de sesión',
+  sign_in_failed: 'Inicio de sesión fallido',
+  invitation_created: 'Invitación enviada',
+  invitation_revoked: 'Invitación revocada',
+  invitation_accepted: 'Invitación aceptada',
+  role_changed: 'Cambio de rol',
+  member_deactivated: 'Miembro desactivado',
+  member_reactivated: 'Miembro reactivado',
+  password_changed: 'Cambio de contraseña',
+  export: 'Exportación',
+  deletion: 'Eliminación',
+  state_change: 'Cambio de estado',
+};
+
+export interface Member {
+  id: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  active: boolean;
+  lastSignInAt: string | null;
+  createdAt: string;
+}
+
+export interface OpenInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+  invitedBy: string | null;
+}
+
+export interface TeamView {
+  members: Member[];
+  invitations: OpenInvitation[];
+  /** Whether invitations are also e-mailed (SMTP configured). */
+  mailer: boolean;
+}
+
+export interface ActivityEntry {
+  id: string;
+  at: string;
+  actorId: string | null;
+  actorName: string | null;
+  kind: ActivityKind;
+  summary: string;
+  ip: string | null;
+}
+
+export interface ActivityPage {
+  items: ActivityEntry[];
+  nextCursor: string | null;
+}
+
+const email = z
+  .string({ error: 'Escribe el correo de la persona.' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Escribe el correo de la persona.')
+  .max(254, 'El correo es demasiado largo.')
+  .pipe(z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'));
+
+const role = z.enum(ROLES, { error: 'Elige un rol: administrador o asesor.' });
+
+export const invitationSchema = z.object({ email, role });
+
+export const acceptInvitationSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'El enlace no es válido.'),
+  name: z
+    .string({ error: 'Escribe tu nombre.' })
+    .trim()
+    .min(2, 'Escribe tu nombre.')
+    .max(120, 'El nombre es demasiado largo (máximo 120 caracteres).'),
+  password: passwordSchema,
+});
+
+export const memberChangeSchema = z
+  .object({ role: role.optional(), active: z.boolean({ error: 'Indica si la cuenta está activa.' }).optional() })
+  .refine((change) => change.role !== undefined || change.active !== undefined, 'No hay cambios que guardar.');
+
+export const passwordChangeSchema = z.object({
+  current: z.string({ error: 'Escribe tu contraseña actual.' }).min(1, 'Escribe tu contraseña actual.').max(1024),
+  password: passwordSchema,
+});
+
+export const activityFilterSchema = z.object({
+  actor: z.uuid('Miembro no válido.').optional(),
+  kind: z.enum(ACTIVITY_KINDS, { error: 'Tipo de actividad no válido.' }).optional(),
+  cursor: z.string().max(200).optional(),
+});
+
+export const LAST_ADMIN = 'Debe quedar al menos un administrador activo.';
+export const INVITATION_INVALID =
+  'Este enlace de invitación ya no es válido: se usó, venció o fue revocado. Pide una invitación nueva a tu administrador.';
+export const WRONG_CURRENT_PASSWORD = 'La contraseña actual no es correcta.';

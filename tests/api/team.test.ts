@@ -1,0 +1,289 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INVITATION_INVALID, LAST_ADMIN } from '../../src/lib/admin/team.ts';
+import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
+import { quickQuote } from '../support/payloads.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { sql } from '../support/sql.ts';
+
+/** Issue #12: advisers' accounts, invitations, roles enforced on the server, deactivation, password change, activity log. */
+let server: RunningServer;
+let smtp: SmtpReceiver;
+let admin: string;
+
+const ADMIN = { email: 'admin@ceiba.mx', password: 'contraseña-segura' };
+
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  server = await startServer({
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+  });
+  admin = await setupAdmin(server.url, ADMIN.email, ADMIN.password);
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const call = (cookie: string | null, path: string, init: RequestInit = {}) =>
+  fetch(server.url + path, {
+    ...init,
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      Origin: originOf(server.url),
+      'Content-Type': 'application/json',
+      ...init.headers,
+    },
+  });
+const post = (cookie: string | null, path: string, body: unknown) =>
+  call(cookie, path, { method: 'POST', body: JSON.stringify(body) });
+
+let invitationCount = 0;
+async function invite(role: 'admin' | 'asesor', email = `asesor${++invitationCount}@ceiba.mx`) {
+  const answer = await post(admin, '/api/admin/team/invitations', { email, role });
+  expect(answer.status).toBe(201);
+  const body = (await answer.json()) as { link: string; emailed: boolean; id: string };
+  return { ...body, email, token: body.link.split('#')[1] as string };
+}
+
+async function join(role: 'admin' | 'asesor', name = 'Lucía Pech', password = 'asesora-segura-1') {
+  const invitation = await invite(role);
+  const answer = await post(null, '/api/auth/invitation', { token: invitation.token, name, password });
+  expect(answer.status).toBe(201);
+  return {
+    ...invitation,
+    cookie: cookieOf(answer),
+    password,
+    id: ((await answer.json()) as { user: { id: string } }).user.id,
+  };
+}
+
+describe('invitations', () => {
+  it('a one-time link valid 72 hours, stored only as a hash, e-mailed when SMTP is on', async () => {
+    const invitation = await invite('asesor', 'nueva@ceiba.mx');
+    expect(invitation.link).toMatch(new RegExp(`^${server.url}/auth/invitacion#[A-Za-z0-9_-]{43}$`));
+    expect(invitation.emailed).toBe(true);
+    const mails = await smtp.waitFor(1);
+    const mail = mails.find((entry) => (entry.to as { text: string }).text.includes('nueva@ceiba.mx'));
+    expect(mail?.subject).toBe('Invitación al panel de prospectos');
+    expect(mail?.text).toContain(invitation.link);
+    const [row] = await sql<{ token_hash: string; hours: number }>(
+      `SELECT token_hash, round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours
+       FROM invitations WHERE id = $1`,
+      [invitation.id],
+    );
+    expect(row?.hours).toBe(72);
+    expect(row?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await sql('SELECT * FROM invitations'))).not.toContain(invitation.token);
+
+    const check = await post(null, '/api/auth/invitation/check', { token: invitation.token });
+    expect(await check.json()).toEqual({ email: 'nueva@ceiba.mx', role: 'asesor', roleLabel: 'Asesor' });
+  });
+
+  it('reused, expired, revoked or tampered links get the same clear Spanish answer (410)', async () => {
+    const used = await join('asesor', 'Mario Canché');
+    const again = await post(null, '/api/auth/invitation', {
+      token: used.token,
+      name: 'Otro',
+      password: 'otra-clave-123',
+    });
+    expect(again.status).toBe(410);
+    expect(((await again.json()) as { error: string }).error).toBe(INVITATION_INVALID);
+
+    const expired = await invite('asesor');
+    await sql(`UPDATE invitations SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id]);
+    const revoked = await invite('asesor');
+    expect((await call(admin, `/api/admin/team/invitations/${revoked.id}`, { method: 'DELETE' })).status).toBe(204);
+    const tampered = `${revoked.token.slice(0, -1)}${revoked.token.endsWith('A') ? 'B' : 'A'}`;
+    for (const token of [expired.token, revoked.token, tampered, 'corto', '']) {
+      const check = await post(null, '/api/auth/invitation/check', { token });
+      expect(check.status, token).toBe(410);
+      const accept = await post(null, '/api/auth/invitation', { token, name: 'Alguien', password: 'clave-segura-1' });
+      expect(accept.status, token).toBe(410);
+      expect(((await accept.json()) as { error: string }).error).toBe(INVITATION_INVALID);
+    }
+  });
+
+  it('an invitation cannot be for someone already on the team, and names and passwords are checked', async () => {
+    const taken = await post(admin, '/api/admin/team/invitations', { email: ADMIN.email, role: 'asesor' });
+    expect(taken.status).toBe(409);
+    expect(((await taken.json()) as { error: string }).error).toBe('Ya hay un miembro del equipo con ese correo.');
+    const bad = await post(admin, '/api/admin/team/invitations', { email: 'no-es-correo', role: 'jefe' });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { fields: Record<string, string> }).fields).toEqual({
+      email: 'Escribe un correo válido, por ejemplo nombre@correo.com.',
+      role: 'Elige un rol: administrador o asesor.',
+    });
+    const invitation = await invite('asesor');
+    const weak = await post(null, '/api/auth/invitation', { token: invitation.token, name: ' ', password: 'corta' });
+    expect(weak.status).toBe(400);
+    expect(((await weak.json()) as { fields: Record<string, string> }).fields).toEqual({
+      name: 'Escribe tu nombre.',
+      password: 'Usa al menos 8 caracteres.',
+    });
+  });
+});
+
+describe('roles enforced on the server', () => {
+  it('an adviser works contacts (list, detail, state, notes) but cannot delete, export, or manage the team', async () => {
+    const adviser = await join('asesor', 'Ana Chan');
+    const lead = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: '9990001122' }));
+    const { id: leadId } = (await lead.json()) as { id: string };
+    const [{ contact_id: contactId } = { contact_id: '' }] = await sql<{ contact_id: string }>(
+      'SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1',
+      [leadId],
+    );
+
+    expect((await call(adviser.cookie, '/api/admin/contacts')).status).toBe(200);
+    expect((await call(adviser.cookie, '/api/admin/metrics')).status).toBe(200);
+    const detail = (await (await call(adviser.cookie, `/api/admin/contacts/${contactId}`)).json()) as {
+      version: number;
+    };
+    const change = await call(adviser.cookie, `/api/admin/contacts/${contactId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'contactado', version: detail.version }),
+    });
+    expect(change.status).toBe(200);
+    const note = await post(adviser.cookie, `/api/admin/contacts/${contactId}/notes`, {
+      body: 'Llamé, quiere visita.',
+    });
+    expect(note.status).toBe(201);
+    // The history keeps the adviser's name.
+    const [event] = await sql<{ actor_name: string }>(
+      `SELECT actor_name FROM contact_events WHERE contact_id = $1 AND kind = 'state' ORDER BY created_at DESC LIMIT 1`,
+      [contactId],
+    );
+    expect(event?.actor_name).toBe('Ana Chan');
+
+    const forbidden: [string, RequestInit][] = [
+      [`/api/admin/quick-quotes/${leadId}`, { method: 'DELETE' }],
+      ['/api/admin/quick-quotes/export.csv', {}],
+      ['/api/admin/contacts/export.csv', {}],
+      ['/api/admin/quick-quotes', {}],
+      ['/api/admin/team', {}],
+      ['/api/admin/activity', {}],
+      ['/api/admin/notifications', {}],
+      ['/api/admin/team/invitations', { method: 'POST', body: JSON.stringify({ email: 'x@ceiba.mx', role: 'admin' }) }],
+      [`/api/admin/team/members/${adviser.id}`, { method: 'PATCH', body: JSON.stringify({ role: 'admin' }) }],
+    ];
+    for (const [path, init] of forbidden) {
+      const answer = await call(adviser.cookie, path, init);
+      expect(answer.status, `${init.method ?? 'GET'} ${path}`).toBe(403);
+      expect(((await answer.json()) as { error: string }).error).toBe('Solo un administrador puede hacer esto.');
+    }
+    const session = (await (await call(adviser.cookie, '/api/auth/session')).json()) as object;
+    expect(session).toEqual({
+      user: { id: adviser.id, email: adviser.email, name: 'Ana Chan', role: 'asesor' },
+      admin: false,
+    });
+  });
+
+  it('deactivation ends the member’s sessions at once; the last active administrator stays', async () => {
+    const adviser = await join('asesor', 'Pedro Uc');
+    const other = cookieOf(await login(server.url, adviser.email, adviser.password));
+    expect((await call(other, '/api/admin/contacts')).status).toBe(200);
+    const off = await call(admin, `/api/admin/team/members/${adviser.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ active: false }),
+    });
+    expect(off.status).toBe(200);
+    for (const cookie of [adviser.cookie, other]) expect((await call(cookie, '/api/admin/contacts')).status).toBe(401);
+    const again = await login(server.url, adviser.email, adviser.password);
+    expect(again.status).toBe(403);
+    expect(((await again.json()) as { error: string }).error).toBe(
+      'Tu cuenta está desactivada. Pide a un administrador que la reactive.',
+    );
+
+    const [{ id: adminId } = { id: '' }] = await sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [
+      ADMIN.email,
+    ]);
+    for (const change of [{ role: 'asesor' }, { active: false }]) {
+      const refused = await call(admin, `/api/admin/team/members/${adminId}`, {
+        method: 'PATCH',
+        body: JSON.stringify(change),
+      });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { error: string }).error).toBe(LAST_ADMIN);
+    }
+    // With a second administrator, the first can be made an adviser.
+    const second = await join('admin', 'Rosa Ek');
+    const demote = await call(second.cookie, `/api/admin/team/members/${adminId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ role: 'asesor' }),
+    });
+    expect(demote.status).toBe(200);
+    expect((await call(admin, '/api/admin/team')).status).toBe(403);
+    await call(second.cookie, `/api/admin/team/members/${adminId}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ role: 'admin' }),
+    });
+    expect((await call(admin, '/api/admin/team')).status).toBe(200);
+  });
+
+  it('changing one’s password needs the current one and ends one’s other sessions', async () => {
+    const adviser = await join('asesor', 'Carla Dzul', 'clave-inicial-1');
+    const phone = cookieOf(await login(server.url, adviser.email, 'clave-inicial-1'));
+    const wrong = await post(adviser.cookie, '/api/auth/password', { current: 'no-es', password: 'clave-nueva-22' });
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { error: string }).error).toBe('La contraseña actual no es correcta.');
+    const changed = await post(adviser.cookie, '/api/auth/password', {
+      current: 'clave-inicial-1',
+      password: 'clave-nueva-22',
+    });
+    expect(changed.status).toBe(204);
+    expect((await call(adviser.cookie, '/api/admin/contacts')).status).toBe(200);
+    expect((await call(phone, '/api/admin/contacts')).status).toBe(401);
+    expect((await login(server.url, adviser.email, 'clave-inicial-1')).status).toBe(401);
+    expect((await login(server.url, adviser.email, 'clave-nueva-22')).status).toBe(200);
+  });
+});
+
+describe('the activity log', () => {
+  it('records sign-ins (with IP), failures, invitations, role changes, deactivations, passwords, exports, deletions and state changes', async () => {
+    await login(server.url, ADMIN.email, 'equivocada');
+    await (await call(admin, '/api/admin/contacts/export.csv?state=nuevo')).text();
+    const lead = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: '9990003344' }));
+    const { id } = (await lead.json()) as { id: string };
+    expect((await call(admin, `/api/admin/quick-quotes/${id}`, { method: 'DELETE' })).status).toBe(204);
+    const page = (await (await call(admin, '/api/admin/activity')).json()) as {
+      items: { kind: string; actorName: string | null; summary: string; ip: string | null }[];
+    };
+    const kinds = new Set(page.items.map((item) => item.kind));
+    for (const kind of [
+      'setup',
+      'sign_in',
+      'sign_in_failed',
+      'invitation_created',
+      'invitation_revoked',
+      'invitation_accepted',
+      'role_changed',
+      'member_deactivated',
+      'password_changed',
+      'export',
+      'deletion',
+      'state_change',
+    ]) {
+      expect(kinds, kind).toContain(kind);
+    }
+    const failed = page.items.find((item) => item.kind === 'sign_in_failed');
+    expect(failed?.ip).toBe('127.0.0.1');
+    const exported = page.items.find((item) => item.kind === 'export');
+    expect(exported?.summary).toMatch(/^Exportó prospectos\.csv: \d+ filas?$/);
+
+    const onlyExports = (await (await call(admin, '/api/admin/activity?kind=export')).json()) as {
+      items: { kind: string }[];
+    };
+    expect(new Set(onlyExports.items.map((item) => item.kind))).toEqual(new Set(['export']));
+    expect((await call(admin, '/api/admin/activity?kind=borrar')).status).toBe(400);
+  });
+
+  it('has no path to change it: no endpoint writes it, and the table refuses updates and deletes', async () => {
+    for (const method of ['POST', 'PATCH', 'PUT', 'DELETE']) {
+      expect((await call(admin, '/api/admin/activity', { method })).status, method).toBe(405);
+    }
+    await expect(sql(`UPDATE activity_log SET summary = 'nada'`)).rejects.toThrow('activity_log is append-only');
+    await expect(sql('DELETE FROM activity_log')).rejects.toThrow('activity_log is append-only');
+    await expect(sql('TRUNCATE activity_log')).rejects.toThrow('activity_log is append-only');
+  });
+});

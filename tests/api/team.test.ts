@@ -287,3 +287,94 @@ describe('the activity log', () => {
     await expect(sql('TRUNCATE activity_log')).rejects.toThrow('activity_log is append-only');
   });
 });
+
+describe('nobody locked out for good', () => {
+  it('"¿Olvidaste tu contraseña?" answers the same for anyone, e-mails a 30-minute one-time link, and using it ends every session', async () => {
+    const adviser = await join('asesor', 'Elena Kú', 'la-que-olvide-1');
+    const before = smtp.messages.length;
+    const known = await post(null, '/api/auth/recovery', { email: adviser.email });
+    const unknown = await post(null, '/api/auth/recovery', { email: 'nadie@ceiba.mx' });
+    expect(known.status).toBe(202);
+    expect(await known.json()).toEqual(await unknown.json());
+    const mails = await smtp.waitFor(before + 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.messages.length).toBe(before + 1); // nothing for the unknown address
+    const mail = mails.at(-1);
+    expect(mail?.subject).toBe('Restablece tu contraseña del panel');
+    const link = /\/auth\/restablecer#([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '');
+    const token = link?.[1] as string;
+    expect(token).toHaveLength(43);
+    const [row] = await sql<{ minutes: number }>(
+      `SELECT round(extract(epoch FROM expires_at - created_at) / 60)::int AS minutes FROM password_resets
+       ORDER BY created_at DESC LIMIT 1`,
+    );
+    expect(row?.minutes).toBe(30);
+
+    expect(await (await post(null, '/api/auth/recovery/check', { token })).json()).toEqual({ email: adviser.email });
+    const done = await post(null, '/api/auth/recovery/reset', { token, password: 'la-nueva-clave-2' });
+    expect(done.status).toBe(204);
+    expect((await call(adviser.cookie, '/api/admin/contacts')).status).toBe(401);
+    expect((await login(server.url, adviser.email, 'la-que-olvide-1')).status).toBe(401);
+    expect((await login(server.url, adviser.email, 'la-nueva-clave-2')).status).toBe(200);
+    const reused = await post(null, '/api/auth/recovery/reset', { token, password: 'otra-clave-333' });
+    expect(reused.status).toBe(410);
+    expect(((await reused.json()) as { error: string }).error).toMatch(/^Este enlace para restablecer/);
+  });
+
+  it('npm run admin:reset-password prints a link that works once, for the sole administrator without e-mail', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const run = await promisify(execFile)(process.execPath, ['scripts/admin-reset-password.ts', ADMIN.email], {
+      env: { ...process.env, SITE_URL: server.url },
+      encoding: 'utf8',
+    });
+    const token = /\/auth\/restablecer#([A-Za-z0-9_-]{43})/.exec(run.stdout)?.[1] as string;
+    expect(run.stdout).toContain(`${server.url}/auth/restablecer#`);
+    const reset = await post(null, '/api/auth/recovery/reset', { token, password: 'admin-recuperado-1' });
+    expect(reset.status).toBe(204);
+    expect((await post(null, '/api/auth/recovery/reset', { token, password: 'otra-vez-123' })).status).toBe(410);
+    const fresh = await login(server.url, ADMIN.email, 'admin-recuperado-1');
+    expect(fresh.status).toBe(200);
+    admin = cookieOf(fresh);
+    ADMIN.password = 'admin-recuperado-1';
+
+    const nobody = await promisify(execFile)(process.execPath, ['scripts/admin-reset-password.ts', 'nadie@ceiba.mx'], {
+      env: process.env,
+      encoding: 'utf8',
+    }).catch((error: { code: number; stderr: string }) => error);
+    expect((nobody as { code: number }).code).toBe(1);
+    expect((nobody as { stderr: string }).stderr).toContain(
+      'No hay ningún miembro activo con el correo nadie@ceiba.mx.',
+    );
+  });
+
+  it('tampered or expired reset links get the same Spanish 410; without SMTP the page says how to recover', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const adviser = await join('asesor', 'Tomás Pool');
+    const run = await promisify(execFile)(process.execPath, ['scripts/admin-reset-password.ts', adviser.email], {
+      env: process.env,
+      encoding: 'utf8',
+    });
+    const token = /#([A-Za-z0-9_-]{43})/.exec(run.stdout)?.[1] as string;
+    await sql(`UPDATE password_resets SET expires_at = now() - interval '1 second' WHERE used_at IS NULL`);
+    for (const bad of [token, `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`, 'x']) {
+      expect((await post(null, '/api/auth/recovery/check', { token: bad })).status).toBe(410);
+      expect((await post(null, '/api/auth/recovery/reset', { token: bad, password: 'clave-nueva-99' })).status).toBe(
+        410,
+      );
+    }
+    const plain = await startServer();
+    try {
+      const answer = await fetch(`${plain.url}/api/auth/recovery`, {
+        method: 'POST',
+        headers: { Origin: originOf(plain.url), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: adviser.email }),
+      });
+      expect(answer.status).toBe(409);
+      expect(((await answer.json()) as { error: string }).error).toContain('npm run admin:reset-password');
+    } finally {
+      await plain.stop();
+    }
+  });
+});

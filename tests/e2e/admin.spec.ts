@@ -357,6 +357,85 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
   expect(consoleErrors).toEqual([]);
 });
 
+test('the team story: an adviser invited, accepting at 390 px, working a contact as themselves, kept from what only administrators do, then deactivated', async ({
+  page,
+  browser,
+  sql,
+  consoleErrors,
+}) => {
+  await signIn(page);
+  await page.goto('/admin#equipo');
+  const adviserEmail = `asesora-${Date.now()}@ceiba.mx`;
+  await page.getByLabel('Correo electrónico').fill(adviserEmail);
+  await page.getByLabel('Rol').selectOption('asesor');
+  await page.getByRole('button', { name: 'Crear invitación' }).click();
+  const link = await page.getByLabel('Enlace de invitación').inputValue();
+  expect(link).toMatch(/\/auth\/invitacion#[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByText(adviserEmail).first()).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  // A lead for the adviser to work.
+  const name = uniqueName('Julia May');
+  const lead = await page.request.post('/api/quick-quotes', {
+    data: { name, phone: `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, origin: 'hero' },
+  });
+  const { id: leadId } = (await lead.json()) as { id: string };
+  const [contact] = await sql<{ contact_id: string }>('SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1', [
+    leadId,
+  ]);
+
+  // The adviser, on a phone, accepts the invitation.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true });
+  const adviser = await phone.newPage();
+  await adviser.goto(link);
+  await expect(adviser.getByRole('heading', { name: 'Únete al equipo' })).toBeVisible();
+  await expect(adviser.getByText(adviserEmail)).toBeVisible();
+  expect(await accessibilityViolations(adviser)).toEqual([]);
+  await adviser.getByLabel('Tu nombre').fill('Marisol Ek');
+  await adviser.getByLabel('Contraseña').fill('asesora-2026-segura');
+  await adviser.getByRole('button', { name: 'Crear mi cuenta' }).click();
+  await expect(adviser).toHaveURL(/\/admin$/);
+  await expect(adviser.getByRole('link', { name: 'Prospectos' })).toBeVisible();
+  await expect(adviser.getByRole('link', { name: 'Mi cuenta' })).toBeVisible();
+  for (const hidden of ['Solicitudes', 'Notificaciones', 'Equipo', 'Actividad']) {
+    await expect(adviser.getByRole('link', { name: new RegExp(`^${hidden}`) })).toHaveCount(0);
+  }
+  await expect(adviser.getByRole('link', { name: 'Descargar CSV' })).toHaveCount(0);
+  expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await adviser.screenshot({ path: 'test-results/e2e/asesor-390.png', fullPage: true });
+
+  // The adviser changes the contact's state: the history shows their name.
+  await adviser.goto(`/admin/prospecto?id=${contact?.contact_id}`);
+  await adviser.getByLabel('Estado').selectOption('contactado');
+  await adviser.getByRole('button', { name: 'Guardar cambios' }).click();
+  await expect(toast(adviser, 'Cambios guardados')).toBeVisible();
+  await expect(adviser.getByRole('listitem').filter({ hasText: 'Marisol Ek' }).first()).toBeVisible();
+  // What only administrators do, the server refuses.
+  const exportAnswer = await adviser.request.get('/api/admin/contacts/export.csv');
+  expect(exportAnswer.status()).toBe(403);
+  const deleteAnswer = await adviser.request.delete(`/api/admin/quick-quotes/${leadId}`, {
+    headers: { Origin: 'http://127.0.0.1:4329' },
+  });
+  expect(deleteAnswer.status()).toBe(403);
+
+  // The administrator deactivates the adviser: their session ends at once.
+  await page.goto('/admin#equipo');
+  page.once('dialog', (dialog) => dialog.accept());
+  await page.getByRole('button', { name: 'Desactivar a Marisol Ek' }).click();
+  await expect(page.getByRole('button', { name: 'Reactivar a Marisol Ek' })).toBeVisible();
+  await adviser.goto('/admin');
+  await expect(adviser).toHaveURL(/\/auth$/);
+
+  // The activity page shows who did what.
+  await page.goto('/admin#actividad');
+  await expect(page.getByText('Desactivó la cuenta de Marisol Ek')).toBeVisible();
+  await expect(page.getByText(/Marisol Ek aceptó la invitación como asesor/)).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/actividad-1280.png', fullPage: true });
+  await phone.close();
+  expect(consoleErrors).toEqual([]);
+});
+
 test('a signed-in user without the admin role is refused and sent home', async ({ page, sql, consoleErrors }) => {
   const hash = await bcrypt.hash('vendedor-2026', 4);
   await sql(

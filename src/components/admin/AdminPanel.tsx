@@ -8,12 +8,14 @@ import {
   scorePercent,
 } from '../../lib/admin/columns.ts';
 import type { DeliveryView } from '../../lib/admin/notifications.ts';
+import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
 import ContactsView from './ContactsView.tsx';
 import { DeliveryList } from './Deliveries.tsx';
 import NotificationsView from './NotificationsView.tsx';
-import { useAdminSession } from './session.ts';
+import { usePanelUser } from './session.ts';
+import { AccountView, ActivityView, TeamView } from './TeamViews.tsx';
 
 interface Page {
   items: LeadRow[];
@@ -51,8 +53,10 @@ const TABS: Record<
 
 type Pages = Partial<Record<LeadKind, Page>>;
 
-const VIEWS = ['prospectos', 'solicitudes', 'notificaciones'] as const;
+const VIEWS = ['prospectos', 'solicitudes', 'notificaciones', 'equipo', 'actividad', 'cuenta'] as const;
 type View = (typeof VIEWS)[number];
+/** What an adviser sees; the server refuses them the rest anyway (403). */
+const ADVISER_VIEWS: readonly View[] = ['prospectos', 'cuenta'];
 const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash) ?? 'prospectos';
 
 /**
@@ -61,7 +65,8 @@ const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash)
  * is in the address (#solicitudes), so a reload or a shared link keeps it.
  */
 export default function AdminPanel() {
-  const email = useAdminSession();
+  const member = usePanelUser();
+  const email = member?.email ?? null;
   const [view, setView] = useState<View>('prospectos');
   const [pages, setPages] = useState<Pages>({});
   const [active, setActive] = useState<LeadKind>('quote-requests');
@@ -91,8 +96,8 @@ export default function AdminPanel() {
   }, []);
 
   useEffect(() => {
-    if (email !== null) void Promise.all(LEAD_KINDS.map((kind) => load(kind)));
-  }, [email, load]);
+    if (member?.admin) void Promise.all(LEAD_KINDS.map((kind) => load(kind)));
+  }, [member, load]);
 
   async function remove(kind: LeadKind, id: string) {
     if (!window.confirm('¿Eliminar esta solicitud? Esta acción no se puede deshacer.')) return;
@@ -136,7 +141,7 @@ export default function AdminPanel() {
     tabs.current[next]?.focus();
   }
 
-  if (email === null) {
+  if (member === null || email === null) {
     return (
       <p className="py-16 text-center text-brand-800" role="status">
         Verificando permisos...
@@ -146,18 +151,33 @@ export default function AdminPanel() {
 
   const total = LEAD_KINDS.reduce((sum, kind) => sum + (pages[kind]?.total ?? 0), 0);
   const page = pages[active];
+  const shown: View = member.admin || ADVISER_VIEWS.includes(view) ? view : 'prospectos';
+  const links: [View, string][] = (
+    [
+      ['prospectos', 'Prospectos'],
+      ['solicitudes', `Solicitudes (${total})`],
+      ['notificaciones', 'Notificaciones'],
+      ['equipo', 'Equipo'],
+      ['actividad', 'Actividad'],
+      ['cuenta', 'Mi cuenta'],
+    ] as [View, string][]
+  ).filter(([name]) => member.admin || ADVISER_VIEWS.includes(name));
 
   return (
     <div className="grid min-w-0 gap-6">
       <header className="flex flex-wrap items-center justify-between gap-4">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-bold sm:text-3xl">Panel de Administración</h1>
-          <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white" data-testid="total">
-            {total} solicitudes
-          </span>
+          {member.admin && (
+            <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white" data-testid="total">
+              {total} solicitudes
+            </span>
+          )}
         </div>
         <div className="flex items-center gap-2">
-          <span className="hidden text-sm text-brand-800 sm:inline">{email}</span>
+          <span className="hidden text-sm text-brand-800 sm:inline">
+            {member.name ?? email} · {ROLE_LABELS[member.role]}
+          </span>
           <a href="/" className="btn btn-outline min-h-11 px-4 py-2">
             Inicio
           </a>
@@ -168,17 +188,11 @@ export default function AdminPanel() {
       </header>
 
       <nav aria-label="Vistas del panel" className="flex flex-wrap gap-2">
-        {(
-          [
-            ['prospectos', 'Prospectos'],
-            ['solicitudes', `Solicitudes (${total})`],
-            ['notificaciones', 'Notificaciones'],
-          ] as const
-        ).map(([name, label]) => (
+        {links.map(([name, label]) => (
           <a
             key={name}
             href={`#${name}`}
-            aria-current={view === name ? 'page' : undefined}
+            aria-current={shown === name ? 'page' : undefined}
             className="inline-flex min-h-11 items-center rounded-full px-4 font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
@@ -186,10 +200,16 @@ export default function AdminPanel() {
         ))}
       </nav>
 
-      {view === 'prospectos' ? (
-        <ContactsView />
-      ) : view === 'notificaciones' ? (
+      {shown === 'prospectos' ? (
+        <ContactsView canExport={member.admin} />
+      ) : shown === 'notificaciones' ? (
         <NotificationsView />
+      ) : shown === 'equipo' ? (
+        <TeamView self={member.id} />
+      ) : shown === 'actividad' ? (
+        <ActivityView />
+      ) : shown === 'cuenta' ? (
+        <AccountView />
       ) : (
         <>
           <div

@@ -110,6 +110,11 @@ export default function AuthPanel() {
         maxLength={1024}
       />
       <SubmitButton busy={busy} label={setup ? 'Configurar Administrador' : 'Ingresar'} busyLabel="Verificando..." />
+      {!setup && (
+        <a href="/auth/recuperar" className="justify-self-start text-sm font-semibold text-brand-800 underline">
+          ¿Olvidaste tu contraseña?
+        </a>
+      )}
     </form>
   );
 }

@@ -41,7 +41,8 @@ function query(filter: ContactFilter, cursor?: string): string {
 }
 
 /** "Prospectos": the team's daily list, one card per person, with the figures that matter on top. */
-export default function ContactsView() {
+/** `canExport`: administrators only (the server refuses the CSV to advisers too). */
+export default function ContactsView({ canExport = true }: { canExport?: boolean }) {
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Omit<ContactFilter, 'q'>>({});
   const q = useDebounced(search.trim(), 250);
@@ -104,9 +105,11 @@ export default function ContactsView() {
           <h2 id="prospects-title" className="text-xl font-bold">
             Prospectos
           </h2>
-          <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
-            Descargar CSV
-          </a>
+          {canExport && (
+            <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
+              Descargar CSV
+            </a>
+          )}
         </div>
 
         <div className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">

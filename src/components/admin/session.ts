@@ -2,18 +2,28 @@ import { useEffect, useState } from 'react';
 import { flashToast } from '../../lib/client/flash.ts';
 import { apiCall, goTo } from './api.ts';
 
+export interface PanelUser {
+  id: string;
+  email: string;
+  name: string | null;
+  role: 'admin' | 'asesor';
+  admin: boolean;
+}
+
 /**
- * The signed-in administrator's e-mail once the session is checked (null
- * while checking): without a session the page goes to /auth, without the
- * role to the home page, each with the spec's toast.
+ * The signed-in member once the session is checked (null while checking):
+ * without a session the page goes to /auth, without a role in the team to the
+ * home page, each with the spec's toast. Advisers get the panel too, with
+ * what their role allows.
  */
-export function useAdminSession(): string | null {
-  const [email, setEmail] = useState<string | null>(null);
+export function usePanelUser(): PanelUser | null {
+  const [member, setMember] = useState<PanelUser | null>(null);
   useEffect(() => {
     (async () => {
-      const session = await apiCall<{ admin?: boolean; user?: { email: string } | null }>('/api/auth/session').catch(
-        () => null,
-      );
+      const session = await apiCall<{
+        admin?: boolean;
+        user?: { id: string; email: string; name: string | null; role: 'admin' | 'asesor' | null } | null;
+      }>('/api/auth/session').catch(() => null);
       if (session?.ok && !session.body.user) return goTo('/auth');
       if (!session?.ok) {
         flashToast({
@@ -23,7 +33,8 @@ export function useAdminSession(): string | null {
         });
         return goTo('/auth');
       }
-      if (!session.body.admin) {
+      const user = session.body.user;
+      if (!user?.role) {
         flashToast({
           title: 'Acceso denegado',
           description: 'No tienes permisos para acceder al panel de administración',
@@ -31,10 +42,15 @@ export function useAdminSession(): string | null {
         });
         return goTo('/');
       }
-      setEmail(session.body.user?.email ?? '');
+      setMember({ ...user, role: user.role, admin: session.body.admin === true });
     })();
   }, []);
-  return email;
+  return member;
+}
+
+/** The signed-in member's e-mail (null while checking): for the views that need no more. */
+export function useAdminSession(): string | null {
+  return usePanelUser()?.email ?? null;
 }
 
 /** Debounces a changing value: the search box asks the server once typing pauses. */

@@ -25,6 +25,8 @@ export const ACTIVITY_KINDS = [
   'member_deactivated',
   'member_reactivated',
   'password_changed',
+  'password_reset_requested',
+  'password_reset',
   'export',
   'deletion',
   'state_change',
@@ -42,6 +44,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   member_deactivated: 'Miembro desactivado',
   member_reactivated: 'Miembro reactivado',
   password_changed: 'Cambio de contraseña',
+  password_reset_requested: 'Recuperación solicitada',
+  password_reset: 'Contraseña restablecida',
   export: 'Exportación',
   deletion: 'Eliminación',
   state_change: 'Cambio de estado',
@@ -124,6 +128,23 @@ export const activityFilterSchema = z.object({
   kind: z.enum(ACTIVITY_KINDS, { error: 'Tipo de actividad no válido.' }).optional(),
   cursor: z.string().max(200).optional(),
 });
+
+/** How long a password-reset link works. */
+export const RESET_MINUTES = 30;
+
+export const recoverySchema = z.object({ email });
+
+export const resetSchema = z.object({
+  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'El enlace no es válido.'),
+  password: passwordSchema,
+});
+
+export const RECOVERY_SENT =
+  'Si ese correo pertenece a alguien del equipo, le enviamos un enlace para restablecer la contraseña. Vale 30 minutos.';
+export const RECOVERY_UNAVAILABLE =
+  'La recuperación por correo no está configurada en este sitio. Pide a un administrador que te invite de nuevo, o a quien administra el servidor que ejecute `npm run admin:reset-password -- tu-correo`.';
+export const RESET_INVALID =
+  'Este enlace para restablecer la contraseña ya no es válido: se usó o venció (dura 30 minutos). Pide uno nuevo.';
 
 export const LAST_ADMIN = 'Debe quedar al menos un administrador activo.';
 export const INVITATION_INVALID =

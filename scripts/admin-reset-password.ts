@@ -1,0 +1,47 @@
+/**
+ * `npm run admin:reset-password -- correo@ejemplo.com`: prints a one-time
+ * link (valid 30 minutes) to choose a new password, for a member who lost
+ * access when no e-mail can be sent, including the sole administrator. Works
+ * against DATABASE_URL (local, or Neon's), or the embedded database of
+ * `npm start` when it is not running. Using the link ends every session of
+ * the member; the request is in the activity log.
+ */
+import { z } from 'zod';
+
+const email = z.email().safeParse(process.argv[2]?.trim().toLowerCase());
+if (!email.success) {
+  console.error('Uso: npm run admin:reset-password -- correo@ejemplo.com');
+  process.exit(2);
+}
+
+const { getConfig } = await import('../src/server/config.ts');
+const { startEmbeddedPostgres } = await import('../src/server/db/embedded.ts');
+const { dataDirectory } = await import('../src/server/local/paths.ts');
+const { closeDatabase, withDatabase } = await import('../src/server/db/database.ts');
+const { createReset } = await import('../src/server/team/resets.ts');
+const { siteAddress } = await import('../src/server/notifications/message.ts');
+
+const config = getConfig();
+const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory() });
+if (embedded) process.env.DATABASE_URL = embedded.url;
+let code = 0;
+try {
+  const reset = await withDatabase(
+    (db) => createReset(db, email.data, { via: 'command' }),
+    embedded ? { ...config, databaseUrl: embedded.url, databaseDriver: 'pg' } : config,
+  );
+  if (reset) {
+    const base = siteAddress(config.siteUrl);
+    console.log(`Enlace para ${email.data} (vale 30 minutos, una sola vez):\n${base}/auth/restablecer#${reset.token}`);
+  } else {
+    console.error(`No hay ningún miembro activo con el correo ${email.data}.`);
+    code = 1;
+  }
+} catch (error) {
+  console.error(`No se pudo crear el enlace: ${(error as Error).message}`);
+  code = 1;
+} finally {
+  await closeDatabase();
+  await embedded?.stop();
+}
+process.exit(code);

@@ -1,0 +1,81 @@
+import { RESET_MINUTES } from '../../lib/admin/team.ts';
+import { revokeSessionsOf } from '../auth/users.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { recordActivity } from './activity.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+/**
+ * A one-time password-reset link for an active member, valid 30 minutes;
+ * null when the e-mail is nobody's (the caller answers the same either way).
+ * Earlier links of the member stop working.
+ */
+export async function createReset(
+  db: Database,
+  email: string,
+  requestedBy: { via: 'email' | 'command'; ip?: string | null },
+): Promise<{ token: string; name: string } | null> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string; name: string | null; email: string }>(
+      `SELECT id, name, email FROM users WHERE email = $1 AND deactivated_at IS NULL`,
+      [email],
+    );
+    const member = rows[0];
+    if (!member) return null;
+    await tx.query('UPDATE password_resets SET used_at = now() WHERE user_id = $1 AND used_at IS NULL', [member.id]);
+    const { token, hash } = newToken();
+    await tx.query(
+      `INSERT INTO password_resets (user_id, token_hash, expires_at)
+       VALUES ($1, $2, now() + make_interval(mins => $3))`,
+      [member.id, hash, RESET_MINUTES],
+    );
+    const name = member.name ?? member.email;
+    await recordActivity(tx, {
+      actor: { id: member.id, name },
+      kind: 'password_reset_requested',
+      summary:
+        requestedBy.via === 'email'
+          ? `Se envió a ${member.email} un enlace para restablecer la contraseña`
+          : `Se generó con npm run admin:reset-password un enlace para ${member.email}`,
+      ip: requestedBy.ip ?? null,
+    });
+    return { token, name };
+  });
+}
+
+/** The member a reset link belongs to while it is valid, or null. */
+export async function findReset(db: Queryable, token: string): Promise<{ email: string } | null> {
+  const { rows } = await db.query<{ email: string }>(
+    `SELECT u.email FROM password_resets r JOIN users u ON u.id = r.user_id
+     WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND u.deactivated_at IS NULL`,
+    [hashToken(token)],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Sets the new password through a valid link, once, and ends every session
+ * of the member. False when the link is no longer valid.
+ */
+export async function useReset(db: Database, token: string, passwordHash: string, ip: string | null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ id: string; user_id: string; name: string }>(
+      `SELECT r.id, r.user_id, coalesce(u.name, u.email) AS name
+       FROM password_resets r JOIN users u ON u.id = r.user_id
+       WHERE r.token_hash = $1 AND r.used_at IS NULL AND r.expires_at > now() AND u.deactivated_at IS NULL
+       FOR UPDATE OF r`,
+      [hashToken(token)],
+    );
+    const reset = rows[0];
+    if (!reset) return false;
+    await tx.query('UPDATE password_resets SET used_at = now() WHERE id = $1', [reset.id]);
+    await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [reset.user_id, passwordHash]);
+    await revokeSessionsOf(tx, reset.user_id);
+    await recordActivity(tx, {
+      actor: { id: reset.user_id, name: reset.name },
+      kind: 'password_reset',
+      summary: `${reset.name} restableció su contraseña (se cerraron todas sus sesiones)`,
+      ip,
+    });
+    return true;
+  });
+}

@@ -363,9 +363,11 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   sql,
   consoleErrors,
 }) => {
+  test.setTimeout(90_000);
   await signIn(page);
   await page.goto('/admin#equipo');
   const adviserEmail = `asesora-${Date.now()}@ceiba.mx`;
+  const adviserName = uniqueName('Marisol Ek');
   await page.getByLabel('Correo electrónico').fill(adviserEmail);
   await page.getByLabel('Rol').selectOption('asesor');
   await page.getByRole('button', { name: 'Crear invitación' }).click();
@@ -391,7 +393,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   await expect(adviser.getByRole('heading', { name: 'Únete al equipo' })).toBeVisible();
   await expect(adviser.getByText(adviserEmail)).toBeVisible();
   expect(await accessibilityViolations(adviser)).toEqual([]);
-  await adviser.getByLabel('Tu nombre').fill('Marisol Ek');
+  await adviser.getByLabel('Tu nombre').fill(adviserName);
   await adviser.getByLabel('Contraseña').fill('asesora-2026-segura');
   await adviser.getByRole('button', { name: 'Crear mi cuenta' }).click();
   await expect(adviser).toHaveURL(/\/admin$/);
@@ -401,15 +403,15 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
     await expect(adviser.getByRole('link', { name: new RegExp(`^${hidden}`) })).toHaveCount(0);
   }
   await expect(adviser.getByRole('link', { name: 'Descargar CSV' })).toHaveCount(0);
-  expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await adviser.screenshot({ path: 'test-results/e2e/asesor-390.png', fullPage: true });
+  expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   // The adviser changes the contact's state: the history shows their name.
   await adviser.goto(`/admin/prospecto?id=${contact?.contact_id}`);
   await adviser.getByLabel('Estado').selectOption('contactado');
   await adviser.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(toast(adviser, 'Cambios guardados')).toBeVisible();
-  await expect(adviser.getByRole('listitem').filter({ hasText: 'Marisol Ek' }).first()).toBeVisible();
+  await expect(adviser.getByRole('listitem').filter({ hasText: adviserName }).first()).toBeVisible();
   // What only administrators do, the server refuses.
   const exportAnswer = await adviser.request.get('/api/admin/contacts/export.csv');
   expect(exportAnswer.status()).toBe(403);
@@ -420,16 +422,17 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
 
   // The administrator deactivates the adviser: their session ends at once.
   await page.goto('/admin#equipo');
+  await page.reload();
   page.once('dialog', (dialog) => dialog.accept());
-  await page.getByRole('button', { name: 'Desactivar a Marisol Ek' }).click();
-  await expect(page.getByRole('button', { name: 'Reactivar a Marisol Ek' })).toBeVisible();
+  await page.getByRole('button', { name: `Desactivar a ${adviserName}` }).click();
+  await expect(page.getByRole('button', { name: `Reactivar a ${adviserName}` })).toBeVisible();
   await adviser.goto('/admin');
   await expect(adviser).toHaveURL(/\/auth$/);
 
   // The activity page shows who did what.
   await page.goto('/admin#actividad');
-  await expect(page.getByText('Desactivó la cuenta de Marisol Ek')).toBeVisible();
-  await expect(page.getByText(/Marisol Ek aceptó la invitación como asesor/)).toBeVisible();
+  await expect(page.getByText(`Desactivó la cuenta de ${adviserName}`)).toBeVisible();
+  await expect(page.getByText(`${adviserName} aceptó la invitación como asesor`)).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/actividad-1280.png', fullPage: true });
   await phone.close();

@@ -81,7 +81,7 @@ export default function ContactPage({ brand }: { brand: string }) {
       </a>
       <header className="grid gap-2">
         <div className="flex flex-wrap items-center gap-3">
-          <h1 className="break-words text-2xl font-bold sm:text-3xl">{contact.name}</h1>
+          <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">{contact.name}</h1>
           <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATE_BADGE[contact.state]}`}>
             {stateWords(contact.state === 'cerrado_perdido' ? `${contact.state}:${contact.lostReason}` : contact.state)}
           </span>
@@ -356,7 +356,7 @@ function Timeline({ contact, onChanged }: { contact: ContactDetail; onChanged():
                   {entry.fields.map(([label, value]) => (
                     <div key={label} className="flex gap-2">
                       <dt className="shrink-0 text-brand-700">{label}:</dt>
-                      <dd className="min-w-0 break-words">{value}</dd>
+                      <dd className="min-w-0 wrap-anywhere">{value}</dd>
                     </div>
                   ))}
                 </dl>

@@ -278,13 +278,13 @@ function ContactCard({ contact, today }: { contact: ContactSummary; today: strin
   const overdue = contact.nextContactAt !== null && contact.nextContactAt < today;
   return (
     <li
-      className={`rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
+      className={`min-w-0 rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid min-w-0 gap-1">
           <a
             href={`/admin/prospecto?id=${contact.id}`}
-            className="break-words text-lg font-bold text-brand-900 underline-offset-4 hover:underline"
+            className="wrap-anywhere text-lg font-bold text-brand-900 underline-offset-4 hover:underline"
           >
             {contact.name}
           </a>

@@ -194,7 +194,7 @@ export function TeamView({ self }: { self: string }) {
                   onClick={() =>
                     change(member.id, { role: member.role === 'admin' ? 'asesor' : 'admin' }, 'Rol actualizado')
                   }
-                  aria-label={`Cambiar a ${member.name ?? member.email} a ${member.role === 'admin' ? 'asesor' : 'administrador'}`}
+                  aria-label={`${member.role === 'admin' ? 'Hacer asesor' : 'Hacer administrador'}: ${member.name ?? member.email}`}
                 >
                   {member.role === 'admin' ? 'Hacer asesor' : 'Hacer administrador'}
                 </button>

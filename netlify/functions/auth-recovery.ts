@@ -19,7 +19,7 @@ import { logged, logJson } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { sendEmail } from '../../src/server/notifications/channels/email.ts';
 import { escapeHtml } from '../../src/server/notifications/render.ts';
-import { createReset, findReset, useReset } from '../../src/server/team/resets.ts';
+import { createReset, findReset, redeemReset } from '../../src/server/team/resets.ts';
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -54,7 +54,7 @@ export default logged('auth-recovery', async (request: Request, context: Pick<Co
       return await withDatabase(async (db) => {
         if (!(await findReset(db, parsed.data.token))) return jsonError(410, RESET_INVALID);
         const passwordHash = await inPasswordSlot(() => hashPassword(parsed.data.password));
-        const done = await useReset(db, parsed.data.token, passwordHash, requestAddress(context));
+        const done = await redeemReset(db, parsed.data.token, passwordHash, requestAddress(context));
         return done ? empty(204) : jsonError(410, RESET_INVALID);
       });
     }

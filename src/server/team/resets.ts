@@ -56,7 +56,12 @@ export async function findReset(db: Queryable, token: string): Promise<{ email: 
  * Sets the new password through a valid link, once, and ends every session
  * of the member. False when the link is no longer valid.
  */
-export async function redeemReset(db: Database, token: string, passwordHash: string, ip: string | null): Promise<boolean> {
+export async function redeemReset(
+  db: Database,
+  token: string,
+  passwordHash: string,
+  ip: string | null,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string; user_id: string; name: string }>(
       `SELECT r.id, r.user_id, coalesce(u.name, u.email) AS name

@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { contactChangeSchema, STALE_VERSION, STATE_LABELS } from '../../src/lib/admin/contacts.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
 import { getContact } from '../../src/server/contacts/detail.ts';
@@ -32,16 +33,31 @@ export default logged(
       if (body instanceof Response) return body;
       const change = contactChangeSchema.safeParse(body);
       if (!change.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(change.error) });
+      // Advisers work their contacts; who follows whom is the administrators' call.
+      if (change.data.assignedTo !== undefined && !user.admin) return jsonError(403, ADMIN_ONLY);
       const actor = { id: user.id, name: displayName(user) };
       const result = await changeContact(db, id, change.data, actor);
       if (result === 'not_found') return jsonError(404, NOT_FOUND);
       if (result === 'stale') return jsonError(409, STALE_VERSION);
+      if (result === 'no_member') {
+        return jsonError(400, 'Revisa el cambio.', { fields: { assignedTo: 'Elige a un miembro activo del equipo.' } });
+      }
       if (change.data.state) {
         await recordActivity(db, {
           actor,
           kind: 'state_change',
           summary: `Cambió el estado de ${result.contact.name} a «${STATE_LABELS[change.data.state]}»`,
           details: { contact: id, state: change.data.state },
+        });
+      }
+      if (change.data.assignedTo !== undefined) {
+        await recordActivity(db, {
+          actor,
+          kind: 'assignment',
+          summary: result.contact.assignedTo
+            ? `Asignó a ${result.contact.name} a ${result.contact.assignedTo.name}`
+            : `Dejó sin asignar a ${result.contact.name}`,
+          details: { contact: id, assignedTo: change.data.assignedTo },
         });
       }
       return json(200, result.contact);

@@ -38,12 +38,14 @@ const HEADER = [
  */
 export default logged('admin-contacts-export', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
-  const parsed = contactFilterFrom(new URL(request.url));
-  if (parsed instanceof Response) return parsed;
-  const filter: ContactFilter = parsed;
-
   const handle = await openForAdmin(request, 'admin-contacts-export');
   if (handle instanceof Response) return handle;
+  const parsed = contactFilterFrom(new URL(request.url), handle.user.id);
+  if (parsed instanceof Response) {
+    await handle.release();
+    return parsed;
+  }
+  const filter: ContactFilter = parsed;
 
   async function* batches(db: Database) {
     let cursor: Cursor | null = null;

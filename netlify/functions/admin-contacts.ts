@@ -18,8 +18,8 @@ export default logged(
   adminEndpoint(
     'admin-contacts',
     ['GET'],
-    async ({ db, url }) => {
-      const filter = contactFilterFrom(url);
+    async ({ db, url, user }) => {
+      const filter = contactFilterFrom(url, user.id);
       if (filter instanceof Response) return filter;
       const cursor = decodeCursor(url.searchParams.get('cursor') || null);
       const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);

@@ -1,5 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { invitationSchema, LAST_ADMIN, memberChangeSchema, ROLE_LABELS } from '../../src/lib/admin/team.ts';
+import {
+  invitationSchema,
+  LAST_ADMIN,
+  memberChangeSchema,
+  ROLE_LABELS,
+  teamSettingsSchema,
+} from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { getConfig } from '../../src/server/config.ts';
@@ -13,6 +19,7 @@ import {
   changeMember,
   createInvitation,
   revokeInvitation,
+  setRoundRobin,
   TeamConflict,
   teamView,
 } from '../../src/server/team/members.ts';
@@ -25,6 +32,7 @@ const BASE = '/api/admin/team';
  * POST   /api/admin/team/invitations {email, role}: 201 {link, emailed}; the link is shown once.
  * DELETE /api/admin/team/invitations/{id}: revokes it.
  * PATCH  /api/admin/team/members/{id} {role?, active?}: 409 for the last active administrator.
+ * PATCH  /api/admin/team/settings {roundRobin}: new contacts go to the active advisers in turn.
  */
 export default logged(
   'admin-team',
@@ -78,6 +86,15 @@ export default logged(
       return empty(204);
     }
 
+    if (request.method === 'PATCH' && url.pathname === `${BASE}/settings`) {
+      const body = await readJsonObject(request);
+      if (body instanceof Response) return body;
+      const parsed = teamSettingsSchema.safeParse(body);
+      if (!parsed.success) return jsonError(400, 'Revisa el ajuste.', { fields: fieldMessages(parsed.error) });
+      await setRoundRobin(db, parsed.data.roundRobin, actor);
+      return json(200, await teamView(db, email !== null));
+    }
+
     if (request.method === 'PATCH' && section === 'members') {
       const id = uuidSegment(url, 1);
       if (!id) return jsonError(404, 'No encontramos a este miembro.');
@@ -97,6 +114,7 @@ export default logged(
 export const config: Config = {
   path: [
     '/api/admin/team',
+    '/api/admin/team/settings',
     '/api/admin/team/invitations',
     '/api/admin/team/invitations/:id',
     '/api/admin/team/members/:id',

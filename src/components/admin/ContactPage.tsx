@@ -15,11 +15,12 @@ import {
   type TimelineEntry,
   whatsappLink,
 } from '../../lib/admin/contacts.ts';
+import type { TeamView } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
 import { STATE_BADGE } from './ContactsView.tsx';
 import { DeliveryList } from './Deliveries.tsx';
-import { todayInMerida, useAdminSession } from './session.ts';
+import { todayInMerida, usePanelUser } from './session.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -33,7 +34,9 @@ function stateWords(value: string | null): string {
 
 /** /admin/prospecto?id=…: one person, everything they sent and everything the team did, and the next step. */
 export default function ContactPage({ brand }: { brand: string }) {
-  const email = useAdminSession();
+  const member = usePanelUser();
+  const email = member?.email ?? null;
+  const [members, setMembers] = useState<{ id: string; name: string }[] | null>(null);
   const [contact, setContact] = useState<ContactDetail | null>(null);
   const [missing, setMissing] = useState(false);
   const [stale, setStale] = useState(false);
@@ -52,6 +55,21 @@ export default function ContactPage({ brand }: { brand: string }) {
   useEffect(() => {
     if (email !== null) void load();
   }, [email, load]);
+  // Administrators assign the contact: they need the active members.
+  useEffect(() => {
+    if (!member?.admin) return;
+    apiCall<TeamView>('/api/admin/team')
+      .then((result) =>
+        setMembers(
+          result.ok
+            ? result.body.members
+                .filter((entry) => entry.active)
+                .map((entry) => ({ id: entry.id, name: entry.name ?? entry.email }))
+            : [],
+        ),
+      )
+      .catch(() => setMembers([]));
+  }, [member]);
 
   if (email === null || (!contact && !missing)) {
     return (
@@ -109,7 +127,7 @@ export default function ContactPage({ brand }: { brand: string }) {
           </button>
         </div>
       )}
-      <FollowUpForm contact={contact} onSaved={setContact} onStale={() => setStale(true)} />
+      <FollowUpForm contact={contact} members={members} onSaved={setContact} onStale={() => setStale(true)} />
       <NoteForm contactId={contact.id} onAdded={load} />
       <Timeline contact={contact} onChanged={load} />
     </div>
@@ -147,14 +165,18 @@ function ContactActions({ contact, brand }: { contact: ContactDetail; brand: str
 
 function FollowUpForm({
   contact,
+  members,
   onSaved,
   onStale,
 }: {
   contact: ContactDetail;
+  /** The active members, for an administrator (who assigns); null for an adviser. */
+  members: { id: string; name: string }[] | null;
   onSaved(contact: ContactDetail): void;
   onStale(): void;
 }) {
   const [state, setState] = useState<ContactState>(contact.state);
+  const [assigned, setAssigned] = useState(contact.assignedTo?.id ?? '');
   const [reason, setReason] = useState<LostReason | ''>(contact.lostReason ?? '');
   const [next, setNext] = useState(contact.nextContactAt ?? '');
   const [error, setError] = useState<string | null>(null);
@@ -163,6 +185,7 @@ function FollowUpForm({
     setState(contact.state);
     setReason(contact.lostReason ?? '');
     setNext(contact.nextContactAt ?? '');
+    setAssigned(contact.assignedTo?.id ?? '');
   }, [contact]);
   const overdue = contact.nextContactAt !== null && contact.nextContactAt < todayInMerida();
 
@@ -179,6 +202,7 @@ function FollowUpForm({
           state,
           lostReason: state === 'cerrado_perdido' ? reason : null,
           nextContactAt: next || null,
+          ...(members ? { assignedTo: assigned || null } : {}),
           version: contact.version,
         }),
       },
@@ -231,6 +255,24 @@ function FollowUpForm({
             ))}
           </select>
         </label>
+      )}
+      {members ? (
+        <label className="field">
+          <span className="field-label">Asignado a</span>
+          <select className="field-input" value={assigned} onChange={(event) => setAssigned(event.target.value)}>
+            <option value="">Sin asignar</option>
+            {members.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <p className="field">
+          <span className="field-label">Asignado a</span>
+          <span className="py-2">{contact.assignedTo?.name ?? 'Sin asignar'}</span>
+        </p>
       )}
       <label className="field">
         <span className="field-label">Próximo contacto{overdue ? ' (vencido)' : ''}</span>
@@ -316,6 +358,7 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   next_contact: (entry) => `Próximo contacto: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
   reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,
+  assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
 };
 
 function Timeline({ contact, onChanged }: { contact: ContactDetail; onChanged(): Promise<void> }) {

@@ -125,6 +125,24 @@ export default function ContactsView({ canExport = true }: { canExport?: boolean
               autoComplete="off"
             />
           </label>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              aria-pressed={filter.assigned === 'me'}
+              onClick={() => set('assigned', filter.assigned === 'me' ? '' : 'me')}
+              className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white"
+            >
+              Mis prospectos
+            </button>
+            <button
+              type="button"
+              aria-pressed={filter.assigned === 'none'}
+              onClick={() => set('assigned', filter.assigned === 'none' ? '' : 'none')}
+              className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white"
+            >
+              Sin asignar
+            </button>
+          </div>
           <fieldset className="flex flex-wrap gap-2">
             <legend className="sr-only">Estado</legend>
             <StateChip label="Todos" count={allCount} pressed={!filter.state} onPress={() => set('state', '')} />
@@ -321,7 +339,11 @@ function ContactCard({ contact, today }: { contact: ContactSummary; today: strin
         </div>
         <div>
           <dt className="text-xs text-brand-700">Campaña</dt>
-          <dd className="break-words">{contact.firstCampaign ?? '—'}</dd>
+          <dd className="wrap-anywhere">{contact.firstCampaign ?? '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-brand-700">Asignado a</dt>
+          <dd className="wrap-anywhere">{contact.assignedTo?.name ?? 'Sin asignar'}</dd>
         </div>
       </dl>
     </li>

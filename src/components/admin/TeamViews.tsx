@@ -170,6 +170,30 @@ export function TeamView({ self }: { self: string }) {
         )}
       </section>
 
+      <section aria-labelledby="assignment-title" className={`grid gap-2 ${card}`}>
+        <h2 id="assignment-title" className="text-xl font-bold">
+          Asignación
+        </h2>
+        <label className="flex min-h-11 items-center gap-3">
+          <input
+            type="checkbox"
+            className="size-5 accent-brand-700"
+            checked={team.roundRobin}
+            onChange={async (event) => {
+              const roundRobin = event.currentTarget.checked;
+              const result = await apiCall<Team & { error?: string }>('/api/admin/team/settings', {
+                method: 'PATCH',
+                body: JSON.stringify({ roundRobin }),
+              }).catch(() => null);
+              if (!result?.ok) return showToast({ title: 'No se pudo guardar el ajuste', variant: 'destructive' });
+              setTeam(result.body);
+              showToast({ title: roundRobin ? 'Asignación por turnos activada' : 'Asignación por turnos desactivada' });
+            }}
+          />
+          <span>Asignar cada prospecto nuevo, por turnos, a los asesores activos</span>
+        </label>
+      </section>
+
       <section aria-labelledby="members-title" className="grid gap-3">
         <h2 id="members-title" className="text-xl font-bold">
           Miembros

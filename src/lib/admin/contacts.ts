@@ -75,12 +75,14 @@ export const contactChangeSchema = z
       state: z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' }).optional(),
       lostReason: z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' }).nullish(),
       nextContactAt: isoDate.nullish(),
+      /** A member's id, or null to leave it unassigned (administrators only). */
+      assignedTo: z.uuid('Elige a un miembro del equipo.').nullish(),
       version: z
         .number({ error: 'Falta la versión del prospecto.' })
         .int('Falta la versión del prospecto.')
         .min(1, 'Falta la versión del prospecto.'),
     },
-    { error: 'Solo se pueden cambiar el estado, el motivo y la fecha de próximo contacto.' },
+    { error: 'Solo se pueden cambiar el estado, el motivo, la fecha de próximo contacto y la asignación.' },
   )
   .refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
     message: LOST_REASON_REQUIRED,
@@ -105,6 +107,8 @@ export const contactFilterSchema = z.object({
   campaign: z.string().trim().max(200, 'Campaña demasiado larga.').optional(),
   from: isoDate.optional(),
   to: isoDate.optional(),
+  /** `me` ("Mis prospectos"), `none` (sin asignar) or a member's id. */
+  assigned: z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' }).optional(),
 });
 export type ContactFilter = z.output<typeof contactFilterSchema>;
 
@@ -122,6 +126,8 @@ export interface ContactSummary {
   createdAt: string;
   lastActivityAt: string;
   firstCampaign: string | null;
+  /** The member who follows this contact. */
+  assignedTo: { id: string; name: string } | null;
   requests: number;
   version: number;
   /** Still `nuevo` 24 hours after the first lead. */

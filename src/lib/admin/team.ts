@@ -30,6 +30,8 @@ export const ACTIVITY_KINDS = [
   'export',
   'deletion',
   'state_change',
+  'assignment',
+  'settings_changed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -49,6 +51,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   export: 'Exportación',
   deletion: 'Eliminación',
   state_change: 'Cambio de estado',
+  assignment: 'Asignación',
+  settings_changed: 'Ajustes del equipo',
 };
 
 export interface Member {
@@ -75,6 +79,8 @@ export interface TeamView {
   invitations: OpenInvitation[];
   /** Whether invitations are also e-mailed (SMTP configured). */
   mailer: boolean;
+  /** New contacts go to the active advisers in turn. */
+  roundRobin: boolean;
 }
 
 export interface ActivityEntry {
@@ -117,6 +123,11 @@ export const acceptInvitationSchema = z.object({
 export const memberChangeSchema = z
   .object({ role: role.optional(), active: z.boolean({ error: 'Indica si la cuenta está activa.' }).optional() })
   .refine((change) => change.role !== undefined || change.active !== undefined, 'No hay cambios que guardar.');
+
+export const teamSettingsSchema = z.strictObject(
+  { roundRobin: z.boolean({ error: 'Indica si se asigna por turnos.' }) },
+  { error: 'Solo se puede cambiar la asignación por turnos.' },
+);
 
 export const passwordChangeSchema = z.object({
   current: z.string({ error: 'Escribe tu contraseña actual.' }).min(1, 'Escribe tu contraseña actual.').max(1024),

@@ -8,7 +8,7 @@ export interface Actor {
   name: string;
 }
 
-export type ChangeResult = { contact: ContactDetail } | 'not_found' | 'stale';
+export type ChangeResult = { contact: ContactDetail } | 'not_found' | 'stale' | 'no_member';
 
 /**
  * Applies a change made on `change.version` of the contact: 'stale' when
@@ -28,9 +28,12 @@ export async function changeContact(
       lost_reason: string | null;
       next: string | null;
       version: number;
+      assigned_to: string | null;
+      assigned_name: string | null;
     }>(
-      `SELECT state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version
-       FROM contacts WHERE id = $1 FOR UPDATE`,
+      `SELECT state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
+              (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
+       FROM contacts c WHERE id = $1 FOR UPDATE`,
       [id],
     );
     const old = rows[0];
@@ -41,11 +44,23 @@ export async function changeContact(
     const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
     if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
     const next = change.nextContactAt === undefined ? old.next : change.nextContactAt;
+    const assignedTo = change.assignedTo === undefined ? old.assigned_to : change.assignedTo;
+    let assignedName = old.assigned_name;
+    if (assignedTo !== old.assigned_to && assignedTo !== null) {
+      const member = await tx.query<{ name: string }>(
+        `SELECT coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id
+         WHERE u.id = $1 AND u.deactivated_at IS NULL`,
+        [assignedTo],
+      );
+      if (!member.rows[0]) return 'no_member' as const;
+      assignedName = member.rows[0].name;
+    }
     await tx.query(
-      `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, version = version + 1,
+      `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, assigned_to = $5,
+         version = version + 1,
          first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END
        WHERE id = $1`,
-      [id, state, lostReason, next],
+      [id, state, lostReason, next, assignedTo],
     );
     const record = (kind: string, from: string | null, to: string | null) =>
       tx.query(
@@ -57,6 +72,9 @@ export async function changeContact(
     const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
     if (oldState !== newState) await record('state', oldState, newState);
     if (next !== old.next) await record('next_contact', old.next, next);
+    if (assignedTo !== old.assigned_to) {
+      await record('assigned', old.assigned_to ? old.assigned_name : null, assignedTo ? assignedName : null);
+    }
     return 'done' as const;
   });
   if (result !== 'done') return result;

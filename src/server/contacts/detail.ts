@@ -2,7 +2,7 @@ import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts
 import { type ContactDetail, leadForm, type TimelineEntry } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
-import { type SummaryRow, toSummary } from './list.ts';
+import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 
 const SOURCES: { table: string; kind: LeadKind }[] = [
   { table: 'cotizaciones_rapidas', kind: 'quick-quotes' },
@@ -21,6 +21,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
     `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
             to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
             c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch,
+            ${ASSIGNED_COLUMNS},
             '' AS cursor_at, 0 AS requests
      FROM contacts c WHERE c.id = $1`,
     [id],

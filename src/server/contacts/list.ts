@@ -46,6 +46,11 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
     values.push(filter.campaign);
     where.push(`c.first_touch ->> 'utm_campaign' = $${values.length}`);
   }
+  if (filter.assigned === 'none') where.push('c.assigned_to IS NULL');
+  else if (filter.assigned) {
+    values.push(filter.assigned);
+    where.push(`c.assigned_to = $${values.length}`);
+  }
   if (filter.from) {
     values.push(filter.from);
     where.push(`c.created_at >= ($${values.length}::date::timestamp AT TIME ZONE 'America/Merida')`);
@@ -64,11 +69,15 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
 export type Order = 'activity' | 'created';
 const ORDER_COLUMN: Record<Order, string> = { activity: 'last_activity_at', created: 'created_at' };
 
+/** Who follows the contact: its id and name (or e-mail). */
+export const ASSIGNED_COLUMNS = `c.assigned_to,
+  (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name`;
+
 /** The list's columns; `cursor_at` is the ordering column at microsecond precision. */
 const summaryColumns = (order: Order) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
-  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version,
+  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS},
   (SELECT count(*) FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM quote_requests l WHERE l.contact_id = c.id)
     + (SELECT count(*) FROM partner_applications l WHERE l.contact_id = c.id) AS requests,
@@ -89,6 +98,8 @@ export interface SummaryRow {
   last_activity_at: Date;
   first_campaign: string | null;
   version: number;
+  assigned_to: string | null;
+  assigned_name: string | null;
   requests: string | number;
   cursor_at: string;
 }
@@ -111,6 +122,7 @@ export function toSummary(row: SummaryRow, now = Date.now()): ContactSummary {
     createdAt: createdAt.toISOString(),
     lastActivityAt: new Date(row.last_activity_at).toISOString(),
     firstCampaign: row.first_campaign,
+    assignedTo: row.assigned_to ? { id: row.assigned_to, name: row.assigned_name ?? '' } : null,
     requests: Number(row.requests),
     version: row.version,
     unattended: row.state === 'nuevo' && now - createdAt.getTime() > UNATTENDED_AFTER_HOURS * 3_600_000,

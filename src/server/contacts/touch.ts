@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { assignRoundRobin } from '../team/assignment.ts';
 
 const ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_path'];
 const CLOSED = new Set(['cerrado_ganado', 'cerrado_perdido']);
@@ -36,7 +37,11 @@ export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<
      RETURNING id`,
     [touch.phone, touch.name, touch.email, touch.municipality, buyer, !buyer, attribution],
   );
-  if (inserted.rows[0]) return inserted.rows[0].id;
+  const created = inserted.rows[0];
+  if (created) {
+    await assignRoundRobin(tx, created.id);
+    return created.id;
+  }
 
   const { rows } = await tx.query<{ id: string; state: string }>(
     'SELECT id, state FROM contacts WHERE phone = $1 FOR UPDATE',

@@ -13,7 +13,7 @@ import { hashToken, newToken } from './tokens.ts';
 
 /** The team page: members (active or not) and the invitations still open. */
 export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView> {
-  const [members, invitations] = await Promise.all([
+  const [members, invitations, settings] = await Promise.all([
     db.query<{
       id: string;
       email: string;
@@ -40,6 +40,7 @@ export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView
        WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()
        ORDER BY i.created_at DESC`,
     ),
+    db.query<{ round_robin: boolean }>('SELECT round_robin FROM team_settings'),
   ]);
   return {
     members: members.rows.map(
@@ -64,7 +65,23 @@ export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView
       }),
     ),
     mailer,
+    roundRobin: settings.rows[0]?.round_robin === true,
   };
+}
+
+/** Turns the round-robin assignment of new contacts on or off. */
+export async function setRoundRobin(db: Database, on: boolean, actor: Actor): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('UPDATE team_settings SET round_robin = $1', [on]);
+    await recordActivity(tx, {
+      actor,
+      kind: 'settings_changed',
+      summary: on
+        ? 'Activó la asignación por turnos de los prospectos nuevos'
+        : 'Desactivó la asignación por turnos de los prospectos nuevos',
+      details: { roundRobin: on },
+    });
+  });
 }
 
 export class TeamConflict extends Error {

@@ -378,3 +378,35 @@ describe('nobody locked out for good', () => {
     }
   });
 });
+
+describe('passkeys, from the server’s side', () => {
+  it('adding one needs a session; a made-up or malformed answer to a sign-in is a Spanish 401, never a 500', async () => {
+    expect((await post(null, '/api/auth/passkeys/register/options', {})).status).toBe(401);
+    expect((await call(null, '/api/auth/passkeys')).status).toBe(401);
+    const options = (await (await post(null, '/api/auth/passkeys/login/options', {})).json()) as {
+      challengeId: string;
+      options: { challenge: string; rpId: string };
+    };
+    expect(options.options.rpId).toBe('127.0.0.1');
+    expect(options.options.challenge).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const madeUp = {
+      challengeId: options.challengeId,
+      response: {
+        id: 'AAAAAAAAAAAAAAAAAAAAAA',
+        rawId: 'AAAAAAAAAAAAAAAAAAAAAA',
+        type: 'public-key',
+        response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' },
+        clientExtensionResults: {},
+      },
+    };
+    for (const body of [madeUp, madeUp, { challengeId: 'x' }, { response: 'nada' }]) {
+      const answer = await post(null, '/api/auth/passkeys/login', body);
+      expect(answer.status).toBe(401);
+      expect(((await answer.json()) as { error: string }).error).toBe(
+        'No reconocimos esta llave de acceso. Entra con tu contraseña o usa otra llave.',
+      );
+    }
+    // The challenge was used once: it is gone.
+    expect(await sql('SELECT 1 FROM webauthn_challenges WHERE id = $1', [options.challengeId])).toEqual([]);
+  });
+});

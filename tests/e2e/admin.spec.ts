@@ -439,6 +439,44 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   expect(consoleErrors).toEqual([]);
 });
 
+test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, then used to sign in instead of the password', async ({
+  page,
+  consoleErrors,
+}) => {
+  // A passkey belongs to a domain name: the site is opened as localhost (an IP address cannot hold one).
+  const origin = 'http://localhost:4329';
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const login = await page.request.post(`${origin}/api/auth/login`, { data: ADMIN, headers: { Origin: origin } });
+  expect(login.status()).toBe(200);
+  await page.goto(`${origin}/admin#cuenta`);
+  await expect(page.getByText('Todavía no tienes llaves de acceso.')).toBeVisible();
+  await page.getByLabel('Nombre de la llave').fill('Laptop de la oficina');
+  await page.getByRole('button', { name: 'Agregar llave de acceso' }).click();
+  await expect(toast(page, 'Llave de acceso agregada')).toBeVisible();
+  await expect(page.getByText(/Laptop de la oficina · creada el/)).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+  await page.getByRole('button', { name: 'Entrar con llave de acceso' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: 'Panel de Administración' })).toBeVisible();
+  await page.goto(`${origin}/admin#cuenta`);
+  await expect(page.getByText(/Laptop de la oficina · creada el .* · último uso/)).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
 test('a signed-in user without the admin role is refused and sent home', async ({ page, sql, consoleErrors }) => {
   const hash = await bcrypt.hash('vendedor-2026', 4);
   await sql(

@@ -5,6 +5,7 @@ import { loginSchema, PASSWORD_MIN, setupSchema } from '../../lib/forms/credenti
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { SubmitButton, TextField } from '../forms/fields.tsx';
 import { apiCall, goTo } from './api.ts';
+import { signInWithPasskey } from './passkeys.ts';
 
 type Mode = 'loading' | 'setup' | 'login';
 
@@ -111,9 +112,26 @@ export default function AuthPanel() {
       />
       <SubmitButton busy={busy} label={setup ? 'Configurar Administrador' : 'Ingresar'} busyLabel="Verificando..." />
       {!setup && (
-        <a href="/auth/recuperar" className="justify-self-start text-sm font-semibold text-brand-800 underline">
-          ¿Olvidaste tu contraseña?
-        </a>
+        <>
+          <button
+            type="button"
+            className="btn btn-outline w-full sm:w-auto"
+            onClick={async () => {
+              const result = await signInWithPasskey();
+              if (result.ok) {
+                flashToast({ title: 'Acceso exitoso', description: 'Bienvenido al panel de administración' });
+                return goTo('/admin');
+              }
+              if (result.error)
+                showToast({ title: 'Error de acceso', description: result.error, variant: 'destructive' });
+            }}
+          >
+            Entrar con llave de acceso
+          </button>
+          <a href="/auth/recuperar" className="justify-self-start text-sm font-semibold text-brand-800 underline">
+            ¿Olvidaste tu contraseña?
+          </a>
+        </>
       )}
     </form>
   );

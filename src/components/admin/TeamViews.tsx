@@ -5,6 +5,8 @@ import {
   ACTIVITY_LABELS,
   type ActivityPage,
   invitationSchema,
+  type PasskeyView,
+  passkeyNameSchema,
   passwordChangeSchema,
   ROLE_LABELS,
   ROLES,
@@ -15,6 +17,7 @@ import { showToast } from '../../lib/client/toast.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { SelectField, SubmitButton, TextField } from '../forms/fields.tsx';
 import { apiCall, goTo } from './api.ts';
+import { addPasskey, passkeysSupported } from './passkeys.ts';
 
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 const card = 'rounded-2xl bg-white p-4 ring-1 ring-brand-900/10';
@@ -385,8 +388,112 @@ export function ActivityView() {
   );
 }
 
-/** /admin#cuenta (every member): change one's password; the other sessions end. */
+/** The member's passkeys: add one (named), remove one. */
+function PasskeysSection() {
+  const [items, setItems] = useState<PasskeyView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = useCallback(async () => {
+    const result = await apiCall<{ items: PasskeyView[] }>('/api/auth/passkeys').catch(() => null);
+    setItems(result?.ok ? result.body.items : []);
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function add(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const parsed = passkeyNameSchema.safeParse(new FormData(form).get('passkey-name') ?? '');
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? 'Ponle un nombre a la llave.');
+    setError(null);
+    setBusy(true);
+    const result = await addPasskey(parsed.data);
+    setBusy(false);
+    if (!result.ok) {
+      if (result.error)
+        showToast({ title: 'No se agregó la llave', description: result.error, variant: 'destructive' });
+      return;
+    }
+    form.reset();
+    showToast({
+      title: 'Llave de acceso agregada',
+      description: 'Ya puedes entrar con ella en lugar de la contraseña.',
+    });
+    await load();
+  }
+
+  async function remove(id: string, label: string) {
+    if (!window.confirm(`¿Eliminar la llave de acceso «${label}»?`)) return;
+    const result = await apiCall(`/api/auth/passkeys/${id}`, { method: 'DELETE' }).catch(() => null);
+    if (!result?.ok) return showToast({ title: 'No se pudo eliminar la llave', variant: 'destructive' });
+    showToast({ title: 'Llave de acceso eliminada' });
+    await load();
+  }
+
+  return (
+    <section aria-labelledby="passkeys-title" className={`grid max-w-lg gap-3 ${card}`}>
+      <h2 id="passkeys-title" className="text-xl font-bold">
+        Llaves de acceso
+      </h2>
+      <p className="text-sm text-brand-800">
+        Entra con la huella, el rostro o el PIN de tu dispositivo en lugar de la contraseña.
+      </p>
+      {items === null ? (
+        <p role="status" className="text-brand-800">
+          Cargando llaves...
+        </p>
+      ) : items.length === 0 ? (
+        <p className="text-brand-800">Todavía no tienes llaves de acceso.</p>
+      ) : (
+        <ul className="grid gap-2">
+          {items.map((item) => (
+            <li key={item.id} className="flex flex-wrap items-center justify-between gap-2">
+              <span className="min-w-0 wrap-anywhere">
+                {item.name} · creada el {formatShortDate(item.createdAt)}
+                {item.lastUsedAt ? ` · último uso ${formatShortDate(item.lastUsedAt)}` : ''}
+              </span>
+              <button
+                type="button"
+                className="btn btn-outline min-h-11 px-4 py-2"
+                onClick={() => remove(item.id, item.name)}
+                aria-label={`Eliminar la llave ${item.name}`}
+              >
+                Eliminar
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {passkeysSupported() ? (
+        <form noValidate onSubmit={add} className="grid gap-3">
+          <TextField
+            name="passkey-name"
+            label="Nombre de la llave"
+            hint="Por ejemplo: Teléfono de trabajo."
+            maxLength={80}
+            error={error ?? undefined}
+          />
+          <SubmitButton busy={busy} label="Agregar llave de acceso" busyLabel="Esperando al dispositivo..." />
+        </form>
+      ) : (
+        <p className="text-sm text-brand-800">Este navegador no permite llaves de acceso.</p>
+      )}
+    </section>
+  );
+}
+
+/** /admin#cuenta (every member): change one's password (the other sessions end), and one's passkeys. */
 export function AccountView() {
+  return (
+    <div className="grid gap-6">
+      <PasswordSection />
+      <PasskeysSection />
+    </div>
+  );
+}
+
+function PasswordSection() {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
 

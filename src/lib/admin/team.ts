@@ -32,6 +32,8 @@ export const ACTIVITY_KINDS = [
   'state_change',
   'assignment',
   'settings_changed',
+  'passkey_added',
+  'passkey_removed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -53,7 +55,22 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   state_change: 'Cambio de estado',
   assignment: 'Asignación',
   settings_changed: 'Ajustes del equipo',
+  passkey_added: 'Llave de acceso agregada',
+  passkey_removed: 'Llave de acceso eliminada',
 };
+
+export interface PasskeyView {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export const passkeyNameSchema = z
+  .string({ error: 'Ponle un nombre a la llave.' })
+  .trim()
+  .min(1, 'Ponle un nombre a la llave.')
+  .max(80, 'Usa como máximo 80 caracteres.');
 
 export interface Member {
   id: string;

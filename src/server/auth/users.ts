@@ -88,6 +88,16 @@ export async function findSessionUser(db: Queryable, sessionId: string, userId: 
   return rows[0] ?? null;
 }
 
+/** An active member by id (signing in with a passkey), or null. */
+export async function findSessionUserById(db: Queryable, userId: string): Promise<SessionUser | null> {
+  const { rows } = await db.query<SessionUser>(
+    `SELECT ${MEMBER_COLUMNS} FROM users u WHERE u.id = $1 AND u.deactivated_at IS NULL`,
+    [userId],
+  );
+  const user = rows[0];
+  return user?.role ? user : null;
+}
+
 /** Opens a server-side session for a user; returns its id (the token's `jti`). */
 export async function openSession(db: Queryable, userId: string, hours: number): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

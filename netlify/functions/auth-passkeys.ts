@@ -1,0 +1,141 @@
+import type { Config, Context } from '@netlify/functions';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { z } from 'zod';
+import { passkeyNameSchema } from '../../src/lib/admin/team.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { refuseCrossOrigin, requireMember } from '../../src/server/auth/guard.ts';
+import { signIn } from '../../src/server/auth/sign-in.ts';
+import { displayName, findSessionUserById, sessionAnswer } from '../../src/server/auth/users.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
+import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
+import { readJsonObject } from '../../src/server/http/body.ts';
+import { requestAddress } from '../../src/server/http/client-address.ts';
+import { logged, logJson } from '../../src/server/http/logging.ts';
+import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { recordActivity } from '../../src/server/team/activity.ts';
+import {
+  authenticatePasskey,
+  authenticationOptions,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  removePasskey,
+} from '../../src/server/team/passkeys.ts';
+
+const BASE = '/api/auth/passkeys';
+const UNKNOWN_KEY = 'No reconocimos esta llave de acceso. Entra con tu contraseña o usa otra llave.';
+
+/** What a browser sends back from navigator.credentials: checked for shape, verified by @simplewebauthn. */
+const credentialSchema = z.looseObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{16,1400}$/),
+  rawId: z.string().max(1400),
+  type: z.literal('public-key'),
+  response: z.looseObject({ clientDataJSON: z.string().max(10_000) }),
+  clientExtensionResults: z.looseObject({}),
+});
+const ceremonySchema = z.object({ challengeId: z.uuid(), response: credentialSchema });
+
+/**
+ * Passkeys (WebAuthn):
+ * GET    /api/auth/passkeys: the signed-in member's passkeys.
+ * POST   /api/auth/passkeys/register/options, then /api/auth/passkeys/register {challengeId, response, name}.
+ * DELETE /api/auth/passkeys/{id}.
+ * POST   /api/auth/passkeys/login/options, then /api/auth/passkeys/login {challengeId, response}: a session.
+ */
+export default logged('auth-passkeys', async (request: Request, context: Pick<Context, 'ip'>) => {
+  const url = new URL(request.url);
+  const rest = url.pathname.slice(BASE.length);
+  if (request.method !== 'GET') {
+    const refused = refuseCrossOrigin(request);
+    if (refused) return refused;
+  }
+  try {
+    return await withDatabase(async (db) => {
+      if (rest === '/login/options' && request.method === 'POST') {
+        return json(200, await authenticationOptions(db, url));
+      }
+      if (rest === '/login' && request.method === 'POST') {
+        const body = await readJsonObject(request);
+        if (body instanceof Response) return body;
+        const parsed = ceremonySchema.safeParse(body);
+        const userId = parsed.success
+          ? await authenticatePasskey(db, url, {
+              challengeId: parsed.data.challengeId,
+              response: parsed.data.response as unknown as AuthenticationResponseJSON,
+            })
+          : null;
+        const user = userId ? await findSessionUserById(db, userId) : null;
+        if (!user) {
+          await recordActivity(db, {
+            actor: null,
+            kind: 'sign_in_failed',
+            summary: 'Intento fallido de inicio de sesión con una llave de acceso',
+            ip: requestAddress(context),
+          });
+          return jsonError(401, UNKNOWN_KEY);
+        }
+        await db.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [user.id]);
+        await recordActivity(db, {
+          actor: { id: user.id, name: displayName(user) },
+          kind: 'sign_in',
+          summary: `${displayName(user)} inició sesión con una llave de acceso`,
+          ip: requestAddress(context),
+        });
+        return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user) });
+      }
+
+      const user = await requireMember(request, db);
+      if (user instanceof Response) return user;
+      const actor = { id: user.id, name: displayName(user) };
+      if (rest === '' && request.method === 'GET') return json(200, { items: await listPasskeys(db, user.id) });
+      if (rest === '/register/options' && request.method === 'POST') {
+        return json(200, await registrationOptions(db, user, url));
+      }
+      if (rest === '/register' && request.method === 'POST') {
+        const body = await readJsonObject(request);
+        if (body instanceof Response) return body;
+        const parsed = ceremonySchema.extend({ name: passkeyNameSchema }).safeParse(body);
+        if (!parsed.success) {
+          const fields = fieldMessages(parsed.error);
+          return jsonError(400, fields.name ?? 'La llave de acceso no respondió como se esperaba. Intenta de nuevo.', {
+            fields,
+          });
+        }
+        const added = await registerPasskey(
+          db,
+          user,
+          url,
+          {
+            challengeId: parsed.data.challengeId,
+            response: parsed.data.response as unknown as RegistrationResponseJSON,
+            name: parsed.data.name,
+          },
+          actor,
+        );
+        if (!added) return jsonError(400, 'No pudimos verificar la llave de acceso. Intenta de nuevo.');
+        return json(201, { items: await listPasskeys(db, user.id) });
+      }
+      if (request.method === 'DELETE' && /^\/[A-Za-z0-9_-]{16,1400}$/.test(rest)) {
+        return (await removePasskey(db, user.id, rest.slice(1), actor))
+          ? empty(204)
+          : jsonError(404, 'No encontramos esta llave de acceso.');
+      }
+      return methodNotAllowed(['GET', 'POST', 'DELETE']);
+    });
+  } catch (error) {
+    logJson('error', { function: 'auth-passkeys', error: (error as Error).message });
+    return jsonError(503, DATABASE_DOWN);
+  }
+});
+
+export const config: Config = {
+  path: [
+    '/api/auth/passkeys',
+    '/api/auth/passkeys/register/options',
+    '/api/auth/passkeys/register',
+    '/api/auth/passkeys/login/options',
+    '/api/auth/passkeys/login',
+    '/api/auth/passkeys/:id',
+  ],
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

@@ -1,0 +1,191 @@
+import {
+  type AuthenticationResponseJSON,
+  type AuthenticatorTransport,
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  type RegistrationResponseJSON,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from '@simplewebauthn/server';
+import { site } from '../../data/site.ts';
+import type { PasskeyView } from '../../lib/admin/team.ts';
+import type { SessionUser } from '../auth/users.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { type Actor, recordActivity } from './activity.ts';
+
+/** The relying party is the site as the browser sees it: its host name and origin. */
+const party = (url: URL) => ({ rpID: url.hostname, origin: url.origin });
+
+async function saveChallenge(
+  db: Queryable,
+  purpose: 'register' | 'authenticate',
+  challenge: string,
+  userId: string | null,
+): Promise<string> {
+  await db.query(`DELETE FROM webauthn_challenges WHERE expires_at < now()`);
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO webauthn_challenges (user_id, purpose, challenge) VALUES ($1, $2, $3) RETURNING id`,
+    [userId, purpose, challenge],
+  );
+  return (rows[0] as { id: string }).id;
+}
+
+/** Takes a challenge once: it is deleted as it is read. */
+async function takeChallenge(
+  db: Queryable,
+  id: string,
+  purpose: 'register' | 'authenticate',
+  userId: string | null,
+): Promise<string | null> {
+  const { rows } = await db.query<{ challenge: string }>(
+    `DELETE FROM webauthn_challenges
+     WHERE id = $1 AND purpose = $2 AND user_id IS NOT DISTINCT FROM $3 AND expires_at > now()
+     RETURNING challenge`,
+    [id, purpose, userId],
+  );
+  return rows[0]?.challenge ?? null;
+}
+
+export async function listPasskeys(db: Queryable, userId: string): Promise<PasskeyView[]> {
+  const { rows } = await db.query<{ id: string; name: string; created_at: Date; last_used_at: Date | null }>(
+    'SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = $1 ORDER BY created_at',
+    [userId],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
+  }));
+}
+
+/** Options for adding a passkey to the signed-in member's account. */
+export async function registrationOptions(db: Queryable, user: SessionUser, url: URL) {
+  const { rows } = await db.query<{ id: string; transports: string[] }>(
+    'SELECT id, transports FROM passkeys WHERE user_id = $1',
+    [user.id],
+  );
+  const options = await generateRegistrationOptions({
+    rpName: `${site.brand.name} · Panel`,
+    rpID: party(url).rpID,
+    userName: user.email,
+    userDisplayName: user.name ?? user.email,
+    userID: new TextEncoder().encode(user.id),
+    attestationType: 'none',
+    excludeCredentials: rows.map((row) => ({
+      id: row.id,
+      transports: row.transports as AuthenticatorTransport[],
+    })),
+    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+  });
+  const challengeId = await saveChallenge(db, 'register', options.challenge, user.id);
+  return { challengeId, options };
+}
+
+/** Verifies and stores a new passkey; false when the browser's answer does not check out. */
+export async function registerPasskey(
+  db: Database,
+  user: SessionUser,
+  url: URL,
+  input: { challengeId: string; response: RegistrationResponseJSON; name: string },
+  actor: Actor,
+): Promise<boolean> {
+  const challenge = await takeChallenge(db, input.challengeId, 'register', user.id);
+  if (!challenge) return false;
+  const { rpID, origin } = party(url);
+  const verification = await verifyRegistrationResponse({
+    response: input.response,
+    expectedChallenge: challenge,
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    requireUserVerification: false,
+  }).catch(() => null);
+  const credential = verification?.verified ? verification.registrationInfo?.credential : undefined;
+  if (!credential) return false;
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO passkeys (id, user_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        credential.id,
+        user.id,
+        Buffer.from(credential.publicKey),
+        credential.counter,
+        credential.transports ?? [],
+        input.name,
+      ],
+    );
+    await recordActivity(tx, {
+      actor,
+      kind: 'passkey_added',
+      summary: `${actor.name} agregó la llave de acceso «${input.name}»`,
+    });
+  });
+  return true;
+}
+
+export async function removePasskey(db: Database, userId: string, id: string, actor: Actor): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ name: string }>(
+      'DELETE FROM passkeys WHERE id = $1 AND user_id = $2 RETURNING name',
+      [id, userId],
+    );
+    if (!rows[0]) return false;
+    await recordActivity(tx, {
+      actor,
+      kind: 'passkey_removed',
+      summary: `${actor.name} eliminó la llave de acceso «${rows[0].name}»`,
+    });
+    return true;
+  });
+}
+
+/** Options for signing in with a passkey (any of the site's: the authenticator offers its own). */
+export async function authenticationOptions(db: Queryable, url: URL) {
+  const options = await generateAuthenticationOptions({ rpID: party(url).rpID, userVerification: 'preferred' });
+  const challengeId = await saveChallenge(db, 'authenticate', options.challenge, null);
+  return { challengeId, options };
+}
+
+/** The member a passkey answer signs in, or null (unknown key, bad signature, used challenge, deactivated member). */
+export async function authenticatePasskey(
+  db: Database,
+  url: URL,
+  input: { challengeId: string; response: AuthenticationResponseJSON },
+): Promise<string | null> {
+  const challenge = await takeChallenge(db, input.challengeId, 'authenticate', null);
+  if (!challenge) return null;
+  const { rows } = await db.query<{
+    id: string;
+    user_id: string;
+    public_key: Buffer;
+    counter: string;
+    transports: string[];
+  }>(
+    `SELECT p.id, p.user_id, p.public_key, p.counter, p.transports
+     FROM passkeys p JOIN users u ON u.id = p.user_id
+     WHERE p.id = $1 AND u.deactivated_at IS NULL`,
+    [input.response.id],
+  );
+  const stored = rows[0];
+  if (!stored) return null;
+  const { rpID, origin } = party(url);
+  const verification = await verifyAuthenticationResponse({
+    response: input.response,
+    expectedChallenge: challenge,
+    expectedOrigin: origin,
+    expectedRPID: rpID,
+    requireUserVerification: false,
+    credential: {
+      id: stored.id,
+      publicKey: new Uint8Array(stored.public_key),
+      counter: Number(stored.counter),
+      transports: stored.transports as AuthenticatorTransport[],
+    },
+  }).catch(() => null);
+  if (!verification?.verified) return null;
+  await db.query('UPDATE passkeys SET counter = $2, last_used_at = now() WHERE id = $1', [
+    stored.id,
+    verification.authenticationInfo.newCounter,
+  ]);
+  return stored.user_id;
+}

@@ -26,7 +26,9 @@ it('applies each migration exactly once when five runners start together', async
 
 it('gives each lead table an index on created_at descending, for newest-first pages', async () => {
   const indexes = await sql<{ tablename: string; indexdef: string }>(
-    "SELECT tablename, indexdef FROM pg_indexes WHERE indexdef LIKE '%(created_at DESC%' ORDER BY tablename",
+    `SELECT tablename, indexdef FROM pg_indexes
+     WHERE indexdef LIKE '%(created_at DESC%' AND tablename IN ('cotizaciones_rapidas', 'partner_applications', 'quote_requests')
+     ORDER BY tablename`,
   );
   expect(indexes.map((row) => row.tablename)).toEqual([
     'cotizaciones_rapidas',
@@ -35,13 +37,17 @@ it('gives each lead table an index on created_at descending, for newest-first pa
   ]);
 });
 
-it('allows one administrator role at most', async () => {
+it('allows several administrators, one role per member, and the one-time setup once', async () => {
   const [first, second] = await sql<{ id: string }>(
     `INSERT INTO users (email, password_hash) VALUES ('a@x.mx', '$2b$12$x'), ('b@x.mx', '$2b$12$y') RETURNING id`,
   );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin')`, [first?.id]);
-  await expect(sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin')`, [second?.id])).rejects.toThrow(
-    /user_roles_single_admin_idx/,
+  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin'), ($2, 'admin')`, [first?.id, second?.id]);
+  await expect(sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [first?.id])).rejects.toThrow(
+    /user_roles_one_per_user_idx/,
+  );
+  await sql('INSERT INTO first_admin_setup (user_id) VALUES ($1)', [first?.id]);
+  await expect(sql('INSERT INTO first_admin_setup (user_id) VALUES ($1)', [second?.id])).rejects.toThrow(
+    /first_admin_setup_pkey/,
   );
 });
 

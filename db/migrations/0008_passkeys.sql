@@ -2,7 +2,7 @@
 -- the password. Challenges live five minutes and are used once.
 
 CREATE TABLE passkeys (
-  id            text PRIMARY KEY CHECK (id ~ '^[A-Za-z0-9_-]{16,1400}$'),
+  id            text PRIMARY KEY CHECK (id ~ '^[A-Za-z0-9_-]+$' AND char_length(id) BETWEEN 16 AND 1400),
   user_id       uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   public_key    bytea NOT NULL,
   counter       bigint NOT NULL DEFAULT 0 CHECK (counter >= 0),

@@ -30,6 +30,14 @@ const BUDGETS: Record<string, number> = {
   'partner-applications': 1.5 * MB,
   // "Enviar prueba" and "Reintentar" send right after answering, like the lead functions.
   'admin-notifications': 1.5 * MB,
+  // Invitations are e-mailed; invitations and password changes hash passwords.
+  'admin-team': 1.5 * MB,
+  'auth-invitation': 1.5 * MB,
+  'auth-password': 1.5 * MB,
+  // Both: a reset hashes the new password, a recovery link is e-mailed.
+  'auth-recovery': 2 * MB,
+  // Passkeys: @simplewebauthn/server and its CBOR and ASN.1 parsers.
+  'auth-passkeys': 2 * MB,
   // Functions v2 are traced (nft), not bundled: graphile-worker's config loader
   // (cosmiconfig) names TypeScript, so its 3 MB travel in the zip, never loaded.
   'notifications-drain': 4 * MB,

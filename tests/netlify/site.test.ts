@@ -93,7 +93,7 @@ function netlifyHeaderRules() {
   return rules;
 }
 
-describe('pages under the emulator', () => {
+describe('pages under the emulator', { timeout: 90_000 }, () => {
   it('are the built files, with the headers of dist/_headers, as the local server sends them', async () => {
     const rules = netlifyHeaderRules();
     for (const pathname of PAGES) {

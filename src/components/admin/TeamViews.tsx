@@ -469,6 +469,7 @@ function PasskeysSection() {
         <form noValidate onSubmit={add} className="grid gap-3">
           <TextField
             name="passkey-name"
+            required
             label="Nombre de la llave"
             hint="Por ejemplo: Teléfono de trabajo."
             maxLength={80}

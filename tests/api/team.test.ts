@@ -410,3 +410,42 @@ describe('passkeys, from the server’s side', () => {
     expect(await sql('SELECT 1 FROM webauthn_challenges WHERE id = $1', [options.challengeId])).toEqual([]);
   });
 });
+
+describe('every new endpoint', () => {
+  it('answers 401 without a session and 403 to a write from another site', async () => {
+    const endpoints: [string, string, unknown?][] = [
+      ['GET', '/api/admin/team'],
+      ['POST', '/api/admin/team/invitations', { email: 'x@ceiba.mx', role: 'asesor' }],
+      ['PATCH', '/api/admin/team/settings', { roundRobin: true }],
+      ['PATCH', '/api/admin/team/members/00000000-0000-4000-8000-000000000000', { active: false }],
+      ['DELETE', '/api/admin/team/invitations/00000000-0000-4000-8000-000000000000'],
+      ['GET', '/api/admin/activity'],
+      ['POST', '/api/auth/password', { current: 'x', password: 'clave-nueva-1' }],
+      ['GET', '/api/auth/passkeys'],
+      ['POST', '/api/auth/passkeys/register/options', {}],
+    ];
+    for (const [method, path, body] of endpoints) {
+      const anonymous = await fetch(server.url + path, {
+        method,
+        headers: { Origin: originOf(server.url), 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(anonymous.status, `${method} ${path}`).toBe(401);
+      if (method === 'GET') continue;
+      const crossSite = await fetch(server.url + path, {
+        method,
+        headers: { Cookie: admin, Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(crossSite.status, `cross-site ${method} ${path}`).toBe(403);
+    }
+    for (const path of ['/api/auth/invitation', '/api/auth/recovery', '/api/auth/passkeys/login/options']) {
+      const crossSite = await fetch(server.url + path, {
+        method: 'POST',
+        headers: { Origin: 'https://evil.example', 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+      expect(crossSite.status, `cross-site POST ${path}`).toBe(403);
+    }
+  });
+});

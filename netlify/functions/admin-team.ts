@@ -14,7 +14,7 @@ import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
 import { sendEmail } from '../../src/server/notifications/channels/email.ts';
-import { escapeHtml } from '../../src/server/notifications/render.ts';
+import { linkEmail } from '../../src/server/notifications/render.ts';
 import {
   changeMember,
   createInvitation,
@@ -56,14 +56,7 @@ export default logged(
           const text = `${actor.name} te invitó a trabajar los prospectos del sitio como ${role}. Abre este enlace para elegir tu nombre y tu contraseña (vale 72 horas y solo una vez):\n\n${link}`;
           emailed = await sendEmail(
             email,
-            {
-              subject: 'Invitación al panel de prospectos',
-              text,
-              html: `<p>${escapeHtml(text)
-                .replace(link, `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)
-                .replaceAll('\n', '<br>')}</p>`,
-              messageId: `<${invitation.id}.invitation@${url.hostname}>`,
-            },
+            linkEmail('Invitación al panel de prospectos', text, link, `<${invitation.id}.invitation@${url.hostname}>`),
             [parsed.data.email],
           ).then(
             () => true,

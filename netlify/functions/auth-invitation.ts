@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { acceptInvitationSchema, INVITATION_INVALID, ROLE_LABELS } from '../../src/lib/admin/team.ts';
+import { acceptInvitationSchema, INVITATION_INVALID, LINK_TOKEN, ROLE_LABELS } from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
 import { hashPassword, inPasswordSlot, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
@@ -12,8 +12,6 @@ import { requestAddress } from '../../src/server/http/client-address.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { acceptInvitation, findInvitation, TeamConflict } from '../../src/server/team/members.ts';
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * The invitation link's page asks:
@@ -30,7 +28,7 @@ export default logged('auth-invitation', async (request: Request, context: Pick<
   const checking = new URL(request.url).pathname.endsWith('/check');
   try {
     if (checking) {
-      const token = typeof body.token === 'string' && TOKEN.test(body.token) ? body.token : null;
+      const token = typeof body.token === 'string' && LINK_TOKEN.test(body.token) ? body.token : null;
       const invitation = token ? await withDatabase((db) => findInvitation(db, token)) : null;
       if (!invitation) return jsonError(410, INVITATION_INVALID);
       return json(200, { ...invitation, roleLabel: ROLE_LABELS[invitation.role] });

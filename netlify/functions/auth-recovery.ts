@@ -1,5 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import {
+  LINK_TOKEN,
   RECOVERY_SENT,
   RECOVERY_UNAVAILABLE,
   RESET_INVALID,
@@ -18,10 +19,8 @@ import type { RequestContext } from '../../src/server/http/lead-handler.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { sendEmail } from '../../src/server/notifications/channels/email.ts';
-import { escapeHtml } from '../../src/server/notifications/render.ts';
+import { linkEmail } from '../../src/server/notifications/render.ts';
 import { createReset, findReset, redeemReset } from '../../src/server/team/resets.ts';
-
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * Password recovery ("¿Olvidaste tu contraseña?"):
@@ -40,7 +39,7 @@ export default logged('auth-recovery', async (request: Request, context: Pick<Co
   const url = new URL(request.url);
   try {
     if (url.pathname.endsWith('/check')) {
-      const token = typeof body.token === 'string' && TOKEN.test(body.token) ? body.token : null;
+      const token = typeof body.token === 'string' && LINK_TOKEN.test(body.token) ? body.token : null;
       const reset = token ? await withDatabase((db) => findReset(db, token)) : null;
       return reset ? json(200, reset) : jsonError(410, RESET_INVALID);
     }
@@ -71,14 +70,12 @@ export default logged('auth-recovery', async (request: Request, context: Pick<Co
       const text = `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`;
       await sendEmail(
         email,
-        {
-          subject: 'Restablece tu contraseña del panel',
+        linkEmail(
+          'Restablece tu contraseña del panel',
           text,
-          html: `<p>${escapeHtml(text)
-            .replace(escapeHtml(link), `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`)
-            .replaceAll('\n', '<br>')}</p>`,
-          messageId: `<${reset.token.slice(0, 16)}.reset@${url.hostname}>`,
-        },
+          link,
+          `<${reset.token.slice(0, 16)}.reset@${url.hostname}>`,
+        ),
         [parsed.data.email],
       );
     }).catch((error: unknown) => logJson('error', { event: 'recovery_not_sent', error: (error as Error).message }));

@@ -32,6 +32,10 @@ export const STATE_BADGE: Record<ContactState, string> = {
   cerrado_perdido: 'bg-sand-200 text-brand-900',
 };
 
+/** A filter that is on or off ("Mis prospectos", "Sin asignar"). */
+const TOGGLE_CHIP =
+  'min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white';
+
 function query(filter: ContactFilter, cursor?: string): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filter)) if (value) params.set(key, String(value));
@@ -130,7 +134,7 @@ export default function ContactsView({ canExport = true }: { canExport?: boolean
               type="button"
               aria-pressed={filter.assigned === 'me'}
               onClick={() => set('assigned', filter.assigned === 'me' ? '' : 'me')}
-              className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white"
+              className={TOGGLE_CHIP}
             >
               Mis prospectos
             </button>
@@ -138,7 +142,7 @@ export default function ContactsView({ canExport = true }: { canExport?: boolean
               type="button"
               aria-pressed={filter.assigned === 'none'}
               onClick={() => set('assigned', filter.assigned === 'none' ? '' : 'none')}
-              className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white"
+              className={TOGGLE_CHIP}
             >
               Sin asignar
             </button>

@@ -11,6 +11,9 @@ export const ROLES = ['admin', 'asesor'] as const;
 export type Role = (typeof ROLES)[number];
 export const ROLE_LABELS: Record<Role, string> = { admin: 'Administrador', asesor: 'Asesor' };
 
+/** The secret of a one-time link (invitation, password reset): 32 random bytes, base64url. */
+export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 /** How long an invitation link works. */
 export const INVITATION_HOURS = 72;
 
@@ -128,7 +131,7 @@ const role = z.enum(ROLES, { error: 'Elige un rol: administrador o asesor.' });
 export const invitationSchema = z.object({ email, role });
 
 export const acceptInvitationSchema = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'El enlace no es válido.'),
+  token: z.string().regex(LINK_TOKEN, 'El enlace no es válido.'),
   name: z
     .string({ error: 'Escribe tu nombre.' })
     .trim()
@@ -163,7 +166,7 @@ export const RESET_MINUTES = 30;
 export const recoverySchema = z.object({ email });
 
 export const resetSchema = z.object({
-  token: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'El enlace no es válido.'),
+  token: z.string().regex(LINK_TOKEN, 'El enlace no es válido.'),
   password: passwordSchema,
 });
 

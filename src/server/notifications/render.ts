@@ -122,6 +122,20 @@ export function leadWhatsappParameters(lead: LeadMessage): string[] {
   ];
 }
 
+/**
+ * A short e-mail whose point is one link (an invitation, a password reset):
+ * the text as written, and in HTML escaped with the link made clickable.
+ */
+export function linkEmail(subject: string, text: string, link: string, messageId: string): EmailContent {
+  const anchor = `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`;
+  return {
+    subject,
+    text,
+    html: `<p>${escapeHtml(text).replace(escapeHtml(link), anchor).replaceAll('\n', '<br>')}</p>`,
+    messageId,
+  };
+}
+
 const TEST_TITLE = 'Prueba de notificaciones';
 
 export function testEmail(deliveryId: string, requestedBy: string): EmailContent {

@@ -3,6 +3,7 @@ import {
   invitationSchema,
   LAST_ADMIN,
   memberChangeSchema,
+  PASSKEY_REQUIREMENT_NEEDS_PASSKEY,
   ROLE_LABELS,
   teamSettingsSchema,
 } from '../../src/lib/admin/team.ts';
@@ -19,7 +20,7 @@ import {
   changeMember,
   createInvitation,
   revokeInvitation,
-  setRoundRobin,
+  setTeamSettings,
   TeamConflict,
   teamView,
 } from '../../src/server/team/members.ts';
@@ -32,7 +33,9 @@ const BASE = '/api/admin/team';
  * POST   /api/admin/team/invitations {email, role}: 201 {link, emailed}; the link is shown once.
  * DELETE /api/admin/team/invitations/{id}: revokes it.
  * PATCH  /api/admin/team/members/{id} {role?, active?}: 409 for the last active administrator.
- * PATCH  /api/admin/team/settings {roundRobin}: new contacts go to the active advisers in turn.
+ * PATCH  /api/admin/team/settings {roundRobin?, adminPasskeyRequired?}: new contacts go to the
+ *        active advisers in turn; administrators must sign in with a passkey (turned on only
+ *        from a passkey session, 409 otherwise, so its author keeps the panel).
  */
 export default logged(
   'admin-team',
@@ -84,7 +87,10 @@ export default logged(
       if (body instanceof Response) return body;
       const parsed = teamSettingsSchema.safeParse(body);
       if (!parsed.success) return jsonError(400, 'Revisa el ajuste.', { fields: fieldMessages(parsed.error) });
-      await setRoundRobin(db, parsed.data.roundRobin, actor);
+      if (parsed.data.adminPasskeyRequired && !user.passkeySession) {
+        return jsonError(409, PASSKEY_REQUIREMENT_NEEDS_PASSKEY);
+      }
+      await setTeamSettings(db, parsed.data, actor);
       return json(200, await teamView(db, email !== null));
     }
 

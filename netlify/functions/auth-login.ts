@@ -10,7 +10,7 @@ import {
   PasswordsBusy,
 } from '../../src/server/auth/passwords.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
-import { displayName, findUserByEmail, sessionAnswer } from '../../src/server/auth/users.ts';
+import { adminPasskeyRequired, displayName, findUserByEmail, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
@@ -68,7 +68,9 @@ export default logged('auth-login', async (request: Request, context: Pick<Conte
           summary: `${displayName(user)} inició sesión`,
           ip,
         });
-        return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user) });
+        // While the team requires passkeys, an administrator's password session reaches only their account.
+        const passkeyPending = user.admin && (await adminPasskeyRequired(db));
+        return json(200, sessionAnswer({ ...user, passkeyPending }), { 'Set-Cookie': await signIn(db, request, user) });
       }),
     );
   } catch (error) {

@@ -3,7 +3,7 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import { z } from 'zod';
 import { passkeyNameSchema } from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { refuseCrossOrigin, requireMember } from '../../src/server/auth/guard.ts';
+import { refuseCrossOrigin, requireAccount } from '../../src/server/auth/guard.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
 import { displayName, findSessionUserById, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
@@ -23,6 +23,8 @@ import {
 } from '../../src/server/team/passkeys.ts';
 
 const BASE = '/api/auth/passkeys';
+const PASSKEY_FIRST =
+  'Tu equipo exige llaves de acceso a los administradores: entra con tu llave para agregar o quitar otras.';
 const UNKNOWN_KEY = 'No reconocimos esta llave de acceso. Entra con tu contraseña o usa otra llave.';
 
 /** What a browser sends back from navigator.credentials: checked for shape, verified by @simplewebauthn. */
@@ -81,13 +83,17 @@ export default logged('auth-passkeys', async (request: Request, context: Pick<Co
           summary: `${displayName(user)} inició sesión con una llave de acceso`,
           ip: requestAddress(context),
         });
-        return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user) });
+        return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user, 'passkey') });
       }
 
-      const user = await requireMember(request, db);
+      const user = await requireAccount(request, db);
       if (user instanceof Response) return user;
       const actor = { id: user.id, name: displayName(user) };
       if (rest === '' && request.method === 'GET') return json(200, { items: await listPasskeys(db, user.id) });
+      // A password alone must not change the passkeys of an administrator who has one while they are required.
+      if (user.passkeyPending && (await listPasskeys(db, user.id)).length > 0) {
+        return jsonError(403, PASSKEY_FIRST, { code: 'passkey_required' });
+      }
       if (rest === '/register/options' && request.method === 'POST') {
         return json(200, await registrationOptions(db, user, url));
       }

@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { passwordChangeSchema, WRONG_CURRENT_PASSWORD } from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { refuseCrossOrigin, requireMember } from '../../src/server/auth/guard.ts';
+import { refuseCrossOrigin, requireAccount } from '../../src/server/auth/guard.ts';
 import {
   checkPassword,
   hashPassword,
@@ -34,7 +34,7 @@ export default logged('auth-password', async (request: Request, context: Pick<Co
   }
   try {
     return await withDatabase(async (db) => {
-      const user = await requireMember(request, db);
+      const user = await requireAccount(request, db);
       if (user instanceof Response) return user;
       const { rows } = await db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE id = $1', [
         user.id,

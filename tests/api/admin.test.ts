@@ -92,6 +92,7 @@ describe('login', () => {
     expect(await response.json()).toEqual({
       user: { id: adminId, email: ADMIN.email, name: null, role: 'admin' },
       admin: true,
+      passkeyPending: false,
     });
     const header = response.headers.get('set-cookie') ?? '';
     expect(header).toMatch(/^ceiba_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=28800$/);
@@ -289,6 +290,7 @@ describe('session and logout', () => {
     expect(await session.json()).toEqual({
       user: { id: adminId, email: ADMIN.email, name: null, role: 'admin' },
       admin: true,
+      passkeyPending: false,
     });
     expect(await (await get('/api/auth/session')).json()).toEqual({ user: null, admin: false });
     const logout = await fetch(`${server.url}/api/auth/logout`, {

@@ -176,6 +176,7 @@ describe('roles enforced on the server', () => {
     expect(session).toEqual({
       user: { id: adviser.id, email: adviser.email, name: 'Ana Chan', role: 'asesor' },
       admin: false,
+      passkeyPending: false,
     });
   });
 
@@ -408,6 +409,86 @@ describe('passkeys, from the server’s side', () => {
     }
     // The challenge was used once: it is gone.
     expect(await sql('SELECT 1 FROM webauthn_challenges WHERE id = $1', [options.challengeId])).toEqual([]);
+  });
+});
+
+describe('passkeys required for administrators', () => {
+  /** The server-side session a cookie carries (the token's jti). */
+  const sessionOf = (cookie: string) =>
+    (JSON.parse(Buffer.from(cookie.split('=')[1]?.split('.')[1] ?? '', 'base64url').toString()) as { jti: string })
+      .jti;
+  const setting = (cookie: string, on: boolean) =>
+    call(cookie, '/api/admin/team/settings', { method: 'PATCH', body: JSON.stringify({ adminPasskeyRequired: on }) });
+
+  it('is turned on only from a passkey session; then an administrator’s password session reaches only their account', async () => {
+    const refused = await setting(admin, true);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^Para exigir llaves de acceso, primero entra/);
+    expect(await sql('SELECT admin_passkey_required AS on FROM team_settings')).toEqual([{ on: false }]);
+
+    // The browser story signs in with a real passkey (Chromium's virtual authenticator); here the
+    // session is marked as opened with one, which is all the server remembers of it.
+    await sql(`UPDATE sessions SET method = 'passkey' WHERE id = $1`, [sessionOf(admin)]);
+    const on = await setting(admin, true);
+    expect(on.status).toBe(200);
+    expect(((await on.json()) as { adminPasskeyRequired: boolean }).adminPasskeyRequired).toBe(true);
+    expect((await call(admin, '/api/admin/team')).status).toBe(200);
+
+    const second = await join('admin', 'Sofía Canul', 'segunda-admin-1');
+    const signedIn = await login(server.url, second.email, second.password);
+    expect(signedIn.status).toBe(200);
+    expect(((await signedIn.json()) as { passkeyPending: boolean }).passkeyPending).toBe(true);
+    const pending = cookieOf(signedIn);
+    for (const path of ['/api/admin/team', '/api/admin/contacts', '/api/admin/quote-requests']) {
+      const answer = await call(pending, path);
+      expect(answer.status, path).toBe(403);
+      expect(((await answer.json()) as { code: string }).code).toBe('passkey_required');
+    }
+    expect(((await (await call(pending, '/api/auth/session')).json()) as { passkeyPending: boolean }).passkeyPending).toBe(
+      true,
+    );
+    // Without a passkey yet, the password session may add the first one.
+    expect((await call(pending, '/api/auth/passkeys')).status).toBe(200);
+    expect((await post(pending, '/api/auth/passkeys/register/options', {})).status).toBe(200);
+    // With one, a password alone can neither add nor remove passkeys.
+    await sql(`INSERT INTO passkeys (id, user_id, public_key, name) VALUES ($1, $2, '\\x00', 'Teléfono')`, [
+      'llave-de-prueba-0001',
+      second.id,
+    ]);
+    const addAnother = await post(pending, '/api/auth/passkeys/register/options', {});
+    expect(addAnother.status).toBe(403);
+    expect((await call(pending, '/api/auth/passkeys/llave-de-prueba-0001', { method: 'DELETE' })).status).toBe(403);
+
+    // Advisers are not administrators: their password sessions work as before.
+    const adviser = await join('asesor', 'Iván Ek');
+    expect((await call(adviser.cookie, '/api/admin/contacts')).status).toBe(200);
+
+    // The way back when the only passkey is lost: the reset command removes the member's passkeys.
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const run = await promisify(execFile)(
+      process.execPath,
+      ['scripts/admin-reset-password.ts', second.email, '--quitar-llaves'],
+      { env: process.env, encoding: 'utf8' },
+    );
+    expect(run.stdout).toContain('Se quitaron sus llaves de acceso');
+    expect(await sql('SELECT id FROM passkeys WHERE user_id = $1', [second.id])).toEqual([]);
+    const [removed] = await sql<{ summary: string }>(
+      `SELECT summary FROM activity_log WHERE kind = 'passkey_removed' ORDER BY at DESC LIMIT 1`,
+    );
+    expect(removed?.summary).toContain(second.email);
+
+    const off = await setting(admin, false);
+    expect(off.status).toBe(200);
+    const again = cookieOf(await login(server.url, second.email, second.password));
+    expect((await call(again, '/api/admin/team')).status).toBe(200);
+    const kinds = await sql<{ summary: string }>(
+      `SELECT summary FROM activity_log WHERE kind = 'settings_changed' ORDER BY at DESC LIMIT 2`,
+    );
+    expect(kinds.map((row) => row.summary)).toEqual([
+      'Dejó de exigir llave de acceso a los administradores',
+      'Exigió llave de acceso a los administradores',
+    ]);
   });
 });
 

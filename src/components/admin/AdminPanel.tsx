@@ -96,7 +96,7 @@ export default function AdminPanel() {
   }, []);
 
   useEffect(() => {
-    if (member?.admin) void Promise.all(LEAD_KINDS.map((kind) => load(kind)));
+    if (member?.admin && !member.passkeyPending) void Promise.all(LEAD_KINDS.map((kind) => load(kind)));
   }, [member, load]);
 
   async function remove(kind: LeadKind, id: string) {
@@ -151,7 +151,9 @@ export default function AdminPanel() {
 
   const total = LEAD_KINDS.reduce((sum, kind) => sum + (pages[kind]?.total ?? 0), 0);
   const page = pages[active];
-  const shown: View = member.admin || ADVISER_VIEWS.includes(view) ? view : 'prospectos';
+  const allowed = (name: View) =>
+    member.passkeyPending ? name === 'cuenta' : member.admin || ADVISER_VIEWS.includes(name);
+  const shown: View = allowed(view) ? view : member.passkeyPending ? 'cuenta' : 'prospectos';
   const links: [View, string][] = (
     [
       ['prospectos', 'Prospectos'],
@@ -161,7 +163,7 @@ export default function AdminPanel() {
       ['actividad', 'Actividad'],
       ['cuenta', 'Mi cuenta'],
     ] as [View, string][]
-  ).filter(([name]) => member.admin || ADVISER_VIEWS.includes(name));
+  ).filter(([name]) => allowed(name));
 
   return (
     <div className="grid min-w-0 gap-6">
@@ -199,6 +201,13 @@ export default function AdminPanel() {
           </a>
         ))}
       </nav>
+
+      {member.passkeyPending && (
+        <p role="status" className="rounded-lg bg-amber-50 p-4 text-amber-950 ring-1 ring-amber-700/30">
+          Tu equipo exige que los administradores entren con una llave de acceso. Agrega la tuya aquí (o usa la que ya
+          tienes), cierra sesión y vuelve a entrar con «Entrar con llave de acceso».
+        </p>
+      )}
 
       {shown === 'prospectos' ? (
         <ContactsView canExport={member.admin} />

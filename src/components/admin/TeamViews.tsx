@@ -11,6 +11,7 @@ import {
   ROLE_LABELS,
   ROLES,
   type Role,
+  type TeamSettingsChange,
   type TeamView as Team,
 } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
@@ -173,28 +174,28 @@ export function TeamView({ self }: { self: string }) {
         )}
       </section>
 
-      <section aria-labelledby="assignment-title" className={`grid gap-2 ${card}`}>
-        <h2 id="assignment-title" className="text-xl font-bold">
-          Asignación
+      <section aria-labelledby="settings-title" className={`grid gap-2 ${card}`}>
+        <h2 id="settings-title" className="text-xl font-bold">
+          Ajustes del equipo
         </h2>
-        <label className="flex min-h-11 items-center gap-3">
-          <input
-            type="checkbox"
-            className="size-5 accent-brand-700"
-            checked={team.roundRobin}
-            onChange={async (event) => {
-              const roundRobin = event.currentTarget.checked;
-              const result = await apiCall<Team & { error?: string }>('/api/admin/team/settings', {
-                method: 'PATCH',
-                body: JSON.stringify({ roundRobin }),
-              }).catch(() => null);
-              if (!result?.ok) return showToast({ title: 'No se pudo guardar el ajuste', variant: 'destructive' });
-              setTeam(result.body);
-              showToast({ title: roundRobin ? 'Asignación por turnos activada' : 'Asignación por turnos desactivada' });
-            }}
-          />
-          <span>Asignar cada prospecto nuevo, por turnos, a los asesores activos</span>
-        </label>
+        <SettingToggle
+          checked={team.roundRobin}
+          label="Asignar cada prospecto nuevo, por turnos, a los asesores activos"
+          change={{ roundRobin: !team.roundRobin }}
+          done={team.roundRobin ? 'Asignación por turnos desactivada' : 'Asignación por turnos activada'}
+          onSaved={setTeam}
+        />
+        <SettingToggle
+          checked={team.adminPasskeyRequired}
+          label="Exigir llave de acceso a los administradores (con contraseña solo llegan a «Mi cuenta»)"
+          change={{ adminPasskeyRequired: !team.adminPasskeyRequired }}
+          done={
+            team.adminPasskeyRequired
+              ? 'Ya no se exige llave de acceso'
+              : 'Los administradores deberán entrar con su llave de acceso'
+          }
+          onSaved={setTeam}
+        />
       </section>
 
       <section aria-labelledby="members-title" className="grid gap-3">
@@ -549,5 +550,50 @@ function PasswordSection() {
         <SubmitButton busy={busy} label="Cambiar contraseña" busyLabel="Guardando..." />
       </form>
     </section>
+  );
+}
+
+/** One of the team's settings: a checkbox saved at once, with the server's reason when it refuses. */
+function SettingToggle({
+  checked,
+  label,
+  change,
+  done,
+  onSaved,
+}: {
+  checked: boolean;
+  label: string;
+  change: TeamSettingsChange;
+  done: string;
+  onSaved: (team: Team) => void;
+}) {
+  const [saving, setSaving] = useState(false);
+  return (
+    <label className="flex min-h-11 items-center gap-3">
+      <input
+        type="checkbox"
+        className="size-5 shrink-0 accent-brand-700"
+        checked={checked}
+        disabled={saving}
+        onChange={async () => {
+          setSaving(true);
+          const result = await apiCall<Team & { error?: string }>('/api/admin/team/settings', {
+            method: 'PATCH',
+            body: JSON.stringify(change),
+          }).catch(() => null);
+          setSaving(false);
+          if (!result?.ok) {
+            return showToast({
+              title: 'No se pudo guardar el ajuste',
+              description: result?.body.error,
+              variant: 'destructive',
+            });
+          }
+          onSaved(result.body);
+          showToast({ title: done });
+        }}
+      />
+      <span>{label}</span>
+    </label>
   );
 }

@@ -8,6 +8,8 @@ export interface PanelUser {
   name: string | null;
   role: 'admin' | 'asesor';
   admin: boolean;
+  /** The team requires administrators to sign in with a passkey and this session used a password: only "Mi cuenta". */
+  passkeyPending: boolean;
 }
 
 /**
@@ -22,6 +24,7 @@ export function usePanelUser(): PanelUser | null {
     (async () => {
       const session = await apiCall<{
         admin?: boolean;
+        passkeyPending?: boolean;
         user?: { id: string; email: string; name: string | null; role: 'admin' | 'asesor' | null } | null;
       }>('/api/auth/session').catch(() => null);
       if (session?.ok && !session.body.user) return goTo('/auth');
@@ -42,7 +45,12 @@ export function usePanelUser(): PanelUser | null {
         });
         return goTo('/');
       }
-      setMember({ ...user, role: user.role, admin: session.body.admin === true });
+      setMember({
+        ...user,
+        role: user.role,
+        admin: session.body.admin === true,
+        passkeyPending: session.body.passkeyPending === true,
+      });
     })();
   }, []);
   return member;

@@ -101,6 +101,8 @@ export interface TeamView {
   mailer: boolean;
   /** New contacts go to the active advisers in turn. */
   roundRobin: boolean;
+  /** Administrators must sign in with a passkey. */
+  adminPasskeyRequired: boolean;
 }
 
 export interface ActivityEntry {
@@ -144,10 +146,21 @@ export const memberChangeSchema = z
   .object({ role: role.optional(), active: z.boolean({ error: 'Indica si la cuenta está activa.' }).optional() })
   .refine((change) => change.role !== undefined || change.active !== undefined, 'No hay cambios que guardar.');
 
-export const teamSettingsSchema = z.strictObject(
-  { roundRobin: z.boolean({ error: 'Indica si se asigna por turnos.' }) },
-  { error: 'Solo se puede cambiar la asignación por turnos.' },
-);
+export const teamSettingsSchema = z
+  .strictObject(
+    {
+      roundRobin: z.boolean({ error: 'Indica si se asigna por turnos.' }).optional(),
+      adminPasskeyRequired: z.boolean({ error: 'Indica si se exige llave de acceso.' }).optional(),
+    },
+    { error: 'Solo se pueden cambiar la asignación por turnos y la llave de acceso obligatoria.' },
+  )
+  .refine((change) => change.roundRobin !== undefined || change.adminPasskeyRequired !== undefined, 'No hay cambios que guardar.');
+
+export type TeamSettingsChange = z.infer<typeof teamSettingsSchema>;
+
+/** Turning the requirement on from a password session would lock its author out of the panel at once. */
+export const PASSKEY_REQUIREMENT_NEEDS_PASSKEY =
+  'Para exigir llaves de acceso, primero entra con la tuya (agrégala en «Mi cuenta» y vuelve a iniciar sesión con ella).';
 
 export const passwordChangeSchema = z.object({
   current: z.string({ error: 'Escribe tu contraseña actual.' }).min(1, 'Escribe tu contraseña actual.').max(1024),

@@ -1,14 +1,16 @@
 import type { Queryable } from '../db/database.ts';
 import { jsonError } from '../http/responses.ts';
 import { readSessionCookie, verifySession } from './session.ts';
-import { findSessionUser, type SessionUser } from './users.ts';
+import { findSessionUser, type SessionMember } from './users.ts';
 
 export const SESSION_EXPIRED = 'Tu sesión expiró. Inicia sesión de nuevo.';
 export const NOT_ADMIN = 'No tienes permisos para acceder al panel de administración';
 export const ADMIN_ONLY = 'Solo un administrador puede hacer esto.';
+export const PASSKEY_REQUIRED =
+  'Tu equipo exige que los administradores entren con una llave de acceso. Agrégala en «Mi cuenta» y vuelve a entrar con ella.';
 
 /** A signed-in member and the session the request came with. */
-export type SignedIn = SessionUser & { sessionId: string };
+export type SignedIn = SessionMember & { sessionId: string };
 
 /** The signed-in user of this request, or the 401 to answer. */
 export async function requireUser(request: Request, db: Queryable): Promise<SignedIn | Response> {
@@ -18,8 +20,23 @@ export async function requireUser(request: Request, db: Queryable): Promise<Sign
   return user && claims ? { ...user, sessionId: claims.sessionId } : jsonError(401, SESSION_EXPIRED);
 }
 
-/** A member of the team (administrator or adviser), or the 401 / 403 to answer. */
+/**
+ * A member of the team (administrator or adviser), or the 401 / 403 to answer
+ * (403 too for an administrator who must still sign in with a passkey).
+ */
 export async function requireMember(request: Request, db: Queryable): Promise<SignedIn | Response> {
+  const user = await requireUser(request, db);
+  if (user instanceof Response) return user;
+  if (user.passkeyPending) return jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' });
+  return user.role ? user : jsonError(403, NOT_ADMIN);
+}
+
+/**
+ * A member working on their own account (password, passkeys): like
+ * requireMember, but an administrator who must still sign in with a passkey
+ * gets here, to add one.
+ */
+export async function requireAccount(request: Request, db: Queryable): Promise<SignedIn | Response> {
   const user = await requireUser(request, db);
   if (user instanceof Response) return user;
   return user.role ? user : jsonError(403, NOT_ADMIN);
@@ -29,6 +46,7 @@ export async function requireMember(request: Request, db: Queryable): Promise<Si
 export async function requireAdmin(request: Request, db: Queryable): Promise<SignedIn | Response> {
   const user = await requireUser(request, db);
   if (user instanceof Response) return user;
+  if (user.passkeyPending) return jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' });
   if (user.admin) return user;
   return jsonError(403, user.role ? ADMIN_ONLY : NOT_ADMIN);
 }

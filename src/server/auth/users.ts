@@ -15,9 +15,29 @@ export interface SessionUser {
 /** What the history and the activity log call a member: the name, or the e-mail. */
 export const displayName = (user: Pick<SessionUser, 'name' | 'email'>): string => user.name ?? user.email;
 
+/** How a session was opened. */
+export type SignInMethod = 'password' | 'passkey';
+
+/**
+ * A member as their session sees them: `passkeyPending` while the team
+ * requires a passkey for administrators and this administrator's session was
+ * opened with a password (it reaches only their own account).
+ */
+export type SessionMember = SessionUser & { passkeySession: boolean; passkeyPending: boolean };
+
 /** What /api/auth/session, the login and the setup answer about the signed-in member. */
-export function sessionAnswer(user: SessionUser) {
-  return { user: { id: user.id, email: user.email, name: user.name, role: user.role }, admin: user.admin };
+export function sessionAnswer(user: SessionUser & { passkeyPending?: boolean }) {
+  return {
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    admin: user.admin,
+    passkeyPending: user.passkeyPending === true,
+  };
+}
+
+/** Whether an administrator signing in with a password now must use a passkey (the team's setting). */
+export async function adminPasskeyRequired(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query<{ on: boolean }>('SELECT admin_passkey_required AS on FROM team_settings');
+  return rows[0]?.on === true;
 }
 
 /** The columns of a SessionUser, from `users u` (one role per member). */
@@ -77,15 +97,23 @@ export async function findUserByEmail(
  * The user of a live session, read again on every request: a revoked or
  * expired session, a deactivated member, or a changed role takes effect at once.
  */
-export async function findSessionUser(db: Queryable, sessionId: string, userId: string): Promise<SessionUser | null> {
-  const { rows } = await db.query<SessionUser>(
-    `SELECT ${MEMBER_COLUMNS}
+export async function findSessionUser(
+  db: Queryable,
+  sessionId: string,
+  userId: string,
+): Promise<SessionMember | null> {
+  const { rows } = await db.query<SessionUser & { passkeySession: boolean; required: boolean }>(
+    `SELECT ${MEMBER_COLUMNS}, s.method = 'passkey' AS "passkeySession",
+       (SELECT admin_passkey_required FROM team_settings) AS required
      FROM sessions s JOIN users u ON u.id = s.user_id
      WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()
        AND u.deactivated_at IS NULL`,
     [sessionId, userId],
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  if (!row) return null;
+  const { required, ...user } = row;
+  return { ...user, passkeyPending: user.admin && required === true && !user.passkeySession };
 }
 
 /** An active member by id (signing in with a passkey), or null. */
@@ -99,10 +127,15 @@ export async function findSessionUserById(db: Queryable, userId: string): Promis
 }
 
 /** Opens a server-side session for a user; returns its id (the token's `jti`). */
-export async function openSession(db: Queryable, userId: string, hours: number): Promise<string> {
+export async function openSession(
+  db: Queryable,
+  userId: string,
+  hours: number,
+  method: SignInMethod = 'password',
+): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO sessions (user_id, expires_at) VALUES ($1, now() + make_interval(hours => $2)) RETURNING id`,
-    [userId, hours],
+    `INSERT INTO sessions (user_id, expires_at, method) VALUES ($1, now() + make_interval(hours => $2), $3) RETURNING id`,
+    [userId, hours, method],
   );
   await db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`);
   return (rows[0] as { id: string }).id;

@@ -9,7 +9,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** An error answer: `{ error, fields? }` with a Spanish message for the visitor. */
-export function jsonError(status: number, error: string, extra: { fields?: Record<string, string> } = {}): Response {
+export function jsonError(
+  status: number,
+  error: string,
+  extra: { fields?: Record<string, string>; code?: string } = {},
+): Response {
   return json(status, { error, ...extra });
 }
 

@@ -4,6 +4,7 @@ import {
   type OpenInvitation,
   ROLE_LABELS,
   type Role,
+  type TeamSettingsChange,
   type TeamView,
 } from '../../lib/admin/team.ts';
 import { revokeSessionsOf, type SessionUser } from '../auth/users.ts';
@@ -40,7 +41,9 @@ export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView
        WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()
        ORDER BY i.created_at DESC`,
     ),
-    db.query<{ round_robin: boolean }>('SELECT round_robin FROM team_settings'),
+    db.query<{ round_robin: boolean; admin_passkey_required: boolean }>(
+      'SELECT round_robin, admin_passkey_required FROM team_settings',
+    ),
   ]);
   return {
     members: members.rows.map(
@@ -66,21 +69,35 @@ export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView
     ),
     mailer,
     roundRobin: settings.rows[0]?.round_robin === true,
+    adminPasskeyRequired: settings.rows[0]?.admin_passkey_required === true,
   };
 }
 
-/** Turns the round-robin assignment of new contacts on or off. */
-export async function setRoundRobin(db: Database, on: boolean, actor: Actor): Promise<void> {
+/** Changes the team's settings (round-robin assignment, passkeys required for administrators), each on the record. */
+export async function setTeamSettings(db: Database, change: TeamSettingsChange, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.query('UPDATE team_settings SET round_robin = $1', [on]);
-    await recordActivity(tx, {
-      actor,
-      kind: 'settings_changed',
-      summary: on
-        ? 'Activó la asignación por turnos de los prospectos nuevos'
-        : 'Desactivó la asignación por turnos de los prospectos nuevos',
-      details: { roundRobin: on },
-    });
+    if (change.roundRobin !== undefined) {
+      await tx.query('UPDATE team_settings SET round_robin = $1', [change.roundRobin]);
+      await recordActivity(tx, {
+        actor,
+        kind: 'settings_changed',
+        summary: change.roundRobin
+          ? 'Activó la asignación por turnos de los prospectos nuevos'
+          : 'Desactivó la asignación por turnos de los prospectos nuevos',
+        details: { roundRobin: change.roundRobin },
+      });
+    }
+    if (change.adminPasskeyRequired !== undefined) {
+      await tx.query('UPDATE team_settings SET admin_passkey_required = $1', [change.adminPasskeyRequired]);
+      await recordActivity(tx, {
+        actor,
+        kind: 'settings_changed',
+        summary: change.adminPasskeyRequired
+          ? 'Exigió llave de acceso a los administradores'
+          : 'Dejó de exigir llave de acceso a los administradores',
+        details: { adminPasskeyRequired: change.adminPasskeyRequired },
+      });
+    }
   });
 }
 

@@ -7,12 +7,13 @@ import { hashToken, newToken } from './tokens.ts';
 /**
  * A one-time password-reset link for an active member, valid 30 minutes;
  * null when the e-mail is nobody's (the caller answers the same either way).
- * Earlier links of the member stop working.
+ * Earlier links of the member stop working. `removePasskeys` (the command's
+ * --quitar-llaves) also removes every passkey of the member.
  */
 export async function createReset(
   db: Database,
   email: string,
-  requestedBy: { via: 'email' | 'command'; ip?: string | null },
+  requestedBy: { via: 'email' | 'command'; ip?: string | null; removePasskeys?: boolean },
 ): Promise<{ token: string; name: string } | null> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string; name: string | null; email: string }>(
@@ -29,6 +30,15 @@ export async function createReset(
       [member.id, hash, RESET_MINUTES],
     );
     const name = member.name ?? member.email;
+    if (requestedBy.removePasskeys) {
+      // The way back for an administrator whose only passkey is lost while passkeys are required.
+      const removed = await tx.query('DELETE FROM passkeys WHERE user_id = $1', [member.id]);
+      await recordActivity(tx, {
+        actor: { id: member.id, name },
+        kind: 'passkey_removed',
+        summary: `Se quitaron con npm run admin:reset-password las ${removed.rowCount ?? 0} llaves de acceso de ${member.email}`,
+      });
+    }
     await recordActivity(tx, {
       actor: { id: member.id, name },
       kind: 'password_reset_requested',

@@ -12,7 +12,12 @@ import { z } from 'zod';
 
 const args = process.argv.slice(2);
 const removePasskeys = args.includes('--quitar-llaves');
-const email = z.email().safeParse(args.find((arg) => !arg.startsWith('--'))?.trim().toLowerCase());
+const email = z.email().safeParse(
+  args
+    .find((arg) => !arg.startsWith('--'))
+    ?.trim()
+    .toLowerCase(),
+);
 if (!email.success || args.some((arg) => arg.startsWith('--') && arg !== '--quitar-llaves')) {
   console.error('Uso: npm run admin:reset-password -- correo@ejemplo.com [--quitar-llaves]');
   process.exit(2);
@@ -37,7 +42,8 @@ try {
   if (reset) {
     const base = siteAddress(config.siteUrl);
     console.log(`Enlace para ${email.data} (vale 30 minutos, una sola vez):\n${base}/auth/restablecer#${reset.token}`);
-    if (removePasskeys) console.log('Se quitaron sus llaves de acceso: podrá entrar con la contraseña nueva y agregar otra.');
+    if (removePasskeys)
+      console.log('Se quitaron sus llaves de acceso: podrá entrar con la contraseña nueva y agregar otra.');
   } else {
     console.error(`No hay ningún miembro activo con el correo ${email.data}.`);
     code = 1;

@@ -415,8 +415,7 @@ describe('passkeys, from the server’s side', () => {
 describe('passkeys required for administrators', () => {
   /** The server-side session a cookie carries (the token's jti). */
   const sessionOf = (cookie: string) =>
-    (JSON.parse(Buffer.from(cookie.split('=')[1]?.split('.')[1] ?? '', 'base64url').toString()) as { jti: string })
-      .jti;
+    (JSON.parse(Buffer.from(cookie.split('=')[1]?.split('.')[1] ?? '', 'base64url').toString()) as { jti: string }).jti;
   const setting = (cookie: string, on: boolean) =>
     call(cookie, '/api/admin/team/settings', { method: 'PATCH', body: JSON.stringify({ adminPasskeyRequired: on }) });
 
@@ -444,9 +443,9 @@ describe('passkeys required for administrators', () => {
       expect(answer.status, path).toBe(403);
       expect(((await answer.json()) as { code: string }).code).toBe('passkey_required');
     }
-    expect(((await (await call(pending, '/api/auth/session')).json()) as { passkeyPending: boolean }).passkeyPending).toBe(
-      true,
-    );
+    expect(
+      ((await (await call(pending, '/api/auth/session')).json()) as { passkeyPending: boolean }).passkeyPending,
+    ).toBe(true);
     // Without a passkey yet, the password session may add the first one.
     expect((await call(pending, '/api/auth/passkeys')).status).toBe(200);
     expect((await post(pending, '/api/auth/passkeys/register/options', {})).status).toBe(200);

@@ -478,6 +478,36 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
   await expect(page.getByRole('heading', { name: 'Panel de Administración' })).toBeVisible();
   await page.goto(`${origin}/admin#cuenta`);
   await expect(page.getByText(/Laptop de la oficina · creada el .* · último uso/)).toBeVisible();
+
+  // From this passkey session, the administrator requires passkeys for administrators.
+  await page.goto(`${origin}/admin#equipo`);
+  const requirement = page.getByRole('checkbox', { name: /Exigir llave de acceso a los administradores/ });
+  await requirement.click(); // saved on the server first, then shown checked
+  await expect(toast(page, 'Los administradores deberán entrar con su llave de acceso')).toBeVisible();
+  await expect(requirement).toBeChecked();
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  // The password alone now reaches only "Mi cuenta", with the reason; the server refuses the rest.
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await page.getByLabel('Correo electrónico').fill(ADMIN.email);
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByText(/Tu equipo exige que los administradores entren con una llave de acceso/)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Vistas del panel' }).getByRole('link')).toHaveText(['Mi cuenta']);
+  await expect(page.getByRole('heading', { name: 'Cambiar contraseña' })).toBeVisible();
+  expect((await page.request.get(`${origin}/api/admin/contacts`)).status()).toBe(403);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/llave-exigida-1280.png', fullPage: true });
+
+  // With the passkey, the whole panel again; the requirement is turned off for the stories after this one.
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await page.getByRole('button', { name: 'Entrar con llave de acceso' }).click();
+  await expect(page.getByRole('link', { name: 'Equipo' })).toBeVisible();
+  await page.goto(`${origin}/admin#equipo`);
+  await requirement.click();
+  await expect(toast(page, 'Ya no se exige llave de acceso')).toBeVisible();
+  await expect(requirement).not.toBeChecked();
   expect(consoleErrors).toEqual([]);
 });
 

@@ -17,3 +17,16 @@ export async function createTestDatabase(adminUrl: string, { migrated = true, pr
   if (migrated) await migrate(url.href);
   return url.href;
 }
+
+/** Drops a database made by createTestDatabase (its server must have stopped using it). */
+export async function dropTestDatabase(adminUrl: string, url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`not a test database: ${name}`);
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}

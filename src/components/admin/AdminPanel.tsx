@@ -170,7 +170,7 @@ export default function AdminPanel() {
       <header className="flex flex-wrap items-center justify-between gap-4">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-2xl font-bold sm:text-3xl">Panel de Administración</h1>
-          {member.admin && (
+          {member.admin && !member.passkeyPending && (
             <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white" data-testid="total">
               {total} solicitudes
             </span>

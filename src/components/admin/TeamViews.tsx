@@ -11,8 +11,8 @@ import {
   ROLE_LABELS,
   ROLES,
   type Role,
-  type TeamSettingsChange,
   type TeamView as Team,
+  type TeamSettingsChange,
 } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';

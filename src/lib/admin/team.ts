@@ -154,7 +154,10 @@ export const teamSettingsSchema = z
     },
     { error: 'Solo se pueden cambiar la asignación por turnos y la llave de acceso obligatoria.' },
   )
-  .refine((change) => change.roundRobin !== undefined || change.adminPasskeyRequired !== undefined, 'No hay cambios que guardar.');
+  .refine(
+    (change) => change.roundRobin !== undefined || change.adminPasskeyRequired !== undefined,
+    'No hay cambios que guardar.',
+  );
 
 export type TeamSettingsChange = z.infer<typeof teamSettingsSchema>;
 

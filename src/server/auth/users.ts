@@ -97,11 +97,7 @@ export async function findUserByEmail(
  * The user of a live session, read again on every request: a revoked or
  * expired session, a deactivated member, or a changed role takes effect at once.
  */
-export async function findSessionUser(
-  db: Queryable,
-  sessionId: string,
-  userId: string,
-): Promise<SessionMember | null> {
+export async function findSessionUser(db: Queryable, sessionId: string, userId: string): Promise<SessionMember | null> {
   const { rows } = await db.query<SessionUser & { passkeySession: boolean; required: boolean }>(
     `SELECT ${MEMBER_COLUMNS}, s.method = 'passkey' AS "passkeySession",
        (SELECT admin_passkey_required FROM team_settings) AS required

@@ -31,5 +31,6 @@ export const config: Config = {
     '/api/admin/contacts/*',
     '/api/admin/notifications/*',
     '/api/admin/team/*',
+    '/api/admin/calls/*',
   ],
 };

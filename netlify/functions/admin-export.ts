@@ -57,5 +57,5 @@ export default logged('admin-export', async (request: Request): Promise<Response
 
 export const config: Config = {
   path: '/api/admin/:kind/export.csv',
-  excludedPath: '/api/admin/contacts/export.csv',
+  excludedPath: ['/api/admin/contacts/export.csv', '/api/admin/calls/export.csv'],
 };

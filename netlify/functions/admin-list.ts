@@ -30,5 +30,6 @@ export const config: Config = {
     '/api/admin/notifications',
     '/api/admin/team',
     '/api/admin/activity',
+    '/api/admin/calls',
   ],
 };

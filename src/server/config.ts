@@ -51,6 +51,12 @@ const environmentSchema = z.object({
       return z.NEVER;
     }),
   SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  VAPI_WEBHOOK_SECRET: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => Buffer.byteLength(value) >= 16, 'must be at least 16 characters (the secret set on the assistant)')
+      .optional(),
+  ),
   SMTP_URL: optionalText.pipe(
     z
       .url({
@@ -138,6 +144,8 @@ export interface ServerConfig {
   exitWithParent: boolean;
   /** The site's public URL (links in notifications). */
   siteUrl: string | undefined;
+  /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
+  voiceWebhookSecret: string | undefined;
   notifications: NotificationConfig;
 }
 
@@ -176,6 +184,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
   }
   return {
     siteUrl: env.SITE_URL,
+    voiceWebhookSecret: env.VAPI_WEBHOOK_SECRET,
     notifications: notificationConfig(env),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),

@@ -17,6 +17,7 @@ import {
 } from '../../lib/admin/contacts.ts';
 import type { TeamView } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
+import { endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import { apiCall, goTo } from './api.ts';
 import { STATE_BADGE } from './ContactsView.tsx';
 import { DeliveryList } from './Deliveries.tsx';
@@ -403,6 +404,18 @@ function Timeline({ contact, onChanged }: { contact: ContactDetail; onChanged():
                     </div>
                   ))}
                 </dl>
+              </>
+            )}
+            {entry.type === 'call' && (
+              <>
+                <h3 className="mt-1 font-bold">
+                  Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} ·{' '}
+                  {endedReasonLabel(entry.endedReason)}
+                </h3>
+                {entry.summary && <p className="mt-1 text-sm wrap-anywhere">{entry.summary}</p>}
+                <a href={`/admin/llamada?id=${entry.id}`} className="mt-2 inline-block font-semibold underline">
+                  Ver la conversación
+                </a>
               </>
             )}
             {entry.type === 'event' && (

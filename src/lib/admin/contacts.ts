@@ -146,7 +146,15 @@ export type TimelineEntry =
       deliveries: DeliveryView[];
     }
   | { type: 'event'; at: string; kind: string; actor: string | null; from: string | null; to: string | null }
-  | { type: 'note'; at: string; id: string; author: string; body: string };
+  | { type: 'note'; at: string; id: string; author: string; body: string }
+  | {
+      type: 'call';
+      at: string;
+      id: string;
+      durationSeconds: number | null;
+      endedReason: string | null;
+      summary: string | null;
+    };
 
 export interface ContactDetail extends ContactSummary {
   firstTouch: Record<string, string>;

@@ -1,4 +1,9 @@
 import { z } from 'zod';
+import type { CALL_KIND } from '../voice/calls.ts';
+import type { LeadKind } from './columns.ts';
+
+/** What a lead notification can be about: a form's request, or a voice call that left a phone. */
+export type NotifiedKind = LeadKind | typeof CALL_KIND;
 
 /** What the panel shows of notifications (shared by the functions and the panel). */
 export const NOTIFICATION_CHANNELS = ['email', 'webhook', 'whatsapp'] as const;

@@ -2,6 +2,7 @@ import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts
 import { type ContactDetail, leadForm, type TimelineEntry } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
+import { callsOfContact } from '../voice/calls.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 
 const SOURCES: { table: string; kind: LeadKind }[] = [
@@ -11,7 +12,7 @@ const SOURCES: { table: string; kind: LeadKind }[] = [
 ];
 
 /** At the same instant a request comes first: the reopening it caused follows it. */
-const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, event: 1, note: 2 };
+const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, call: 0, event: 1, note: 2 };
 
 /** A contact with everything that happened to it, oldest first; null when there is no such contact. */
 export async function getContact(db: Queryable, id: string): Promise<ContactDetail | null> {
@@ -29,7 +30,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
   const contact = rows[0];
   if (!contact) return null;
 
-  const [requests, events, notes] = await Promise.all([
+  const [requests, events, notes, calls] = await Promise.all([
     Promise.all(
       SOURCES.map(async ({ table, kind }) => {
         const leads = await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id]);
@@ -64,6 +65,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
       'SELECT id, author_name, body, created_at FROM contact_notes WHERE contact_id = $1 AND deleted_at IS NULL',
       [id],
     ),
+    callsOfContact(db, id),
   ]);
 
   const timeline: TimelineEntry[] = [
@@ -85,6 +87,16 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         id: note.id,
         author: note.author_name,
         body: note.body,
+      }),
+    ),
+    ...calls.map(
+      (call): TimelineEntry => ({
+        type: 'call',
+        at: call.at,
+        id: call.id,
+        durationSeconds: call.durationSeconds,
+        endedReason: call.endedReason,
+        summary: call.summary,
       }),
     ),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : TYPE_ORDER[a.type] - TYPE_ORDER[b.type]));

@@ -3,10 +3,13 @@ import { assignRoundRobin } from '../team/assignment.ts';
 
 const ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_path'];
 const CLOSED = new Set(['cerrado_ganado', 'cerrado_perdido']);
+/** The name of a contact first known by a call in which no name was given. */
+export const NAMELESS = 'Visitante (llamada de voz)';
 
 export interface ContactTouch {
   phone: string;
-  name: string;
+  /** null (a voice call without a name): a new contact is called NAMELESS, an existing one keeps its name. */
+  name: string | null;
   email: string | null;
   municipality: string | null;
   kind: 'comprador' | 'socio';
@@ -35,7 +38,7 @@ export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<
      VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
      ON CONFLICT (phone) DO NOTHING
      RETURNING id`,
-    [touch.phone, touch.name, touch.email, touch.municipality, buyer, !buyer, attribution],
+    [touch.phone, touch.name ?? NAMELESS, touch.email, touch.municipality, buyer, !buyer, attribution],
   );
   const created = inserted.rows[0];
   if (created) {
@@ -52,7 +55,7 @@ export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<
   const reopen = CLOSED.has(existing.state);
   await tx.query(
     `UPDATE contacts SET
-       name = $2,
+       name = coalesce($2, name),
        email = coalesce($3, email),
        municipality = coalesce($4, municipality),
        is_buyer = is_buyer OR $5,

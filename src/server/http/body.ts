@@ -6,18 +6,21 @@ export const MAX_BODY_BYTES = 16 * 1024;
 const TOO_LARGE = 'La solicitud es demasiado grande.';
 
 /**
- * Reads a JSON object body: 415 when it is not JSON, 413 over 16 KB,
- * 400 when it does not parse or is not an object.
+ * Reads a JSON object body: 415 when it is not JSON, 413 over `limit` (16 KB,
+ * a form's), 400 when it does not parse or is not an object.
  */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown> | Response> {
+export async function readJsonObject(
+  request: Request,
+  limit = MAX_BODY_BYTES,
+): Promise<Record<string, unknown> | Response> {
   const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
     return jsonError(415, 'Envía los datos como JSON (Content-Type: application/json).');
   }
   const declared = Number(request.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) return jsonError(413, TOO_LARGE);
+  if (declared > limit) return jsonError(413, TOO_LARGE);
 
-  const bytes = await readAtMost(request, MAX_BODY_BYTES);
+  const bytes = await readAtMost(request, limit);
   if (!bytes) return jsonError(413, TOO_LARGE);
 
   let value: unknown;

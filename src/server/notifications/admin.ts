@@ -1,11 +1,9 @@
-import type { LeadKind } from '../../lib/admin/columns.ts';
 import type {
   ChannelView,
   DeliveryEntry,
   DeliveryView,
   NotificationChannel,
-  NotificationsOverview,
-} from '../../lib/admin/notifications.ts';
+  NotificationsOverview, NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { CHANNELS, enqueueDelivery, scheduleDeliveries } from './queue.ts';
@@ -42,7 +40,7 @@ const COLUMNS = 'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_att
 /** Each lead's deliveries, by lead id, in channel order. */
 export async function deliveriesOfLeads(
   db: Queryable,
-  kind: LeadKind,
+  kind: NotifiedKind,
   leadIds: readonly string[],
 ): Promise<Record<string, DeliveryView[]>> {
   if (leadIds.length === 0) return {};

@@ -1,4 +1,4 @@
-import type { LeadKind } from '../../lib/admin/columns.ts';
+import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../http/logging.ts';
@@ -24,7 +24,7 @@ interface DeliveryRow {
   id: string;
   purpose: 'lead' | 'test' | 'summary';
   channel: Channel;
-  lead_kind: LeadKind | null;
+  lead_kind: NotifiedKind | null;
   lead_id: string | null;
   summary_day: string | null;
   attempts: number;
@@ -197,7 +197,7 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
   const off = () => new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
 
   if (delivery.purpose === 'lead') {
-    const lead = await leadMessage(db, delivery.lead_kind as LeadKind, delivery.lead_id as string, config.siteUrl);
+    const lead = await leadMessage(db, delivery.lead_kind as NotifiedKind, delivery.lead_id as string, config.siteUrl);
     if (!lead) return null;
     switch (delivery.channel) {
       case 'email':

@@ -1,4 +1,4 @@
-import type { LeadKind } from '../../lib/admin/columns.ts';
+import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import { getConfig, type NotificationConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 
@@ -20,7 +20,7 @@ export function enabledChannels(config: NotificationConfig = getConfig().notific
  */
 export async function enqueueLeadNotifications(
   tx: Queryable,
-  kind: LeadKind,
+  kind: NotifiedKind,
   leadId: string,
   contactId: string,
 ): Promise<string[]> {

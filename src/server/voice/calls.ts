@@ -1,0 +1,205 @@
+import { CALL_KIND, type CallDetail, type CallSummary, type CallsPage, type CallTurn } from '../../lib/voice/calls.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
+import { touchContact } from '../contacts/touch.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { enqueueLeadNotifications } from '../notifications/queue.ts';
+import type { CallReport } from './report.ts';
+
+const ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_path'];
+
+export interface StoredCall {
+  id: string;
+  /** false for a report of a call stored before (the platform may send it again). */
+  created: boolean;
+  contactId: string | null;
+  deliveries: string[];
+}
+
+/**
+ * Stores a call's end-of-call report once per call id, in one transaction:
+ * the call; when the visitor gave a phone, the contact it joins (or creates),
+ * which its timeline then shows; and the call's notifications, like any lead.
+ * A replay, even concurrent, waits on the call id's key and stores nothing.
+ */
+export async function storeCall(db: Database, report: CallReport): Promise<StoredCall> {
+  return db.transaction(async (tx) => {
+    const attribution = Object.fromEntries(ATTRIBUTION.map((key) => [key, report.metadata[key as 'referrer'] ?? null]));
+    const inserted = await tx.query<{ id: string }>(
+      `INSERT INTO voice_calls (call_id, started_at, ended_at, duration_seconds, ended_reason, summary, transcript,
+         messages, recording_url, structured, name, phone, email, interest, cost, page_path,
+         utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer, landing_path)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+         $17, $18, $19, $20, $21, $22, $23)
+       ON CONFLICT (call_id) DO NOTHING
+       RETURNING id`,
+      [
+        report.callId,
+        report.startedAt,
+        report.endedAt,
+        report.durationSeconds,
+        report.endedReason,
+        report.summary,
+        report.transcript,
+        JSON.stringify(report.messages),
+        report.recordingUrl,
+        report.structured === null ? null : JSON.stringify(report.structured),
+        report.name,
+        report.phone,
+        report.email,
+        report.interest,
+        report.cost,
+        report.metadata.page ?? null,
+        ...ATTRIBUTION.map((key) => attribution[key]),
+      ],
+    );
+    const call = inserted.rows[0];
+    if (!call) {
+      const { rows } = await tx.query<{ id: string; contact_id: string | null }>(
+        'SELECT id, contact_id FROM voice_calls WHERE call_id = $1',
+        [report.callId],
+      );
+      const first = rows[0] as { id: string; contact_id: string | null };
+      return { id: first.id, created: false, contactId: first.contact_id, deliveries: [] };
+    }
+    if (!report.phone) return { id: call.id, created: true, contactId: null, deliveries: [] };
+
+    const contactId = await touchContact(tx, {
+      phone: report.phone,
+      name: report.name,
+      email: report.email,
+      municipality: null,
+      kind: 'comprador',
+      row: attribution,
+    });
+    await tx.query('UPDATE voice_calls SET contact_id = $2 WHERE id = $1', [call.id, contactId]);
+    const deliveries = await enqueueLeadNotifications(tx, CALL_KIND, call.id, contactId);
+    return { id: call.id, created: true, contactId, deliveries };
+  });
+}
+
+interface ExportColumns {
+  interest: string | null;
+  email: string | null;
+  page_path: string | null;
+  recording_url: string | null;
+}
+
+interface CallRow {
+  id: string;
+  call_id: string;
+  created_at: Date;
+  started_at: Date | null;
+  ended_at: Date | null;
+  duration_seconds: string | null;
+  ended_reason: string | null;
+  summary: string | null;
+  name: string | null;
+  phone: string | null;
+  contact_id: string | null;
+  contact_name: string | null;
+}
+
+const SUMMARY_COLUMNS = `v.id, v.call_id, v.created_at, v.started_at, v.ended_at, v.duration_seconds, v.ended_reason,
+  v.summary, v.name, v.phone, v.contact_id, c.name AS contact_name`;
+
+const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
+
+export function toSummary(row: CallRow): CallSummary {
+  return {
+    id: row.id,
+    callId: row.call_id,
+    at: new Date(row.created_at).toISOString(),
+    startedAt: iso(row.started_at),
+    durationSeconds: row.duration_seconds === null ? null : Number(row.duration_seconds),
+    endedReason: row.ended_reason,
+    summary: row.summary,
+    name: row.name,
+    phone: row.phone,
+    contactId: row.contact_id,
+    contactName: row.contact_name,
+  };
+}
+
+/**
+ * Calls after `cursor` in time order: newest first for the list, oldest first
+ * for the export (new calls then land after the end, nobody is skipped).
+ */
+export async function callsAfter(
+  db: Queryable,
+  cursor: Cursor | null,
+  limit: number,
+  order: 'newest' | 'oldest' = 'newest',
+): Promise<(CallRow & ExportColumns & { cursor_at: string })[]> {
+  const [direction, comparison] = order === 'newest' ? ['DESC', '<'] : ['ASC', '>'];
+  const { rows } = await db.query<CallRow & ExportColumns & { cursor_at: string }>(
+    `SELECT ${SUMMARY_COLUMNS}, v.interest, v.email, v.page_path, v.recording_url, ${cursorTime('v.created_at')}
+     FROM voice_calls v LEFT JOIN contacts c ON c.id = v.contact_id
+     WHERE $1::timestamptz IS NULL OR (v.created_at, v.id) ${comparison} ($1::timestamptz, $2::uuid)
+     ORDER BY v.created_at ${direction}, v.id ${direction} LIMIT $3`,
+    [cursor?.at ?? null, cursor?.id ?? null, limit],
+  );
+  return rows;
+}
+
+/** A page of the list, newest first. */
+export async function listCalls(db: Queryable, cursor: Cursor | null, limit = 50): Promise<CallsPage> {
+  const rows = await callsAfter(db, cursor, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(toSummary),
+    nextCursor: rows.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+  };
+}
+
+/** One call with its conversation, or null. */
+export async function getCall(db: Queryable, id: string): Promise<CallDetail | null> {
+  const { rows } = await db.query<
+    CallRow & {
+      email: string | null;
+      interest: string | null;
+      transcript: string | null;
+      messages: CallTurn[];
+      recording_url: string | null;
+      structured: Record<string, unknown> | null;
+      page_path: string | null;
+      cost: string | null;
+      attribution: Record<string, string | null>;
+    }
+  >(
+    `SELECT ${SUMMARY_COLUMNS}, v.email, v.interest, v.transcript, v.messages, v.recording_url, v.structured,
+            v.page_path, v.cost,
+            jsonb_build_object('utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
+              'utm_term', v.utm_term, 'utm_content', v.utm_content, 'referrer', v.referrer,
+              'landing_path', v.landing_path) AS attribution
+     FROM voice_calls v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    ...toSummary(row),
+    endedAt: iso(row.ended_at),
+    email: row.email,
+    interest: row.interest,
+    transcript: row.transcript,
+    messages: row.messages,
+    recordingUrl: row.recording_url?.startsWith('https://') ? row.recording_url : null,
+    structured: row.structured,
+    page: row.page_path,
+    attribution: Object.fromEntries(
+      Object.entries(row.attribution).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    ),
+    cost: row.cost === null ? null : Number(row.cost),
+  };
+}
+
+/** The calls of one contact, for its timeline. */
+export async function callsOfContact(db: Queryable, contactId: string): Promise<CallSummary[]> {
+  const { rows } = await db.query<CallRow>(
+    `SELECT ${SUMMARY_COLUMNS} FROM voice_calls v LEFT JOIN contacts c ON c.id = v.contact_id
+     WHERE v.contact_id = $1 ORDER BY v.created_at`,
+    [contactId],
+  );
+  return rows.map(toSummary);
+}

@@ -1,0 +1,245 @@
+/**
+ * The voice platform's server messages (Vapi, "Server URL"): the envelope
+ * `{ message: { type, call, ... } }`, and what a call's `end-of-call-report`
+ * holds, read into what we store. The essentials (the type, the call id) must
+ * be right or the message is refused; every optional part that is missing or
+ * not of the documented shape is left out, so one odd field never loses a call.
+ * Formats: docs.vapi.ai/server-url/events and the `ServerMessageEndOfCallReport`
+ * schema of the platform's OpenAPI (docs/decisions/0017-voice-calls.md).
+ */
+import { z } from 'zod';
+import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
+import { normalizePhone } from '../../lib/forms/phone.ts';
+
+/** The message types we store; every other one is answered 200 and left alone. */
+export const STORED_TYPES = ['end-of-call-report'] as const;
+
+/**
+ * The informational types an assistant may send to this URL (the platform's
+ * defaults and the ones this site's assistant is told to send): answered 200,
+ * nothing stored. Listed in the README.
+ */
+export const IGNORED_TYPES = [
+  'status-update',
+  'transcript',
+  'conversation-update',
+  'speech-update',
+  'hang',
+  'user-interrupted',
+  'model-output',
+  'voice-input',
+  'assistant.started',
+  'transfer-update',
+  'language-change-detected',
+] as const;
+
+const envelopeSchema = z.object({
+  message: z.looseObject({ type: z.string().min(1).max(100) }),
+});
+
+/** Anything; what is not of the expected shape becomes undefined. */
+const optional = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const text = (max: number) => optional(z.string().transform((value) => value.trim().slice(0, max)));
+const isoDate = optional(z.iso.datetime({ offset: true }).transform((value) => new Date(value)));
+const httpsUrl = optional(
+  z
+    .string()
+    .max(2000)
+    .refine((value) => {
+      try {
+        return new URL(value).protocol === 'https:';
+      } catch {
+        return false;
+      }
+    }),
+);
+
+const turnSchema = z.looseObject({
+  role: z.string(),
+  message: z.string().optional(),
+  secondsFromStart: z.number().finite().nonnegative().optional().catch(undefined),
+});
+
+const reportSchema = z.looseObject({
+  type: z.literal('end-of-call-report'),
+  call: z.looseObject({
+    id: z.string().trim().min(1).max(100),
+    startedAt: isoDate,
+    endedAt: isoDate,
+    assistantOverrides: optional(z.looseObject({ metadata: optional(z.record(z.string(), z.unknown())) })),
+  }),
+  endedReason: text(200),
+  startedAt: isoDate,
+  endedAt: isoDate,
+  durationSeconds: optional(z.number().finite().nonnegative()),
+  durationMs: optional(z.number().finite().nonnegative()),
+  cost: optional(z.number().finite().nonnegative().max(100_000)),
+  summary: text(20_000),
+  transcript: text(200_000),
+  recordingUrl: httpsUrl,
+  analysis: optional(
+    z.looseObject({
+      summary: text(20_000),
+      structuredData: optional(z.record(z.string(), z.unknown())),
+    }),
+  ),
+  artifact: optional(
+    z.looseObject({
+      transcript: text(200_000),
+      messages: optional(z.array(z.unknown()).max(5000)),
+      recordingUrl: httpsUrl,
+      recording: optional(
+        z.looseObject({
+          stereoUrl: httpsUrl,
+          mono: optional(z.looseObject({ combinedUrl: httpsUrl })),
+        }),
+      ),
+      structuredOutputs: optional(z.record(z.string(), z.looseObject({ name: z.string(), result: z.unknown() }))),
+    }),
+  ),
+  assistant: optional(z.looseObject({ metadata: optional(z.record(z.string(), z.unknown())) })),
+});
+
+/** A call as we store it. */
+export interface CallReport {
+  callId: string;
+  startedAt: Date | null;
+  endedAt: Date | null;
+  durationSeconds: number | null;
+  endedReason: string | null;
+  summary: string | null;
+  transcript: string | null;
+  messages: CallTurn[];
+  recordingUrl: string | null;
+  structured: Record<string, unknown> | null;
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  interest: string | null;
+  cost: number | null;
+  metadata: CallMetadata;
+}
+
+export type ServerMessage =
+  | { kind: 'report'; report: CallReport }
+  | { kind: 'ignored'; type: string }
+  | { kind: 'invalid'; error: string };
+
+const INVALID_ENVELOPE = 'El mensaje no tiene el formato de la plataforma de voz ({"message": {"type": ...}}).';
+const INVALID_REPORT = 'El reporte de fin de llamada no trae el identificador de la llamada.';
+
+/**
+ * Strings PostgreSQL can store: no NUL character, no lone surrogate (JSON
+ * allows both, text and jsonb refuse them). What lies deeper than anything we
+ * read (the assistant's own configuration can nest) is left out.
+ */
+function storable(value: unknown, depth = 0): unknown {
+  if (depth > 40) return undefined;
+  if (typeof value === 'string') return value.toWellFormed().replaceAll('\u0000', '');
+  if (Array.isArray(value)) return value.map((item) => storable(item, depth + 1));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [storable(key, depth + 1) as string, storable(item, depth + 1)]),
+    );
+  }
+  return value;
+}
+
+/** Reads one server message: a report to store, a type we leave alone, or why it is refused. */
+export function readServerMessage(raw: unknown): ServerMessage {
+  const body = storable(raw);
+  const envelope = envelopeSchema.safeParse(body);
+  if (!envelope.success) return { kind: 'invalid', error: INVALID_ENVELOPE };
+  const { type } = envelope.data.message;
+  if (type !== 'end-of-call-report') return { kind: 'ignored', type };
+  const parsed = reportSchema.safeParse(envelope.data.message);
+  if (!parsed.success) return { kind: 'invalid', error: INVALID_REPORT };
+  return { kind: 'report', report: toReport(parsed.data) };
+}
+
+/** The keys the assistant's structured data may use for what we know how to store. */
+const KNOWN_FIELDS = {
+  name: ['name', 'nombre', 'fullName', 'nombre_completo'],
+  phone: ['phone', 'telefono', 'teléfono', 'phoneNumber', 'celular', 'whatsapp'],
+  email: ['email', 'correo', 'correo_electronico'],
+  interest: ['interest', 'interes', 'interés', 'modelo', 'model'],
+} as const;
+
+function pick(data: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const key of keys) {
+    const value = data[key];
+    if (typeof value === 'string' && value.trim()) return value.trim();
+    if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  }
+  return null;
+}
+
+function toReport(report: z.infer<typeof reportSchema>): CallReport {
+  const artifact = report.artifact;
+  // Structured outputs (the newer form) are merged under their names, under the older structuredData.
+  const outputs = Object.fromEntries(
+    Object.values(artifact?.structuredOutputs ?? {}).flatMap(({ name, result }) =>
+      result !== null && typeof result === 'object' && !Array.isArray(result)
+        ? Object.entries(result as Record<string, unknown>)
+        : [[name, result]],
+    ),
+  );
+  const structuredSource = { ...outputs, ...(report.analysis?.structuredData ?? {}) };
+  const structured = Object.keys(structuredSource).length ? structuredSource : null;
+  const fields = structured ?? {};
+  const rawPhone = pick(fields, KNOWN_FIELDS.phone);
+  const email = pick(fields, KNOWN_FIELDS.email)?.toLowerCase() ?? null;
+
+  const startedAt = report.startedAt ?? report.call.startedAt ?? null;
+  const endedAt = report.endedAt ?? report.call.endedAt ?? null;
+  const duration =
+    report.durationSeconds ??
+    (report.durationMs !== undefined ? report.durationMs / 1000 : undefined) ??
+    (startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null);
+
+  const metadata = callMetadataSchema.safeParse(
+    report.assistant?.metadata ?? report.call.assistantOverrides?.metadata ?? {},
+  );
+
+  return {
+    callId: report.call.id,
+    startedAt,
+    endedAt,
+    durationSeconds: duration === null ? null : Math.min(Math.round(duration * 10) / 10, 999_999_999),
+    endedReason: report.endedReason || null,
+    summary: report.analysis?.summary || report.summary || null,
+    transcript: artifact?.transcript || report.transcript || null,
+    messages: turns(artifact?.messages ?? []),
+    recordingUrl:
+      artifact?.recording?.mono?.combinedUrl ??
+      artifact?.recordingUrl ??
+      report.recordingUrl ??
+      artifact?.recording?.stereoUrl ??
+      null,
+    structured: structured && JSON.stringify(structured).length <= 20_000 ? structured : null,
+    name: pick(fields, KNOWN_FIELDS.name)?.slice(0, 120) ?? null,
+    phone: rawPhone ? normalizePhone(rawPhone) : null,
+    email: email && email.length <= 254 && z.email().safeParse(email).success ? email : null,
+    interest: pick(fields, KNOWN_FIELDS.interest)?.slice(0, 500) ?? null,
+    cost: report.cost ?? null,
+    metadata: metadata.success ? metadata.data : {},
+  };
+}
+
+/** The spoken turns, in the team's words; system prompts and tool calls are left out. */
+function turns(messages: unknown[]): CallTurn[] {
+  const result: CallTurn[] = [];
+  for (const entry of messages) {
+    const turn = turnSchema.safeParse(entry);
+    if (!turn.success || !turn.data.message?.trim()) continue;
+    const role = turn.data.role;
+    const speaker = role === 'user' ? 'visitante' : role === 'bot' || role === 'assistant' ? 'agente' : null;
+    if (!speaker) continue;
+    result.push({
+      role: speaker,
+      text: turn.data.message.trim().slice(0, 5000),
+      seconds: turn.data.secondsFromStart ?? null,
+    });
+  }
+  return result;
+}

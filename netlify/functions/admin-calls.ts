@@ -1,11 +1,11 @@
 import type { Config } from '@netlify/functions';
+import { CALL_KIND } from '../../src/lib/voice/calls.ts';
 import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { deliveriesOfLeads } from '../../src/server/notifications/admin.ts';
 import { getCall, listCalls } from '../../src/server/voice/calls.ts';
-import { CALL_KIND } from '../../src/lib/voice/calls.ts';
 
 const NOT_FOUND = 'No encontramos esta llamada.';
 
@@ -25,7 +25,7 @@ export default logged(
         if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
         return json(200, await listCalls(db, cursor));
       }
-      const id = uuidSegment(url, 1);
+      const id = uuidSegment(url, 0);
       const call = id ? await getCall(db, id) : null;
       if (!call) return jsonError(404, NOT_FOUND);
       const deliveries = await deliveriesOfLeads(db, CALL_KIND, [call.id]);

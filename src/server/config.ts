@@ -54,7 +54,10 @@ const environmentSchema = z.object({
   VAPI_WEBHOOK_SECRET: optionalText.pipe(
     z
       .string()
-      .refine((value) => Buffer.byteLength(value) >= 16, 'must be at least 16 characters (the secret set on the assistant)')
+      .refine(
+        (value) => Buffer.byteLength(value) >= 16,
+        'must be at least 16 characters (the secret set on the assistant)',
+      )
       .optional(),
   ),
   SMTP_URL: optionalText.pipe(

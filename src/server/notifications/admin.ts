@@ -3,7 +3,9 @@ import type {
   DeliveryEntry,
   DeliveryView,
   NotificationChannel,
-  NotificationsOverview, NotifiedKind } from '../../lib/admin/notifications.ts';
+  NotificationsOverview,
+  NotifiedKind,
+} from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { CHANNELS, enqueueDelivery, scheduleDeliveries } from './queue.ts';

@@ -8,8 +8,8 @@
  * schema of the platform's OpenAPI (docs/decisions/0017-voice-calls.md).
  */
 import { z } from 'zod';
-import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
+import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
 
 /** The message types we store; every other one is answered 200 and left alone. */
 export const STORED_TYPES = ['end-of-call-report'] as const;

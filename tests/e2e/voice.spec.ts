@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test, toast } from './fixtures.ts';
+import { CONSENT_VERSION } from '../../src/components/voice/preferences.ts';
+import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
 
 // The built site under test has PUBLIC_VAPI_PUBLIC_KEY and PUBLIC_VAPI_ASSISTANT_ID
 // (npm run build:test); the voice platform and Daily are answered at the network edge.
@@ -7,6 +8,11 @@ const PAGES = ['/', '/modelos', '/prefiltro', '/estimacion', '/prefiltro-socios'
 
 function voiceButton(page: Page) {
   return page.locator('[data-voice-button]');
+}
+
+/** The visitor already accepted the automated call on this device (stories about what comes after). */
+async function consentGiven(page: Page) {
+  await page.addInitScript((version) => localStorage.setItem('voiceConsent', version), CONSENT_VERSION);
 }
 
 /** On a phone the widget steps aside while a page button is under it: scroll to the footer, where none is. */
@@ -32,6 +38,7 @@ test('the voice widget is on every page, with its label for the screen size', as
 });
 
 test('downloads nothing of the voice SDK until pressed', async ({ page }) => {
+  await consentGiven(page);
   const scripts: string[] = [];
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
   await page.route('https://api.vapi.ai/**', (route) => route.fulfill({ status: 500, body: '{}' }));
@@ -53,6 +60,7 @@ for (const status of [500, 401]) {
     page,
     consoleErrors,
   }) => {
+    await consentGiven(page);
     const calls: string[] = [];
     await page.route('https://api.vapi.ai/**', (route) => {
       calls.push(`${route.request().method()} ${new URL(route.request().url()).pathname}`);
@@ -75,6 +83,7 @@ test('shows "Conectando..." while the call is being created, and a second press 
   page,
   consoleErrors,
 }) => {
+  await consentGiven(page);
   let release: () => void = () => {};
   await page.route('https://api.vapi.ai/**', async (route) => {
     await new Promise<void>((resolve) => {
@@ -117,4 +126,167 @@ test('steps aside on a phone while a submit button is on screen', async ({ page 
     widget.y + widget.height > target.y &&
     widget.x < target.x + target.width;
   expect(overlaps && widget.y < (page.viewportSize()?.height ?? 0)).toBeFalsy();
+});
+
+/**
+ * The voice SDK as the browser downloads it (the widget's lazy `vapi` chunk),
+ * answered at the network edge by a stand-in with the SDK's surface: `on`,
+ * `start(assistantId, overrides)`, `stop`, `setMuted`. A real call needs the
+ * platform and Daily's media servers; this lets the story reach "connected"
+ * and drive the SDK's documented client events (`message` transcripts,
+ * `local-volume-level`) from the test.
+ */
+const FAKE_SDK = `
+class FakeVapi {
+  constructor() { this.listeners = {}; window.__voice = this; window.__voiceLog = []; }
+  on(event, listener) { (this.listeners[event] ??= []).push(listener); return this; }
+  emit(event, value) { for (const listener of this.listeners[event] ?? []) listener(value); }
+  async start(assistantId, overrides) {
+    window.__voiceLog.push(['start', assistantId, overrides]);
+    setTimeout(() => this.emit('call-start'), 50);
+    return { id: 'llamada-de-prueba' };
+  }
+  async stop() { window.__voiceLog.push(['stop']); setTimeout(() => this.emit('call-end'), 10); }
+  setMuted(mute) { window.__voiceLog.push(['setMuted', mute]); }
+}
+export default FakeVapi;
+`;
+
+async function fakeSdk(page: Page) {
+  await page.route(/\/_astro\/vapi\.[\w-]+\.js$/, (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: FAKE_SDK }),
+  );
+}
+
+const emit = (page: Page, event: string, value?: unknown) =>
+  page.evaluate(
+    ([name, payload]) =>
+      (window as unknown as { __voice: { emit(e: unknown, v: unknown): void } }).__voice.emit(name, payload),
+    [event, value] as const,
+  );
+const voiceLog = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __voiceLog: unknown[][] }).__voiceLog ?? []);
+
+test('asks before the first call on a device: "Ahora no" keeps it idle, "Aceptar y llamar" calls and is remembered', async ({
+  page,
+}) => {
+  await fakeSdk(page);
+  const scripts: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  await page.goto('/modelos');
+  await revealWidget(page);
+  const button = voiceButton(page);
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: 'Antes de llamar' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toContainText('Te atenderá un agente automático; la llamada puede grabarse y transcribirse.');
+  await expect(dialog.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute(
+    'href',
+    '/aviso-de-privacidad#llamada-con-el-agente-de-voz',
+  );
+  expect(await accessibilityViolations(page)).toEqual([]);
+
+  await dialog.getByRole('button', { name: 'Ahora no' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(button).toHaveAttribute('data-state', 'idle');
+  await expect(button).toBeFocused();
+  expect(scripts.filter((path) => /\/_astro\/vapi\./.test(path))).toEqual([]);
+
+  // Esc is a "no" too.
+  await button.click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(button).toHaveAttribute('data-state', 'idle');
+
+  await button.click();
+  await dialog.getByRole('button', { name: 'Aceptar y llamar' }).click();
+  await expect(button).toHaveAttribute('data-state', 'connected');
+  await button.click(); // hang up
+  await expect(button).toHaveAttribute('data-state', 'idle');
+
+  await page.reload();
+  await revealWidget(page);
+  await voiceButton(page).click();
+  await expect(voiceButton(page)).toHaveAttribute('data-state', 'connected');
+  await expect(dialog).toBeHidden();
+});
+
+test('while connected: captions of the live transcript, announced politely, mute with its level meter, and the page and campaign sent with the call', async ({
+  page,
+}, testInfo) => {
+  const phone = testInfo.project.name === 'mobile';
+  await consentGiven(page);
+  await fakeSdk(page);
+  await page.goto('/?utm_source=facebook&utm_campaign=otono-2026');
+  await page.goto('/modelos');
+  await revealWidget(page);
+  await voiceButton(page).click();
+  await expect(voiceButton(page)).toHaveAttribute('data-state', 'connected');
+  await expect(toast(page, 'Conectado')).toBeVisible();
+
+  const [start] = await voiceLog(page);
+  expect(start).toEqual([
+    'start',
+    'test-assistant-id',
+    { metadata: expect.objectContaining({ page: '/modelos', utm_source: 'facebook', utm_campaign: 'otono-2026' }) },
+  ]);
+
+  // Captions: off by default on a phone, on elsewhere; the choice is remembered.
+  const captions = page.getByRole('button', { name: 'Subtítulos' });
+  await expect(captions).toHaveAttribute('aria-pressed', phone ? 'false' : 'true');
+  if (phone) await captions.click();
+  await expect(captions).toHaveAttribute('aria-pressed', 'true');
+  const transcript = page.locator('[data-voice-transcript]');
+  await expect(transcript).toContainText('Los subtítulos aparecerán aquí');
+  await emit(page, 'message', {
+    type: 'transcript',
+    role: 'assistant',
+    transcriptType: 'partial',
+    transcript: 'Hola, soy',
+  });
+  await expect(transcript).toContainText('Agente: Hola, soy');
+  await emit(page, 'message', {
+    type: 'transcript',
+    role: 'assistant',
+    transcriptType: 'final',
+    transcript: 'Hola, soy el asistente de Casas Ceiba.',
+  });
+  await emit(page, 'message', {
+    type: 'transcript',
+    role: 'user',
+    transcriptType: 'final',
+    transcript: 'Quiero una cotización.',
+  });
+  await expect(transcript).toContainText('Tú: Quiero una cotización.');
+  await expect(page.locator('.voice-agent [aria-live="polite"]')).toHaveText('Tú: Quiero una cotización.');
+  // The widget's own controls and captions (the page under them is checked in site.spec.ts).
+  expect(await accessibilityViolations(page, '.voice-agent')).toEqual([]);
+  await page.screenshot({ path: `test-results/e2e/voz-conectada-${testInfo.project.name}.png` });
+
+  // Mute: the label says what the button will do; the meter rests while muted.
+  await emit(page, 'local-volume-level', 0.8);
+  const meter = page.locator('[data-voice-level]');
+  await expect(meter).toHaveAttribute('data-voice-level', '0.8');
+  await page.getByRole('button', { name: 'Silenciar micrófono' }).click();
+  const unmute = page.getByRole('button', { name: 'Activar micrófono' });
+  await expect(unmute).toHaveAttribute('aria-pressed', 'true');
+  await expect(meter).toHaveAttribute('data-voice-level', '0');
+  await unmute.click();
+  await expect(page.getByRole('button', { name: 'Silenciar micrófono' })).toHaveAttribute('aria-pressed', 'false');
+  expect((await voiceLog(page)).filter(([kind]) => kind === 'setMuted')).toEqual([
+    ['setMuted', true],
+    ['setMuted', false],
+  ]);
+
+  // Hanging up: the original toast, the controls go away.
+  await voiceButton(page).click();
+  await expect(toast(page, 'Llamada finalizada')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Subtítulos' })).toHaveCount(0);
+
+  // The captions choice outlives the page.
+  await page.reload();
+  await revealWidget(page);
+  await voiceButton(page).click();
+  await expect(page.getByRole('button', { name: 'Subtítulos' })).toHaveAttribute('aria-pressed', 'true');
 });

@@ -11,6 +11,7 @@ import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { apiCall, goTo } from './api.ts';
+import { CallsView } from './CallsView.tsx';
 import ContactsView from './ContactsView.tsx';
 import { DeliveryList } from './Deliveries.tsx';
 import NotificationsView from './NotificationsView.tsx';
@@ -53,10 +54,10 @@ const TABS: Record<
 
 type Pages = Partial<Record<LeadKind, Page>>;
 
-const VIEWS = ['prospectos', 'solicitudes', 'notificaciones', 'equipo', 'actividad', 'cuenta'] as const;
+const VIEWS = ['prospectos', 'llamadas', 'solicitudes', 'notificaciones', 'equipo', 'actividad', 'cuenta'] as const;
 type View = (typeof VIEWS)[number];
 /** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = ['prospectos', 'cuenta'];
+const ADVISER_VIEWS: readonly View[] = ['prospectos', 'llamadas', 'cuenta'];
 const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash) ?? 'prospectos';
 
 /**
@@ -157,6 +158,7 @@ export default function AdminPanel() {
   const links: [View, string][] = (
     [
       ['prospectos', 'Prospectos'],
+      ['llamadas', 'Llamadas'],
       ['solicitudes', `Solicitudes (${total})`],
       ['notificaciones', 'Notificaciones'],
       ['equipo', 'Equipo'],
@@ -211,6 +213,8 @@ export default function AdminPanel() {
 
       {shown === 'prospectos' ? (
         <ContactsView canExport={member.admin} />
+      ) : shown === 'llamadas' ? (
+        <CallsView canExport={member.admin} />
       ) : shown === 'notificaciones' ? (
         <NotificationsView />
       ) : shown === 'equipo' ? (

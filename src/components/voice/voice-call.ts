@@ -1,20 +1,45 @@
 import type { Toast } from '../../lib/client/toast.ts';
+import type { CallMetadata } from '../../lib/voice/calls.ts';
 
 /** The parts of @vapi-ai/web's client the widget uses (a fake in tests). */
 export interface VoiceClient {
   on(event: 'call-start' | 'call-end' | 'speech-start' | 'speech-end', listener: () => void): unknown;
   on(event: 'error', listener: (error: unknown) => void): unknown;
-  start(assistantId: string): Promise<unknown>;
+  /** The SDK's client messages; `transcript` ones are the live captions. */
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  /** The microphone's level, 0 to 1, while connected. */
+  on(event: 'local-volume-level', listener: (level: number) => void): unknown;
+  /** The metadata reaches the server messages as `assistant.metadata`. */
+  start(assistantId: string, overrides?: { metadata: CallMetadata }): Promise<unknown>;
   stop(): Promise<void> | void;
+  setMuted(mute: boolean): void;
 }
 
 export type VoiceState = 'idle' | 'connecting' | 'connected';
+
+/** One line of the live captions: who speaks, what was heard so far, and whether it is settled. */
+export interface Caption {
+  role: 'agente' | 'visitante';
+  text: string;
+  final: boolean;
+}
 
 export interface VoiceSnapshot {
   state: VoiceState;
   /** The agent is talking. */
   speaking: boolean;
+  /** The visitor's microphone is off for the agent. */
+  muted: boolean;
+  /** The microphone's level, 0 to 1. */
+  level: number;
+  /** The last lines of the conversation, oldest first. */
+  captions: Caption[];
 }
+
+/** How many caption lines are kept on screen. */
+export const CAPTION_LINES = 3;
+
+export const IDLE: VoiceSnapshot = { state: 'idle', speaking: false, muted: false, level: 0, captions: [] };
 
 interface Options {
   assistantId: string;
@@ -22,6 +47,13 @@ interface Options {
   createClient(): Promise<VoiceClient>;
   notify(toast: Toast): void;
   onChange(snapshot: VoiceSnapshot): void;
+  /** The page and the visit's attribution, read when a call starts. */
+  metadata(): CallMetadata;
+  /**
+   * Whether the visitor agreed to an automated, recorded call on this device:
+   * asked before the first call; false keeps the widget idle.
+   */
+  consent(): Promise<boolean>;
 }
 
 /** The toasts of spec section 8 for the voice widget. */
@@ -59,7 +91,7 @@ function isPermissionError(error: unknown): boolean {
  * cancels; pressing while connected hangs up.
  */
 export class VoiceCall {
-  private snapshot: VoiceSnapshot = { state: 'idle', speaking: false };
+  private snapshot: VoiceSnapshot = IDLE;
   private client: VoiceClient | undefined;
   /** Counts start attempts, so a cancelled attempt's late answer is ignored. */
   private attempt = 0;
@@ -83,17 +115,26 @@ export class VoiceCall {
   dispose(): void {
     if (this.snapshot.state !== 'idle') void this.client?.stop();
     this.attempt++;
-    this.set({ state: 'idle', speaking: false });
+    this.set(IDLE);
+  }
+
+  /** Turns the visitor's microphone off or on for the agent (while connected). */
+  toggleMute(): void {
+    if (this.snapshot.state !== 'connected' || !this.client) return;
+    const muted = !this.snapshot.muted;
+    this.client.setMuted(muted);
+    this.set({ ...this.snapshot, muted, level: muted ? 0 : this.snapshot.level });
   }
 
   private async start(): Promise<void> {
     const attempt = ++this.attempt;
-    this.set({ state: 'connecting', speaking: false });
+    if (!(await this.options.consent()) || attempt !== this.attempt) return;
+    this.set({ ...IDLE, state: 'connecting' });
     let answer: unknown;
     try {
       this.client ??= await this.connectClient();
       if (attempt !== this.attempt) return;
-      answer = await this.client.start(this.options.assistantId);
+      answer = await this.client.start(this.options.assistantId, { metadata: this.options.metadata() });
     } catch (error) {
       answer = null;
       if (attempt === this.attempt && isPermissionError(error)) return this.fail(VOICE_TOASTS.microphone);
@@ -107,7 +148,7 @@ export class VoiceCall {
   private async end(): Promise<void> {
     const wasConnecting = this.snapshot.state === 'connecting';
     this.attempt++;
-    this.set({ state: 'idle', speaking: false });
+    this.set(IDLE);
     await this.client?.stop();
     if (!wasConnecting) this.options.notify(VOICE_TOASTS.ended);
   }
@@ -122,13 +163,13 @@ export class VoiceCall {
     });
     client.on('call-start', () => {
       if (this.snapshot.state !== 'connecting') return;
-      this.set({ state: 'connected', speaking: false });
+      this.set({ ...IDLE, state: 'connected' });
       this.options.notify(VOICE_TOASTS.connected);
     });
     client.on('call-end', () => {
       if (this.snapshot.state === 'idle') return;
       const wasConnected = this.snapshot.state === 'connected';
-      this.set({ state: 'idle', speaking: false });
+      this.set(IDLE);
       if (wasConnected) this.options.notify(VOICE_TOASTS.ended);
     });
     client.on(
@@ -139,12 +180,23 @@ export class VoiceCall {
       'speech-end',
       () => this.snapshot.state === 'connected' && this.set({ ...this.snapshot, speaking: false }),
     );
+    client.on('message', (message) => {
+      const caption = captionOf(message);
+      if (caption && this.snapshot.state === 'connected') {
+        this.set({ ...this.snapshot, captions: withCaption(this.snapshot.captions, caption) });
+      }
+    });
+    client.on('local-volume-level', (level) => {
+      if (this.snapshot.state !== 'connected' || this.snapshot.muted || !Number.isFinite(level)) return;
+      const rounded = Math.round(Math.min(Math.max(level, 0), 1) * 10) / 10;
+      if (rounded !== this.snapshot.level) this.set({ ...this.snapshot, level: rounded });
+    });
     return client;
   }
 
   private fail(toast: (typeof VOICE_TOASTS)[keyof typeof VOICE_TOASTS]): void {
     this.attempt++;
-    this.set({ state: 'idle', speaking: false });
+    this.set(IDLE);
     void this.client?.stop();
     this.options.notify(toast);
   }
@@ -153,4 +205,28 @@ export class VoiceCall {
     this.snapshot = snapshot;
     this.options.onChange(snapshot);
   }
+}
+
+/** A caption from one of the SDK's `transcript` messages ({type, role, transcriptType, transcript}), or null. */
+export function captionOf(message: unknown): Caption | null {
+  if (message === null || typeof message !== 'object') return null;
+  const { type, role, transcriptType, transcript } = message as Record<string, unknown>;
+  if (type !== 'transcript' || typeof transcript !== 'string' || !transcript.trim()) return null;
+  if (role !== 'assistant' && role !== 'user') return null;
+  return {
+    role: role === 'assistant' ? 'agente' : 'visitante',
+    text: transcript.trim(),
+    final: transcriptType === 'final',
+  };
+}
+
+/**
+ * The captions with one more piece: a partial transcript replaces the
+ * speaker's unsettled line (the words grow as they are heard), a final one
+ * settles it; only the last CAPTION_LINES lines stay.
+ */
+export function withCaption(captions: readonly Caption[], caption: Caption): Caption[] {
+  const open = captions.findLastIndex((line) => line.role === caption.role && !line.final);
+  const next = open === -1 ? [...captions, caption] : captions.map((line, index) => (index === open ? caption : line));
+  return next.slice(-CAPTION_LINES);
 }

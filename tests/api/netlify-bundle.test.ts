@@ -38,6 +38,8 @@ const BUDGETS: Record<string, number> = {
   'auth-recovery': 2 * MB,
   // Passkeys: @simplewebauthn/server and its CBOR and ASN.1 parsers.
   'auth-passkeys': 2 * MB,
+  // A call with a phone is notified right after the answer, like the lead functions.
+  'voice-events': 1.5 * MB,
   // Functions v2 are traced (nft), not bundled: graphile-worker's config loader
   // (cosmiconfig) names TypeScript, so its 3 MB travel in the zip, never loaded.
   'notifications-drain': 4 * MB,

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from '@playwright/test';
 import bcrypt from 'bcryptjs';
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
-import { E2E_WEBHOOK } from './playwright.config.ts';
+import { E2E_VOICE_SECRET, E2E_WEBHOOK } from './playwright.config.ts';
 
 const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
 
@@ -358,6 +360,54 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
   } finally {
     await receiver.close();
   }
+  expect(consoleErrors).toEqual([]);
+});
+
+test('the calls story: a finished call in Llamadas, its conversation, and the contact it joined', async ({
+  page,
+  consoleErrors,
+}) => {
+  await signIn(page);
+  const report = JSON.parse(
+    readFileSync(path.resolve(import.meta.dirname, '../fixtures/vapi/end-of-call-report.json'), 'utf8'),
+  ) as { message: { call: { id: string }; analysis: { structuredData: Record<string, string> } } };
+  const name = uniqueName('Ana Canché');
+  report.message.call.id = `e2e-${Date.now()}`;
+  report.message.analysis.structuredData = {
+    nombre: name,
+    telefono: `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    interes: 'Modelo Ceiba, 2 recámaras',
+  };
+  const answer = await page.request.post('/api/voice/events', {
+    data: report,
+    headers: { Authorization: `Bearer ${E2E_VOICE_SECRET}` },
+  });
+  expect(answer.status()).toBe(200);
+
+  await page.goto('/admin#llamadas');
+  const item = page.getByRole('listitem').filter({ hasText: name });
+  await expect(item).toContainText('3 min 16 s · El visitante colgó');
+  await expect(item).toContainText('Ana quiere el modelo Ceiba');
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/llamadas-1280.png', fullPage: true });
+
+  await item.getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { name: `Llamada de ${name}` })).toBeVisible();
+  const conversation = page.getByRole('list').filter({ hasText: 'Quiero saber el precio de la casa Ceiba.' });
+  await expect(conversation.getByRole('listitem')).toHaveCount(4);
+  await expect(page.getByRole('link', { name: 'Escuchar la grabación' })).toHaveAttribute(
+    'href',
+    'https://storage.vapi.ai/3f9c2b7e-mono.wav',
+  );
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/e2e/llamada-390.png', fullPage: true });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await page.getByRole('link', { name: 'Ver prospecto' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await expect(page.getByRole('heading', { name: /Llamada con el agente de voz · 3 min 16 s/ })).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
 

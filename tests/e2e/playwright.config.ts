@@ -8,6 +8,9 @@ const PORT = 4329;
  */
 export const E2E_WEBHOOK = { port: 54331, secret: 'e2e-webhook-secret-0123456789' };
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
+/** The secret of the e2e server's /api/voice/events (the calls story posts the platform's reports). */
+export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
+/** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:54329/app';
 
 export default defineConfig({
@@ -61,6 +64,7 @@ export default defineConfig({
       NOTIFY_WEBHOOK_SECRET: E2E_WEBHOOK.secret,
       // One quick retry, then `failed`: the story sees both states in seconds.
       NOTIFY_RETRY_DELAYS: '1',
+      VAPI_WEBHOOK_SECRET: E2E_VOICE_SECRET,
     },
   },
 });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { attributionRows } from '../../lib/admin/attribution.ts';
 import { formatShortDate } from '../../lib/admin/columns.ts';
 import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import { showToast } from '../../lib/client/toast.ts';
@@ -147,7 +148,7 @@ export function CallPage() {
     ['Correo', call.email ?? ''],
     ['Interés', call.interest ?? ''],
     ['Página', call.page ?? ''],
-    ...Object.entries(call.attribution),
+    ...attributionRows(call.attribution).map((row): [string, string] => [row.label, row.value]),
   ];
   return (
     <div className="grid min-w-0 gap-6">

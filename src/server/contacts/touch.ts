@@ -1,7 +1,7 @@
+import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import type { Queryable } from '../db/database.ts';
 import { assignRoundRobin } from '../team/assignment.ts';
 
-const ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_path'];
 const CLOSED = new Set(['cerrado_ganado', 'cerrado_perdido']);
 /** The name of a contact first known by a call in which no name was given. */
 export const NAMELESS = 'Visitante (llamada de voz)';
@@ -27,7 +27,7 @@ export interface ContactTouch {
  */
 export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<string> {
   const attribution = Object.fromEntries(
-    ATTRIBUTION.filter((key) => touch.row[key] !== null && touch.row[key] !== undefined).map((key) => [
+    ATTRIBUTION_KEYS.filter((key) => touch.row[key] !== null && touch.row[key] !== undefined).map((key) => [
       key,
       String(touch.row[key]),
     ]),

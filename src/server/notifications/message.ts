@@ -1,21 +1,11 @@
 import { site } from '../../data/site.ts';
+import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import { COLUMNS, type LeadRow } from '../../lib/admin/columns.ts';
 import { type LeadForm, leadForm, whatsappLink } from '../../lib/admin/contacts.ts';
 import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import { CALL_KIND, endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
-
-/** The attribution of a visit, as stored with each lead. */
-export const ATTRIBUTION_KEYS = [
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'referrer',
-  'landing_path',
-] as const;
 
 /** Everything a notification says about one lead, whatever the channel. */
 export interface LeadMessage {

@@ -1,20 +1,11 @@
 import { site } from '../../data/site.ts';
+import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
 import type { EmailContent } from './channels/email.ts';
 import type { LeadMessage } from './message.ts';
 import type { DailySummary } from './summary.ts';
 
 /** Version of the webhook's JSON (docs/webhook.md); a change that breaks receivers raises it. */
 export const WEBHOOK_SCHEMA_VERSION = 1;
-
-const ATTRIBUTION_LABELS: Record<string, string> = {
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  utm_term: 'utm_term',
-  utm_content: 'utm_content',
-  referrer: 'Referencia',
-  landing_path: 'Página de llegada',
-};
 
 /** Text for HTML: whatever a visitor typed is shown, never interpreted. */
 export function escapeHtml(value: string): string {
@@ -51,7 +42,7 @@ const button = (href: string, label: string) =>
   `<a href="${escapeHtml(href)}" style="display:inline-block;margin:4px 8px 4px 0;padding:10px 14px;background:#14532d;color:#ffffff;border-radius:6px;text-decoration:none">${escapeHtml(label)}</a>`;
 
 function attributionRows(lead: LeadMessage): { label: string; value: string }[] {
-  return Object.entries(lead.attribution).map(([key, value]) => ({ label: ATTRIBUTION_LABELS[key] ?? key, value }));
+  return labelledAttribution(lead.attribution);
 }
 
 /** The e-mail about a new lead: every field, its attribution, and one tap to answer. */

@@ -1,11 +1,10 @@
+import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import { CALL_KIND, type CallDetail, type CallSummary, type CallsPage, type CallTurn } from '../../lib/voice/calls.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import { touchContact } from '../contacts/touch.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enqueueLeadNotifications } from '../notifications/queue.ts';
 import type { CallReport } from './report.ts';
-
-const ATTRIBUTION = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content', 'referrer', 'landing_path'];
 
 export interface StoredCall {
   id: string;
@@ -23,7 +22,9 @@ export interface StoredCall {
  */
 export async function storeCall(db: Database, report: CallReport): Promise<StoredCall> {
   return db.transaction(async (tx) => {
-    const attribution = Object.fromEntries(ATTRIBUTION.map((key) => [key, report.metadata[key as 'referrer'] ?? null]));
+    const attribution = Object.fromEntries(
+      ATTRIBUTION_KEYS.map((key) => [key, report.metadata[key as 'referrer'] ?? null]),
+    );
     const inserted = await tx.query<{ id: string }>(
       `INSERT INTO voice_calls (call_id, started_at, ended_at, duration_seconds, ended_reason, summary, transcript,
          messages, recording_url, structured, name, phone, email, interest, cost, page_path,
@@ -49,7 +50,7 @@ export async function storeCall(db: Database, report: CallReport): Promise<Store
         report.interest,
         report.cost,
         report.metadata.page ?? null,
-        ...ATTRIBUTION.map((key) => attribution[key]),
+        ...ATTRIBUTION_KEYS.map((key) => attribution[key]),
       ],
     );
     const call = inserted.rows[0];

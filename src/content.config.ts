@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { PRIVACY_NOTICE_VERSION } from './data/legal.ts';
 
 /** The five base models of /modelos (spec, section 3). */
 const models = defineCollection({
@@ -71,7 +72,18 @@ const steps = defineCollection({
 /** Aviso de privacidad and Términos y condiciones. */
 const legal = defineCollection({
   loader: glob({ pattern: '*.md', base: 'src/content/legal' }),
-  schema: z.object({ title: z.string(), description: z.string().max(160), updated: z.coerce.date() }).strict(),
+  schema: z
+    .object({ title: z.string(), description: z.string().max(160), updated: z.coerce.date() })
+    .strict()
+    // Leads record the privacy notice's version (issue #14): the notice and src/data/legal.ts move together.
+    .refine(
+      (notice) =>
+        notice.title !== 'Aviso de privacidad' || notice.updated.toISOString().slice(0, 10) === PRIVACY_NOTICE_VERSION,
+      {
+        message: `La fecha "updated" del aviso de privacidad debe ser la de PRIVACY_NOTICE_VERSION en src/data/legal.ts (${PRIVACY_NOTICE_VERSION}): cámbialas juntas.`,
+        path: ['updated'],
+      },
+    ),
 });
 
 export const collections = { models, gallery, sellingPoints, steps, legal };

@@ -5,6 +5,7 @@ import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
 import { getContact } from '../../src/server/contacts/detail.ts';
+import { erasePerson } from '../../src/server/contacts/person.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
@@ -16,15 +17,22 @@ const NOT_FOUND = 'No encontramos este prospecto.';
 /**
  * GET /api/admin/contacts/{id}: the contact and its timeline.
  * PATCH /api/admin/contacts/{id} {state?, lostReason?, nextContactAt?, version}: 409 on a stale version.
+ * DELETE /api/admin/contacts/{id} (administrators): erases the person and everything of theirs (ARCO).
  */
 export default logged(
   'admin-contact',
   adminEndpoint(
     'admin-contact',
-    ['GET', 'PATCH'],
+    ['GET', 'PATCH', 'DELETE'],
     async ({ request, db, user, url }) => {
       const id = uuidSegment(url, 0);
       if (!id) return jsonError(404, NOT_FOUND);
+      if (request.method === 'DELETE') {
+        // The person's right of cancellation: everything of theirs goes (administrators only).
+        if (!user.admin) return jsonError(403, ADMIN_ONLY);
+        const erased = await erasePerson(db, id, { id: user.id, name: displayName(user) });
+        return erased ? json(200, erased) : jsonError(404, NOT_FOUND);
+      }
       if (request.method === 'GET') {
         const contact = await getContact(db, id);
         return contact ? json(200, contact) : jsonError(404, NOT_FOUND);

@@ -1,10 +1,11 @@
 /**
  * Runs on every page (a few hundred bytes): keeps the visit's attribution,
- * and holds a form submitted before its island finished hydrating, so the
+ * sends what waits in the outbox, and holds a form submitted before its island finished hydrating, so the
  * island sends it once ready instead of the browser posting it as a page.
  */
 import { captureAttribution } from '../lib/client/attribution.ts';
 import { takeFlashToast } from '../lib/client/flash.ts';
+import { readOutbox } from '../lib/client/outbox.ts';
 
 captureAttribution();
 
@@ -35,3 +36,6 @@ document.addEventListener(
 // A success message kept by the previous page (e.g. before going to /modelos).
 const flash = takeFlashToast();
 if (flash) void import('../lib/client/toast.ts').then(({ showToast }) => showToast(flash));
+
+// A request kept while the visitor had no signal goes out now (and when the connection returns).
+if (readOutbox().length > 0) void import('../lib/client/outbox-sender.ts').then(({ startOutbox }) => startOutbox());

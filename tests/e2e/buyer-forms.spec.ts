@@ -82,7 +82,10 @@ test.describe('/prefiltro', () => {
   });
 
   test('keeps the visitor on the page with the data typed when saving fails', async ({ page, consoleErrors }) => {
-    await page.route('**/api/quote-requests', (route) => route.abort('connectionrefused'));
+    // A server error; a lost connection waits in the outbox instead (outbox.spec.ts).
+    await page.route('**/api/quote-requests', (route) =>
+      route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+    );
     await page.goto('/prefiltro');
     await page.getByLabel('Nombre de contacto').fill('Sin conexión');
     await page.getByLabel('Teléfono (WhatsApp)').fill('9991234567');

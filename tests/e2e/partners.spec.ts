@@ -101,8 +101,9 @@ test('rejects a project without documents: chat only, and "Regresar al Inicio" g
 });
 
 test('keeps the answers when the evaluation cannot be saved', async ({ page, consoleErrors }) => {
+  // A 500 (502-504 and lost connections wait in the outbox instead: outbox.spec.ts).
   await page.route('**/api/partner-applications', (route) =>
-    route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"x"}' }),
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }),
   );
   await answer(page, { legal: 'Sí', pay: 'Sí' }, 'Socio sin red');
   await expect(toast(page, 'Error al enviar solicitud')).toContainText(

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { formatShortDate } from '../../lib/admin/columns.ts';
 import {
   CONTACT_STATES,
@@ -16,6 +16,7 @@ import {
   whatsappLink,
 } from '../../lib/admin/contacts.ts';
 import type { TeamView } from '../../lib/admin/team.ts';
+import { flashToast } from '../../lib/client/flash.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import { apiCall, goTo } from './api.ts';
@@ -131,7 +132,100 @@ export default function ContactPage({ brand }: { brand: string }) {
       <FollowUpForm contact={contact} members={members} onSaved={setContact} onStale={() => setStale(true)} />
       <NoteForm contactId={contact.id} onAdded={load} />
       <Timeline contact={contact} onChanged={load} />
+      {member?.admin && <PersonalData contact={contact} />}
     </div>
+  );
+}
+
+/**
+ * The person's rights of access and cancellation (ARCO), for administrators:
+ * everything stored about them as JSON or CSV, and erasing them whole after
+ * a confirmation that says what goes.
+ */
+function PersonalData({ contact }: { contact: ContactDetail }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [erasing, setErasing] = useState(false);
+  const calls = contact.timeline.filter((entry) => entry.type === 'call').length;
+  const notes = contact.timeline.filter((entry) => entry.type === 'note').length;
+
+  async function erase() {
+    setErasing(true);
+    const result = await apiCall<{ error?: string }>(`/api/admin/contacts/${contact.id}`, { method: 'DELETE' }).catch(
+      () => null,
+    );
+    setErasing(false);
+    if (result?.status === 401) return goTo('/auth');
+    if (!result?.ok) {
+      dialog.current?.close();
+      return showToast({
+        title: 'No se pudo eliminar a la persona',
+        description: result?.body.error ?? 'Revisa tu conexión e intenta de nuevo.',
+        variant: 'destructive',
+      });
+    }
+    flashToast({ title: 'Persona eliminada', description: 'Se borraron todos sus datos.' });
+    goTo('/admin');
+  }
+
+  return (
+    <section
+      aria-labelledby="personal-data-title"
+      className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
+    >
+      <h2 id="personal-data-title" className="text-xl font-bold">
+        Datos personales (derechos ARCO)
+      </h2>
+      <p className="text-sm text-brand-800">
+        Si la persona pide sus datos, descárgalos y envíaselos. Si pide su cancelación, elimínala: se borra todo lo suyo
+        y queda constancia en Actividad.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <a
+          href={`/api/admin/contacts/${contact.id}/datos.json`}
+          download
+          className="btn btn-outline min-h-11 px-4 py-2"
+        >
+          Descargar datos (JSON)
+        </a>
+        <a href={`/api/admin/contacts/${contact.id}/datos.csv`} download className="btn btn-outline min-h-11 px-4 py-2">
+          Descargar datos (CSV)
+        </a>
+        <button
+          type="button"
+          className="btn min-h-11 bg-danger-600 px-4 py-2 text-white hover:bg-red-800"
+          onClick={() => dialog.current?.showModal()}
+        >
+          Eliminar a esta persona
+        </button>
+      </div>
+      <dialog
+        ref={dialog}
+        aria-labelledby="erase-title"
+        className="m-auto w-[min(28rem,calc(100vw-1.5rem))] rounded-3xl bg-sand-50 p-6 text-brand-900 shadow-2xl backdrop:bg-brand-900/60"
+      >
+        <h2 id="erase-title" className="text-lg font-bold">
+          ¿Eliminar a {contact.name}?
+        </h2>
+        <p className="mt-2">
+          Se borrarán sus {contact.requests} {contact.requests === 1 ? 'solicitud' : 'solicitudes'}, {calls}{' '}
+          {calls === 1 ? 'llamada' : 'llamadas'}, {notes} {notes === 1 ? 'nota' : 'notas'}, su historial y sus avisos.
+          No se puede deshacer.
+        </p>
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={() => dialog.current?.close()}>
+            Cancelar
+          </button>
+          <button
+            type="button"
+            className="btn min-h-11 bg-danger-600 px-4 py-2 text-white hover:bg-red-800"
+            disabled={erasing}
+            onClick={() => void erase()}
+          >
+            {erasing ? 'Eliminando...' : 'Eliminar todo'}
+          </button>
+        </div>
+      </dialog>
+    </section>
   );
 }
 

@@ -1,4 +1,3 @@
-import { flashToast } from '../../lib/client/flash.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from '../../lib/forms/labels.ts';
 import { MESSAGES } from '../../lib/forms/messages.ts';
@@ -8,6 +7,7 @@ import {
   ChoiceGroup,
   EmailField,
   Honeypot,
+  MarketingConsent,
   NameField,
   PhoneField,
   PrivacyNote,
@@ -15,7 +15,7 @@ import {
   SubmitButton,
   TextField,
 } from './fields.tsx';
-import { rememberAnswers, useLeadForm } from './use-lead-form.ts';
+import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 const LEVELS = [
   { value: '1', label: '1 nivel' },
@@ -32,8 +32,11 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
     extra: () => ({ source: 'estimacion' }),
     onSuccess(_answer, values) {
       rememberAnswers('estimateData', values);
-      flashToast(MESSAGES.estimate.success);
-      window.location.assign('/modelos');
+      continueToModels(MESSAGES.estimate.success, false);
+    },
+    onQueued(values) {
+      rememberAnswers('estimateData', values);
+      continueToModels(QUEUED_TOAST, true);
     },
   });
 
@@ -87,6 +90,7 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
       />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
+        <MarketingConsent />
         <SubmitButton busy={busy} label={submitLabel} />
         <PrivacyNote />
       </div>

@@ -24,6 +24,7 @@ import { partnerApplicationSchema } from '../../lib/forms/partner-application.ts
 import {
   ChoiceGroup,
   Honeypot,
+  MarketingConsent,
   NameField,
   PhoneField,
   PrivacyNote,
@@ -207,6 +208,7 @@ function PartnerQuestions({ submitLabel, onVerdict }: { submitLabel: string; onV
       </div>
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
+        <MarketingConsent />
         <SubmitButton busy={busy} label={submitLabel} />
         <PrivacyNote />
       </div>

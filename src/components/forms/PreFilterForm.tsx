@@ -6,6 +6,7 @@ import { preFilterSchema } from '../../lib/forms/quote-request.ts';
 import {
   ChoiceGroup,
   Honeypot,
+  MarketingConsent,
   NameField,
   PhoneField,
   PrivacyNote,
@@ -13,7 +14,7 @@ import {
   SubmitButton,
   TextField,
 } from './fields.tsx';
-import { rememberAnswers, useLeadForm } from './use-lead-form.ts';
+import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 const STATES = MEXICAN_STATES.map((state) => ({ value: state, label: state }));
 
@@ -28,6 +29,10 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
     onSuccess(_answer, values) {
       rememberAnswers('preFilterData', values);
       window.location.assign('/modelos');
+    },
+    onQueued(values) {
+      rememberAnswers('preFilterData', values);
+      continueToModels(QUEUED_TOAST, true);
     },
   });
 
@@ -76,6 +81,7 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
       />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
+        <MarketingConsent />
         <SubmitButton busy={busy} label={submitLabel} />
         <PrivacyNote />
       </div>

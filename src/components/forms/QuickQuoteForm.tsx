@@ -1,9 +1,8 @@
-import { flashToast } from '../../lib/client/flash.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { MESSAGES } from '../../lib/forms/messages.ts';
 import { quickQuoteSchema } from '../../lib/forms/quick-quote.ts';
-import { EmailField, Honeypot, NameField, PhoneField, PrivacyNote, SubmitButton } from './fields.tsx';
-import { useLeadForm } from './use-lead-form.ts';
+import { EmailField, Honeypot, MarketingConsent, NameField, PhoneField, PrivacyNote, SubmitButton } from './fields.tsx';
+import { continueToModels, QUEUED_TOAST, useLeadForm } from './use-lead-form.ts';
 
 interface Props {
   /** The <dialog> this form lives in; its `data-origin` says which button opened it. */
@@ -23,8 +22,12 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
     onSuccess(_answer, _values, form) {
       (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
       form.reset();
-      flashToast(MESSAGES.quickQuote.success);
-      window.location.assign('/modelos');
+      continueToModels(MESSAGES.quickQuote.success, false);
+    },
+    onQueued(_values, form) {
+      (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
+      form.reset();
+      continueToModels(QUEUED_TOAST, true);
     },
   });
 
@@ -35,6 +38,7 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
       <EmailField idPrefix="qq-" error={errors.email} />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
+        <MarketingConsent idPrefix="qq-" />
         <SubmitButton busy={busy} label={submitLabel} busyLabel={submittingLabel} />
         <PrivacyNote />
       </div>

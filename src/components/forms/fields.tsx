@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
+import { MARKETING_FIELD, MARKETING_LABEL } from '../../lib/forms/fields.ts';
 
 interface FieldBase {
   /** The form field's name, also the JSON field the endpoint expects. */
@@ -239,6 +240,25 @@ export function SubmitButton({
 }
 
 /** The privacy notice next to every submit button. */
+/** The optional, unticked marketing consent of every form, before its submit button. */
+export function MarketingConsent({ idPrefix = '' }: { idPrefix?: string }) {
+  return (
+    <label
+      htmlFor={`${idPrefix}${MARKETING_FIELD}`}
+      className="flex min-h-11 items-center gap-3 text-sm text-brand-800"
+    >
+      <input
+        id={`${idPrefix}${MARKETING_FIELD}`}
+        type="checkbox"
+        name={MARKETING_FIELD}
+        value="si"
+        className="size-5 shrink-0 accent-brand-700"
+      />
+      {MARKETING_LABEL}
+    </label>
+  );
+}
+
 export function PrivacyNote({ children }: { children?: ReactNode }) {
   return (
     <p className="text-sm text-brand-700">

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { type LeadResult, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
+import { flashToast } from '../../lib/client/flash.ts';
+import { isNetworkFailure, keepInOutbox } from '../../lib/client/outbox.ts';
+import { type LeadResult, leadBody, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
@@ -15,6 +17,28 @@ interface Options<Schema extends z.ZodType, Answer> {
   /** Extra fields that are not inputs of the form (e.g. `source`, `origin`). */
   extra?: () => Record<string, unknown>;
   onSuccess(answer: Answer, values: Record<string, string>, form: HTMLFormElement): void;
+  /**
+   * The request could not reach us (no connection, a gateway error): it waits
+   * in the outbox and the visitor goes on as after a success, where that can
+   * be done without the server's answer. Without it, the form stays as it is.
+   */
+  onQueued?(values: Record<string, string>, form: HTMLFormElement): void;
+}
+
+/** What the visitor reads when the request waits in the outbox (issue #14). */
+export const QUEUED_TOAST: Toast = {
+  title: 'Solicitud guardada',
+  description: 'Sin conexión: guardamos tu solicitud y la enviaremos en cuanto vuelvas a tener señal.',
+};
+
+/** After a success, go to /modelos; offline, the next page would not load: stay, the toast says why. */
+export function continueToModels(toast: Toast, queued: boolean): void {
+  if (queued && !navigator.onLine) {
+    showToast(toast);
+    return;
+  }
+  flashToast(toast);
+  window.location.assign('/modelos');
 }
 
 /**
@@ -91,13 +115,21 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
       attemptKey.current = newIdempotencyKey();
       attemptBody.current = body;
     }
-    const result: LeadResult<Answer> = await submitLead<Answer>(options.endpoint, values, attemptKey.current);
+    const payload = leadBody(values);
+    const result: LeadResult<Answer> = await submitLead<Answer>(options.endpoint, payload, attemptKey.current);
     busyRef.current = false;
     setBusy(false);
 
     if (result.ok) {
       attemptKey.current = null;
       options.onSuccess(result.data, values as Record<string, string>, form);
+    } else if (isNetworkFailure(result.status)) {
+      // Kept with its key: however many times it is sent later, it is stored once.
+      keepInOutbox({ key: attemptKey.current, endpoint: options.endpoint, body: payload, savedAt: Date.now() });
+      attemptKey.current = null;
+      void import('../../lib/client/outbox-sender.ts').then(({ startOutbox }) => startOutbox());
+      if (options.onQueued) options.onQueued(values as Record<string, string>, form);
+      else showToast(QUEUED_TOAST);
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
       showErrors(result.fields, form);
     } else if (result.status === 429 && result.error) {

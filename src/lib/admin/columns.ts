@@ -23,7 +23,7 @@ import {
 export const LEAD_KINDS = ['quote-requests', 'partner-applications', 'quick-quotes'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
 
-export type LeadRow = Record<string, string | number | null> & { id: string; created_at: string };
+export type LeadRow = Record<string, string | number | boolean | null> & { id: string; created_at: string };
 
 export interface Column {
   header: string;
@@ -64,6 +64,16 @@ const ATTRIBUTION: Column[] = [
   field('Página de llegada', 'landing_path'),
 ];
 
+/** What the person agreed to when sending (issue #14): rows stored before have neither. */
+const CONSENT: Column[] = [
+  column(
+    'Acepta promociones',
+    (row) => (row.marketing_consent === true ? 'Sí' : row.marketing_consent === false ? 'No' : ''),
+    false,
+  ),
+  field('Aviso de privacidad aceptado', 'privacy_version', text, false),
+];
+
 export const COLUMNS: Record<LeadKind, Column[]> = {
   'quote-requests': [
     field('Formulario', 'source', labelled(SOURCE_LABELS)),
@@ -80,6 +90,7 @@ export const COLUMNS: Record<LeadKind, Column[]> = {
     field('Niveles', 'levels'),
     field('Acabados', 'finishes', labelled(FINISH_LABELS)),
     ...ATTRIBUTION,
+    ...CONSENT,
   ],
   'partner-applications': [
     field('Nombre', 'name'),
@@ -97,6 +108,7 @@ export const COLUMNS: Record<LeadKind, Column[]> = {
     field('Puntos', 'score', text, false),
     field('Estatus', 'status', labelled(STATUS_LABELS)),
     ...ATTRIBUTION,
+    ...CONSENT,
   ],
   'quick-quotes': [
     field('Nombre', 'name'),
@@ -104,6 +116,7 @@ export const COLUMNS: Record<LeadKind, Column[]> = {
     field('Correo', 'email'),
     field('Origen', 'origin', labelled(ORIGIN_LABELS)),
     ...ATTRIBUTION,
+    ...CONSENT,
   ],
 };
 

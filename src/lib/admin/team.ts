@@ -37,6 +37,8 @@ export const ACTIVITY_KINDS = [
   'settings_changed',
   'passkey_added',
   'passkey_removed',
+  'person_exported',
+  'person_erased',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -58,6 +60,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   state_change: 'Cambio de estado',
   assignment: 'Asignación',
   settings_changed: 'Ajustes del equipo',
+  person_exported: 'Datos de una persona descargados',
+  person_erased: 'Persona eliminada (ARCO)',
   passkey_added: 'Llave de acceso agregada',
   passkey_removed: 'Llave de acceso eliminada',
 };

@@ -106,6 +106,20 @@ export const attributionShape = {
 };
 
 /**
+ * The optional, unticked "Quiero recibir novedades y promociones" of every
+ * form (issue #14): a checked box sends "si" (an API client may send true);
+ * stored apart from the privacy notice's acceptance as marketing consent.
+ */
+export const MARKETING_FIELD = 'marketing';
+export const MARKETING_LABEL = 'Quiero recibir novedades y promociones';
+export const consentShape = {
+  [MARKETING_FIELD]: z
+    .union([z.literal('si'), z.boolean()], { error: 'Marca la casilla de novedades o déjala vacía.' })
+    .optional()
+    .transform((value) => value === 'si' || value === true),
+};
+
+/**
  * Hidden field that people never see and bots fill in. Its name avoids the
  * words browsers autofill (website, url, company), so no real visitor fills it.
  */

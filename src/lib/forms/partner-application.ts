@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   attributionShape,
+  consentShape,
   LIMITS,
   nameField,
   optionalChoice,
@@ -36,6 +37,7 @@ export const partnerApplicationSchema = z.object({
   legal_documentation: requiredChoice(YES_NO, 'Dinos si tu documentación legal está lista.'),
   consultancy_payment: requiredChoice(YES_NO, 'Dinos si estás de acuerdo con la consultoría de $899 MXN.'),
   ...attributionShape,
+  ...consentShape,
 });
 
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;

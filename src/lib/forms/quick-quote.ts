@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attributionShape, nameField, optionalEmailField, phoneField } from './fields.ts';
+import { attributionShape, consentShape, nameField, optionalEmailField, phoneField } from './fields.ts';
 import { QUICK_QUOTE_ORIGINS } from './options.ts';
 
 /** The quick-quote dialog ("Obtén tu estimación rápida"). */
@@ -9,6 +9,7 @@ export const quickQuoteSchema = z.object({
   email: optionalEmailField,
   origin: z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }).default('unknown'),
   ...attributionShape,
+  ...consentShape,
 });
 
 export type QuickQuote = z.output<typeof quickQuoteSchema>;

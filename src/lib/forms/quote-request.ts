@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   attributionShape,
+  consentShape,
   LIMITS,
   nameField,
   optionalChoice,
@@ -30,6 +31,7 @@ export const preFilterSchema = z.object({
   timeline: optionalChoice(PREFILTER_TIMELINES),
   objective: optionalChoice(OBJECTIVES),
   ...attributionShape,
+  ...consentShape,
 });
 
 const MAX_TERRAIN_M2 = 1_000_000;
@@ -74,6 +76,7 @@ export const estimateSchema = z.object({
   finishes: z.enum(FINISHES, { error: 'Elige un tipo de acabados de la lista.' }).default('basico'),
   budget: optionalChoice(BUDGETS).transform((value) => value ?? BUDGET_UNKNOWN),
   ...attributionShape,
+  ...consentShape,
 });
 
 /** Both forms post to one endpoint; `source` tells them apart. */

@@ -1,3 +1,4 @@
+import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import { ESTIMATE_FIXED } from '../../lib/forms/options.ts';
 import type { PartnerApplication } from '../../lib/forms/partner-application.ts';
 import type { QuickQuote } from '../../lib/forms/quick-quote.ts';
@@ -5,10 +6,17 @@ import type { QuoteRequest } from '../../lib/forms/quote-request.ts';
 import type { PartnerVerdict } from './partner-score.ts';
 
 /** Column name -> value, in the order they are inserted. */
-export type Row = Record<string, string | number | null>;
+export type Row = Record<string, string | number | boolean | null>;
 
+/**
+ * Where the visit came from, and what the person agreed to: the privacy
+ * notice in force when they sent it, and the optional marketing consent.
+ */
 function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row {
   return {
+    privacy_version: PRIVACY_NOTICE_VERSION,
+    privacy_accepted_at: new Date().toISOString(),
+    marketing_consent: input.marketing,
     utm_source: input.utm_source,
     utm_medium: input.utm_medium,
     utm_campaign: input.utm_campaign,

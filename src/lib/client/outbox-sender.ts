@@ -1,0 +1,89 @@
+/**
+ * Sends what waits in the outbox: now, whenever the browser comes back
+ * online, and with a growing pause while the page stays open. A 2xx or any
+ * 4xx ends an entry (a 4xx is shown, never retried); a network failure keeps
+ * it. While something waits, a quiet "pendiente" notice stays on screen.
+ * Loaded only when the outbox has something (site.ts, or a form that just
+ * queued a request).
+ */
+import { dropFromOutbox, isNetworkFailure, readOutbox } from './outbox.ts';
+import { showToast } from './toast.ts';
+
+const PAUSES_MS = [5_000, 15_000, 45_000, 120_000, 300_000];
+let started = false;
+let sending = false;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let failures = 0;
+
+const NOTICE_ID = 'outbox-pending';
+
+function showPending(count: number): void {
+  let notice = document.getElementById(NOTICE_ID);
+  if (count === 0) {
+    notice?.remove();
+    return;
+  }
+  if (!notice) {
+    notice = document.createElement('p');
+    notice.id = NOTICE_ID;
+    notice.setAttribute('role', 'status');
+    notice.className = 'outbox-pending';
+    document.body.append(notice);
+  }
+  notice.textContent = count === 1 ? 'Solicitud pendiente de envío' : `${count} solicitudes pendientes de envío`;
+}
+
+async function send(): Promise<void> {
+  if (sending) return;
+  sending = true;
+  try {
+    for (const entry of readOutbox()) {
+      let status = 0;
+      let error: string | null = null;
+      try {
+        const response = await fetch(entry.endpoint, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': entry.key },
+          body: entry.body,
+        });
+        status = response.status;
+        if (!response.ok) error = ((await response.json().catch(() => ({}))) as { error?: string }).error ?? null;
+      } catch {
+        status = 0;
+      }
+      if (status >= 200 && status < 300) {
+        dropFromOutbox(entry.key);
+        failures = 0;
+        showToast({ title: 'Solicitud enviada', description: 'Recibimos la solicitud que guardamos sin conexión.' });
+      } else if (!isNetworkFailure(status) && status !== 429 && status !== 408) {
+        dropFromOutbox(entry.key);
+        showToast({
+          title: 'No pudimos enviar tu solicitud guardada',
+          description: error ?? 'Revisa tus datos y envía el formulario de nuevo.',
+          variant: 'destructive',
+        });
+      } else {
+        failures++;
+        break; // still no way through: the rest waits too
+      }
+    }
+  } finally {
+    sending = false;
+    const left = readOutbox().length;
+    showPending(left);
+    clearTimeout(timer);
+    if (left > 0) timer = setTimeout(() => void send(), PAUSES_MS[Math.min(failures, PAUSES_MS.length - 1)]);
+  }
+}
+
+/** Starts sending (once per page) and returns when the first round is done. */
+export function startOutbox(): Promise<void> {
+  if (!started) {
+    started = true;
+    window.addEventListener('online', () => {
+      failures = 0;
+      void send();
+    });
+  }
+  return send();
+}

@@ -1,0 +1,237 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
+import { cookieOf, originOf, setupAdmin } from '../support/admin.ts';
+import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { sql } from '../support/sql.ts';
+
+/** Issue #14: consent on record with each lead, and the person's rights of access and cancellation (ARCO). */
+const VOICE_SECRET = 'secreto-del-asistente-de-voz-2026';
+let server: RunningServer;
+let smtp: SmtpReceiver;
+let admin: string;
+
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  server = await startServer({
+    VAPI_WEBHOOK_SECRET: VOICE_SECRET,
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+  });
+  admin = await setupAdmin(server.url);
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const call = (cookie: string | null, pathname: string, init: RequestInit = {}) =>
+  fetch(server.url + pathname, {
+    ...init,
+    headers: {
+      ...(cookie ? { Cookie: cookie } : {}),
+      Origin: originOf(server.url),
+      'Content-Type': 'application/json',
+      ...init.headers,
+    },
+  });
+
+describe('consent on record', () => {
+  it('stores the privacy notice in force and the time with every lead, and marketing consent apart', async () => {
+    const before = Date.now();
+    const leads = [
+      {
+        path: '/api/quick-quotes',
+        table: 'cotizaciones_rapidas',
+        body: quickQuote({ name: 'Con Promos', phone: '9990001111', marketing: 'si' }),
+      },
+      {
+        path: '/api/quick-quotes',
+        table: 'cotizaciones_rapidas',
+        body: quickQuote({ name: 'Sin Promos', phone: '9990001112' }),
+      },
+      {
+        path: '/api/quote-requests',
+        table: 'quote_requests',
+        body: estimate({ name: 'Estima Promos', phone: '9990001113', marketing: true }),
+      },
+      {
+        path: '/api/quote-requests',
+        table: 'quote_requests',
+        body: preFilter({ name: 'Prefiltro Promos', phone: '9990001116', marketing: 'si' }),
+      },
+      {
+        path: '/api/partner-applications',
+        table: 'partner_applications',
+        body: partnerApplication({ name: 'Socio Sin Promos', phone: '9990001114' }),
+      },
+    ];
+    for (const lead of leads) {
+      const answer = await postJson(`${server.url}${lead.path}`, lead.body);
+      expect(answer.status, `${lead.path} ${JSON.stringify(lead.body).slice(0, 60)}`).toBe(201);
+      const [row] = await sql<{ privacy_version: string; privacy_accepted_at: Date; marketing_consent: boolean }>(
+        `SELECT privacy_version, privacy_accepted_at, marketing_consent FROM ${lead.table} WHERE name = $1`,
+        [lead.body.name],
+      );
+      expect(row?.privacy_version).toBe(PRIVACY_NOTICE_VERSION);
+      expect(row?.privacy_accepted_at.getTime()).toBeGreaterThanOrEqual(before - 1000);
+      expect(row?.marketing_consent).toBe('marketing' in lead.body);
+    }
+    const refused = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ phone: '9990001115', marketing: 'tal vez' }),
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { fields: Record<string, string> }).fields.marketing).toBe(
+      'Marca la casilla de novedades o déjala vacía.',
+    );
+    // The panel and the exports show both.
+    const csv = await (await call(admin, '/api/admin/quick-quotes/export.csv')).text();
+    expect(csv.split('\r\n')[0]).toContain('Acepta promociones,Aviso de privacidad aceptado');
+    expect(csv).toContain(`Sí,${PRIVACY_NOTICE_VERSION}`);
+  });
+});
+
+describe('a person’s data (ARCO)', () => {
+  const NAME = 'Teresa Arcos Uc';
+  const PHONE = '9998887766';
+
+  async function aPersonWithEverything(): Promise<string> {
+    expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: NAME, phone: PHONE }))).status).toBe(
+      201,
+    );
+    const prefilter = await postJson(`${server.url}/api/quote-requests`, preFilter({ name: NAME, phone: PHONE }));
+    expect(prefilter.status).toBe(201);
+    const report = JSON.parse(
+      readFileSync(path.resolve(import.meta.dirname, '../fixtures/vapi/end-of-call-report.json'), 'utf8'),
+    ) as { message: { call: { id: string }; analysis: { structuredData: unknown } } };
+    report.message.call.id = 'arco-llamada-0001';
+    report.message.analysis.structuredData = { nombre: NAME, telefono: PHONE };
+    const voice = await fetch(`${server.url}/api/voice/events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Vapi-Secret': VOICE_SECRET },
+      body: JSON.stringify(report),
+    });
+    expect(voice.status).toBe(200);
+    const [contact] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+      `+52${PHONE}`,
+    ]);
+    const id = contact?.id as string;
+    expect(
+      (
+        await call(admin, `/api/admin/contacts/${id}/notes`, {
+          method: 'POST',
+          body: JSON.stringify({ body: `Llamar a ${NAME} el lunes` }),
+        })
+      ).status,
+    ).toBe(201);
+    const change = await call(admin, `/api/admin/contacts/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'contactado', version: contact?.version }),
+    });
+    expect(change.status).toBe(200);
+    return id;
+  }
+
+  /** Every table of ours, and how many of its rows mention the person (their phone, name or contact id). */
+  async function rowsMentioning(id: string): Promise<Record<string, number>> {
+    const tables = await sql<{ schema: string; name: string }>(
+      `SELECT table_schema AS schema, table_name AS name FROM information_schema.tables
+       WHERE table_schema IN ('public', 'graphile_worker') AND table_type = 'BASE TABLE'`,
+    );
+    const found: Record<string, number> = {};
+    for (const table of tables) {
+      const [row] = await sql<{ count: number }>(
+        `SELECT count(*)::int AS count FROM "${table.schema}"."${table.name}" AS r
+         WHERE r::text LIKE '%' || $1 || '%' OR r::text LIKE '%' || $2 || '%' OR r::text LIKE '%' || $3 || '%'`,
+        [PHONE, NAME, id],
+      );
+      if (row?.count) found[`${table.schema}.${table.name}`] = row.count;
+    }
+    return found;
+  }
+
+  it('downloads everything stored about the person, from every table that has them, as JSON and CSV', async () => {
+    const id = await aPersonWithEverything();
+    const json = await call(admin, `/api/admin/contacts/${id}/datos.json`);
+    expect(json.status).toBe(200);
+    expect(json.headers.get('content-disposition')).toBe(`attachment; filename="datos-${id.slice(0, 8)}.json"`);
+    const data = (await json.json()) as Record<string, unknown[]>;
+    const mentioned = await rowsMentioning(id);
+    // Every table that holds a row about them is in the download, with as many rows (the log is the team's, not theirs).
+    for (const [table, count] of Object.entries(mentioned)) {
+      if (table === 'public.activity_log') continue;
+      expect(data[table.replace('public.', '')], table).toHaveLength(count);
+    }
+    expect(data.cotizaciones_rapidas).toHaveLength(1);
+    expect(data.quote_requests).toHaveLength(1);
+    expect(data.voice_calls).toHaveLength(1);
+    expect(data.contact_notes).toHaveLength(1);
+    expect(JSON.stringify(data)).not.toContain('idempotency_key');
+
+    const csv = await call(admin, `/api/admin/contacts/${id}/datos.csv`);
+    const text = await csv.text();
+    expect(text.split('\r\n')[0]).toBe('tabla,id,campo,valor');
+    expect(text).toContain(`contacts,${id},phone,'+52${PHONE}`); // formula-safe: a spreadsheet reads a leading + as a formula
+    expect(text).toContain('voice_calls,');
+    const [logged] = await sql<{ summary: string }>(
+      `SELECT summary FROM activity_log WHERE kind = 'person_exported' ORDER BY at DESC LIMIT 1`,
+    );
+    expect(logged?.summary).toBe(`Descargó todos los datos de ${NAME} (CSV)`);
+  });
+
+  it('erases the person whole: nothing of them is left in any table, and the log keeps what was done', async () => {
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${PHONE}`]);
+    const id = contact?.id as string;
+    expect(Object.keys(await rowsMentioning(id)).length).toBeGreaterThan(3);
+
+    // Only administrators, only from our pages.
+    const invitation = await call(admin, '/api/admin/team/invitations', {
+      method: 'POST',
+      body: JSON.stringify({ email: 'asesora.arco@ceiba.mx', role: 'asesor' }),
+    });
+    const token = ((await invitation.json()) as { link: string }).link.split('#')[1];
+    const adviser = cookieOf(
+      await call(null, '/api/auth/invitation', {
+        method: 'POST',
+        body: JSON.stringify({ token, name: 'Asesora Arco', password: 'asesora-arco-1' }),
+      }),
+    );
+    expect((await call(adviser, `/api/admin/contacts/${id}`, { method: 'DELETE' })).status).toBe(403);
+    expect((await call(adviser, `/api/admin/contacts/${id}/datos.json`)).status).toBe(403);
+    expect((await call(null, `/api/admin/contacts/${id}/datos.json`)).status).toBe(401);
+    expect(
+      (
+        await call(admin, `/api/admin/contacts/${id}`, {
+          method: 'DELETE',
+          headers: { Origin: 'https://otro.example' },
+        })
+      ).status,
+    ).toBe(403);
+
+    const erased = await call(admin, `/api/admin/contacts/${id}`, { method: 'DELETE' });
+    expect(erased.status).toBe(200);
+    expect(await erased.json()).toEqual({ requests: 2, calls: 1, notes: 1 });
+    expect(await rowsMentioning(id)).toEqual({});
+    // The log still says what the team did, without whom.
+    const entries = await sql<{ kind: string; summary: string }>(
+      `SELECT kind, summary FROM activity_log WHERE kind IN ('state_change', 'person_exported', 'person_erased') ORDER BY at`,
+    );
+    expect(entries).toEqual(
+      expect.arrayContaining([
+        { kind: 'state_change', summary: 'Cambió el estado de [persona eliminada] a «Contactado»' },
+        { kind: 'person_exported', summary: 'Descargó todos los datos de [persona eliminada] (CSV)' },
+        {
+          kind: 'person_erased',
+          summary: 'Eliminó a petición suya todos los datos de una persona: 2 solicitudes, 1 llamadas y 1 notas',
+        },
+      ]),
+    );
+    expect((await call(admin, `/api/admin/contacts/${id}`, { method: 'DELETE' })).status).toBe(404);
+    // Outside the erasure, the log still refuses every change.
+    await expect(sql(`UPDATE activity_log SET summary = 'x'`)).rejects.toThrow(/append-only/);
+  });
+});

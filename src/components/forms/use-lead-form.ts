@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { flashToast } from '../../lib/client/flash.ts';
 import { isNetworkFailure, keepInOutbox } from '../../lib/client/outbox.ts';
+import { startOutbox } from '../../lib/client/outbox-sender.ts';
 import { type LeadResult, leadBody, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
@@ -127,7 +128,8 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
       // Kept with its key: however many times it is sent later, it is stored once.
       keepInOutbox({ key: attemptKey.current, endpoint: options.endpoint, body: payload, savedAt: Date.now() });
       attemptKey.current = null;
-      void import('../../lib/client/outbox-sender.ts').then(({ startOutbox }) => startOutbox());
+      // Part of the island (loaded before any submit): without signal, a lazy chunk could not load.
+      void startOutbox();
       if (options.onQueued) options.onQueued(values as Record<string, string>, form);
       else showToast(QUEUED_TOAST);
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {

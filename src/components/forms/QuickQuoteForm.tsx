@@ -38,7 +38,7 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
       <EmailField idPrefix="qq-" error={errors.email} />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
-        <MarketingConsent idPrefix="qq-" />
+        <MarketingConsent />
         <SubmitButton busy={busy} label={submitLabel} busyLabel={submittingLabel} />
         <PrivacyNote />
       </div>

@@ -27,7 +27,7 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
     onQueued(_values, form) {
       (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
       form.reset();
-      continueToModels(QUEUED_TOAST, true);
+      return continueToModels(QUEUED_TOAST, true);
     },
   });
 

@@ -70,6 +70,7 @@ describe('/api/voice/events under generated input', () => {
         const answer = await send(JSON.stringify(replaced(at, value, callId)));
         expect([200, 400, 413], `${at.join('.')} = ${JSON.stringify(value)?.slice(0, 80)}`).toContain(answer.status);
         const body = (await answer.json()) as { stored?: boolean };
+        if (at.join('.') === 'call.id') return; // the id itself replaced: nothing to look it up by
         const rows = await sql('SELECT 1 FROM voice_calls WHERE call_id = $1', [callId]);
         expect(rows).toHaveLength(answer.status === 200 && body.stored ? 1 : 0);
       }),

@@ -36,7 +36,7 @@ export default function EstimateForm({ submitLabel }: { submitLabel: string }) {
     },
     onQueued(values) {
       rememberAnswers('estimateData', values);
-      continueToModels(QUEUED_TOAST, true);
+      return continueToModels(QUEUED_TOAST, true);
     },
   });
 

@@ -32,7 +32,7 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
     },
     onQueued(values) {
       rememberAnswers('preFilterData', values);
-      continueToModels(QUEUED_TOAST, true);
+      return continueToModels(QUEUED_TOAST, true);
     },
   });
 

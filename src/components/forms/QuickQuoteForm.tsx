@@ -27,7 +27,7 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
     onQueued(_values, form) {
       (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
       form.reset();
-      continueToModels(QUEUED_TOAST, true);
+      return continueToModels(QUEUED_TOAST, true);
     },
   });
 
@@ -38,7 +38,7 @@ export default function QuickQuoteForm({ dialogId, submitLabel, submittingLabel 
       <EmailField idPrefix="qq-" error={errors.email} />
       <Honeypot name={HONEYPOT_FIELD} />
       <div className="grid gap-3">
-        <MarketingConsent idPrefix="qq-" />
+        <MarketingConsent />
         <SubmitButton busy={busy} label={submitLabel} busyLabel={submittingLabel} />
         <PrivacyNote />
       </div>

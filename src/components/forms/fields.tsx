@@ -241,19 +241,10 @@ export function SubmitButton({
 
 /** The privacy notice next to every submit button. */
 /** The optional, unticked marketing consent of every form, before its submit button. */
-export function MarketingConsent({ idPrefix = '' }: { idPrefix?: string }) {
+export function MarketingConsent() {
   return (
-    <label
-      htmlFor={`${idPrefix}${MARKETING_FIELD}`}
-      className="flex min-h-11 items-center gap-3 text-sm text-brand-800"
-    >
-      <input
-        id={`${idPrefix}${MARKETING_FIELD}`}
-        type="checkbox"
-        name={MARKETING_FIELD}
-        value="si"
-        className="size-5 shrink-0 accent-brand-700"
-      />
+    <label className="flex min-h-11 items-center gap-3 text-sm text-brand-800">
+      <input type="checkbox" name={MARKETING_FIELD} value="si" className="size-5 shrink-0 accent-brand-700" />
       {MARKETING_LABEL}
     </label>
   );

@@ -23,7 +23,7 @@ interface Options<Schema extends z.ZodType, Answer> {
    * in the outbox and the visitor goes on as after a success, where that can
    * be done without the server's answer. Without it, the form stays as it is.
    */
-  onQueued?(values: Record<string, string>, form: HTMLFormElement): void;
+  onQueued?(values: Record<string, string>, form: HTMLFormElement): 'leaving' | undefined;
 }
 
 /** What the visitor reads when the request waits in the outbox (issue #14). */
@@ -32,14 +32,18 @@ export const QUEUED_TOAST: Toast = {
   description: 'Sin conexión: guardamos tu solicitud y la enviaremos en cuanto vuelvas a tener señal.',
 };
 
-/** After a success, go to /modelos; offline, the next page would not load: stay, the toast says why. */
-export function continueToModels(toast: Toast, queued: boolean): void {
+/**
+ * After a success, go to /modelos; offline, the next page would not load: stay,
+ * the toast says why. 'leaving' when the page goes (the next one sends what waits).
+ */
+export function continueToModels(toast: Toast, queued: boolean): 'leaving' | undefined {
   if (queued && !navigator.onLine) {
     showToast(toast);
-    return;
+    return undefined;
   }
   flashToast(toast);
   window.location.assign('/modelos');
+  return 'leaving';
 }
 
 /**
@@ -128,10 +132,12 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
       // Kept with its key: however many times it is sent later, it is stored once.
       keepInOutbox({ key: attemptKey.current, endpoint: options.endpoint, body: payload, savedAt: Date.now() });
       attemptKey.current = null;
-      // Part of the island (loaded before any submit): without signal, a lazy chunk could not load.
-      void startOutbox();
-      if (options.onQueued) options.onQueued(values as Record<string, string>, form);
+      let leaving: 'leaving' | undefined;
+      if (options.onQueued) leaving = options.onQueued(values as Record<string, string>, form);
       else showToast(QUEUED_TOAST);
+      // Staying: this page sends it (the sender is part of the island: without signal a lazy chunk
+      // could not load). Leaving: the next page does, so one page never races the other.
+      if (leaving !== 'leaving') void startOutbox();
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
       showErrors(result.fields, form);
     } else if (result.status === 429 && result.error) {

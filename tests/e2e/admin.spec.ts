@@ -539,8 +539,9 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
 
   // The password alone now reaches only "Mi cuenta", with the reason; the server refuses the rest.
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
   await page.getByLabel('Correo electrónico').fill(ADMIN.email);
-  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByLabel('Contraseña', { exact: true }).fill(ADMIN.password);
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText(/Tu equipo exige que los administradores entren con una llave de acceso/)).toBeVisible();
@@ -552,6 +553,7 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
 
   // With the passkey, the whole panel again; the requirement is turned off for the stories after this one.
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
   await page.getByRole('button', { name: 'Entrar con llave de acceso' }).click();
   await expect(page.getByRole('link', { name: 'Equipo' })).toBeVisible();
   await page.goto(`${origin}/admin#equipo`);

@@ -11,8 +11,7 @@ export default defineConfig({
   site: process.env.SITE_URL ?? siteFacts.siteUrl,
   output: 'static',
   trailingSlash: 'never',
-  // The stylesheet (about 8 KB gzip) inline: the first screen paints without waiting for it (issue #14).
-  build: { format: 'file', inlineStylesheets: 'always' },
+  build: { format: 'file' },
   // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.
   // staticNetlify: the adapter without its catch-all server function (decision 0015).
   adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),

@@ -72,7 +72,7 @@ describe('the built site on the local server', () => {
   });
 
   it('caches fingerprinted assets for a year, as the /_astro/* rule says', async () => {
-    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.js')); // the CSS is inline (issue #14)
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
     const response = await fetch(`${server.url}/_astro/${asset}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe(netlifyRules().get('/_astro/*')?.['cache-control']);
@@ -86,7 +86,7 @@ describe('the built site on the local server', () => {
 
   it('keeps serving when visitors disconnect mid-download', async () => {
     const { hostname, port } = new URL(server.url);
-    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.js')); // the CSS is inline (issue #14)
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
     for (const pathname of ['/', '/modelos', `/_astro/${asset}`, '/no-existe']) {
       for (let delay = 0; delay < 6; delay++) {
         await new Promise<void>((resolve) => {

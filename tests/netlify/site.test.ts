@@ -124,7 +124,7 @@ describe('pages under the emulator', { timeout: 90_000 }, () => {
   });
 
   it('serves fingerprinted assets immutable for a year', async () => {
-    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.js')); // the CSS is inline (issue #14)
+    const asset = readdirSync(path.join(DIST, '_astro')).find((file) => file.endsWith('.css'));
     const response = await fetch(`${site.url}/_astro/${asset}`);
     expect(response.status).toBe(200);
     expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');

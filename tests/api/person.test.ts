@@ -226,7 +226,7 @@ describe('a person’s data (ARCO)', () => {
         { kind: 'person_exported', summary: 'Descargó todos los datos de [persona eliminada] (CSV)' },
         {
           kind: 'person_erased',
-          summary: 'Eliminó a petición suya todos los datos de una persona: 2 solicitudes, 1 llamadas y 1 notas',
+          summary: 'Eliminó a petición suya todos los datos de una persona: 2 solicitudes, 1 llamada y 1 nota',
         },
       ]),
     );

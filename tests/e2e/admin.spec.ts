@@ -411,6 +411,51 @@ test('the calls story: a finished call in Llamadas, its conversation, and the co
   expect(consoleErrors).toEqual([]);
 });
 
+test('a person’s rights (ARCO): their data downloaded, then the person erased after a confirmation', async ({
+  page,
+  sql,
+  consoleErrors,
+}) => {
+  await signIn(page);
+  const name = uniqueName('Persona Arco');
+  const phone = `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const lead = await page.request.post('/api/quick-quotes', { data: { name, phone, origin: 'hero', marketing: 'si' } });
+  const { id: leadId } = (await lead.json()) as { id: string };
+  const [row] = await sql<{ contact_id: string }>('SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1', [
+    leadId,
+  ]);
+  const contactId = row?.contact_id as string;
+
+  await page.goto(`/admin/prospecto?id=${contactId}`);
+  // The consent the person gave, in their request.
+  await expect(page.getByText('Acepta promociones:').first()).toBeVisible();
+  const section = page.getByRole('region', { name: 'Datos personales (derechos ARCO)' });
+  const download = page.waitForEvent('download');
+  await section.getByRole('link', { name: 'Descargar datos (JSON)' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`datos-${contactId.slice(0, 8)}.json`);
+
+  await section.getByRole('button', { name: 'Eliminar a esta persona' }).click();
+  const dialog = page.getByRole('dialog', { name: `¿Eliminar a ${name}?` });
+  await expect(dialog).toContainText('Se borrarán 1 solicitud, 0 llamadas, 0 notas, su historial y sus avisos.');
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(dialog).toBeHidden();
+  expect(await sql('SELECT 1 FROM contacts WHERE id = $1', [contactId])).toHaveLength(1);
+
+  await section.getByRole('button', { name: 'Eliminar a esta persona' }).click();
+  await dialog.getByRole('button', { name: 'Eliminar todo' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(toast(page, 'Persona eliminada')).toBeVisible();
+  expect(await sql('SELECT 1 FROM contacts WHERE id = $1', [contactId])).toEqual([]);
+  expect(await sql('SELECT 1 FROM cotizaciones_rapidas WHERE phone = $1', [`+52${phone}`])).toEqual([]);
+  await page.goto('/admin#actividad');
+  await expect(
+    page.getByText(/Eliminó a petición suya todos los datos de una persona: 1 solicitud, 0 llamadas y 0 notas/),
+  ).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
 test('the team story: an adviser invited, accepting at 390 px, working a contact as themselves, kept from what only administrators do, then deactivated', async ({
   page,
   browser,

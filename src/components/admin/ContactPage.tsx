@@ -4,6 +4,7 @@ import {
   CONTACT_STATES,
   type ContactDetail,
   type ContactState,
+  counted,
   FORM_LABELS,
   KIND_LABELS,
   LOST_REASON_LABELS,
@@ -207,9 +208,8 @@ function PersonalData({ contact }: { contact: ContactDetail }) {
           ¿Eliminar a {contact.name}?
         </h2>
         <p className="mt-2">
-          Se borrarán sus {contact.requests} {contact.requests === 1 ? 'solicitud' : 'solicitudes'}, {calls}{' '}
-          {calls === 1 ? 'llamada' : 'llamadas'}, {notes} {notes === 1 ? 'nota' : 'notas'}, su historial y sus avisos.
-          No se puede deshacer.
+          Se borrarán {counted(contact.requests, 'solicitud', 'solicitudes')}, {counted(calls, 'llamada', 'llamadas')},{' '}
+          {counted(notes, 'nota', 'notas')}, su historial y sus avisos. No se puede deshacer.
         </p>
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={() => dialog.current?.close()}>

@@ -190,3 +190,6 @@ export function whatsappLink(phone: string, name: string, brand: string): string
   const text = `¡Hola ${firstName(name)}! Te escribe tu asesor de ${brand}. Recibimos tu solicitud y con gusto te ayudamos.`;
   return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
 }
+
+/** "1 llamada", "3 llamadas". */
+export const counted = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`;

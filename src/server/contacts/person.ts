@@ -1,3 +1,4 @@
+import { counted } from '../../lib/admin/contacts.ts';
 /**
  * Rights of access and cancellation (ARCO, issue #14): everything stored
  * about one person, and erasing it. A person is a contact: its phone joins
@@ -130,7 +131,7 @@ export async function erasePerson(
     await recordActivity(tx, {
       actor,
       kind: 'person_erased',
-      summary: `Eliminó a petición suya todos los datos de una persona: ${erased.requests} solicitudes, ${erased.calls} llamadas y ${erased.notes} notas`,
+      summary: `Eliminó a petición suya todos los datos de una persona: ${counted(erased.requests, 'solicitud', 'solicitudes')}, ${counted(erased.calls, 'llamada', 'llamadas')} y ${counted(erased.notes, 'nota', 'notas')}`,
       details: erased,
     });
     return erased;

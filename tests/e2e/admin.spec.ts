@@ -586,7 +586,7 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await page.getByLabel('Correo electrónico').fill(ADMIN.email);
-  await page.getByLabel('Contraseña', { exact: true }).fill(ADMIN.password);
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByText(/Tu equipo exige que los administradores entren con una llave de acceso/)).toBeVisible();

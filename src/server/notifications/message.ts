@@ -6,6 +6,7 @@ import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import { CALL_KIND, endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
+import { getCall } from '../voice/calls.ts';
 
 /** Everything a notification says about one lead, whatever the channel. */
 export interface LeadMessage {
@@ -98,76 +99,49 @@ export async function leadMessage(
 
 /** A voice call that left a phone, told like a form's request: who, what they want, how the call went. */
 async function callMessage(db: Queryable, id: string, siteUrl: string | undefined): Promise<LeadMessage | null> {
-  const { rows } = await db.query<{
-    id: string;
-    contact_id: string | null;
-    name: string | null;
-    phone: string | null;
-    email: string | null;
-    interest: string | null;
-    summary: string | null;
-    ended_reason: string | null;
-    duration_seconds: string | null;
-    page_path: string | null;
-    created_at: Date;
-    contact_name: string | null;
-    attribution: Record<string, string | null>;
-  }>(
-    `SELECT v.id, v.contact_id, v.name, v.phone, v.email, v.interest, v.summary, v.ended_reason,
-            v.duration_seconds, v.page_path, v.created_at, c.name AS contact_name,
-            jsonb_build_object('utm_source', v.utm_source, 'utm_medium', v.utm_medium, 'utm_campaign', v.utm_campaign,
-              'utm_term', v.utm_term, 'utm_content', v.utm_content, 'referrer', v.referrer,
-              'landing_path', v.landing_path) AS attribution
-     FROM voice_calls v LEFT JOIN contacts c ON c.id = v.contact_id WHERE v.id = $1`,
-    [id],
-  );
-  const row = rows[0];
-  if (!row?.phone || !row.contact_id) return null;
-  const name = row.name ?? row.contact_name ?? 'Visitante';
+  const call = await getCall(db, id);
+  if (!call?.phone || !call.contactId) return null;
+  const name = call.name ?? call.contactName ?? 'Visitante';
   const title = 'Nueva llamada con el agente de voz';
-  const duration = row.duration_seconds === null ? null : Number(row.duration_seconds);
   const fields = [
-    { label: 'Interés', value: row.interest ?? '' },
-    { label: 'Resumen', value: row.summary ?? '' },
-    { label: 'Duración', value: duration === null ? '' : formatDuration(duration) },
-    { label: 'Fin de la llamada', value: row.ended_reason ? endedReasonLabel(row.ended_reason) : '' },
-    { label: 'Página', value: row.page_path ?? '' },
-    { label: 'Correo', value: row.email ?? '' },
+    { label: 'Interés', value: call.interest ?? '' },
+    { label: 'Resumen', value: call.summary ?? '' },
+    { label: 'Duración', value: call.durationSeconds === null ? '' : formatDuration(call.durationSeconds) },
+    { label: 'Fin de la llamada', value: call.endedReason ? endedReasonLabel(call.endedReason) : '' },
+    { label: 'Página', value: call.page ?? '' },
+    { label: 'Correo', value: call.email ?? '' },
   ].filter((field) => field.value !== '');
-  const attribution = Object.fromEntries(
-    Object.entries(row.attribution).filter((entry): entry is [string, string] => Boolean(entry[1])),
-  );
   return {
-    leadId: row.id,
+    leadId: call.id,
     kind: CALL_KIND,
     form: 'llamada',
     title,
     subject: `${title}: ${name}`,
     name,
-    phone: row.phone,
-    email: row.email,
+    phone: call.phone,
+    email: call.email,
     municipality: null,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: call.at,
     fields,
-    attribution,
+    attribution: call.attribution,
     data: {
-      id: row.id,
-      name: row.name,
-      phone: row.phone,
-      email: row.email,
-      interest: row.interest,
-      summary: row.summary,
-      ended_reason: row.ended_reason,
-      duration_seconds: duration,
-      page_path: row.page_path,
-      created_at: new Date(row.created_at).toISOString(),
-      ...attribution,
+      id: call.id,
+      name: call.name,
+      phone: call.phone,
+      email: call.email,
+      interest: call.interest,
+      summary: call.summary,
+      ended_reason: call.endedReason,
+      duration_seconds: call.durationSeconds,
+      page_path: call.page,
+      created_at: call.at,
+      ...call.attribution,
     },
-    contactId: row.contact_id,
+    contactId: call.contactId,
     links: {
-      panel: `${siteAddress(siteUrl)}/admin/llamada?id=${row.id}`,
-      whatsapp: whatsappLink(row.phone, name, site.brand.name),
-      phone: `tel:${row.phone}`,
+      panel: `${siteAddress(siteUrl)}/admin/llamada?id=${call.id}`,
+      whatsapp: whatsappLink(call.phone, name, site.brand.name),
+      phone: `tel:${call.phone}`,
     },
   };
 }

@@ -7,6 +7,7 @@
  * queued a request).
  */
 import { dropFromOutbox, isNetworkFailure, readOutbox } from './outbox.ts';
+import { submitLead } from './submit-lead.ts';
 import { showToast } from './toast.ts';
 
 const PAUSES_MS = [5_000, 15_000, 45_000, 120_000, 300_000];
@@ -38,28 +39,16 @@ async function send(): Promise<void> {
   sending = true;
   try {
     for (const entry of readOutbox()) {
-      let status = 0;
-      let error: string | null = null;
-      try {
-        const response = await fetch(entry.endpoint, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'Idempotency-Key': entry.key },
-          body: entry.body,
-        });
-        status = response.status;
-        if (!response.ok) error = ((await response.json().catch(() => ({}))) as { error?: string }).error ?? null;
-      } catch {
-        status = 0;
-      }
-      if (status >= 200 && status < 300) {
+      const result = await submitLead(entry.endpoint, entry.body, entry.key);
+      if (result.ok) {
         dropFromOutbox(entry.key);
         failures = 0;
         showToast({ title: 'Solicitud enviada', description: 'Recibimos la solicitud que guardamos sin conexión.' });
-      } else if (!isNetworkFailure(status) && status !== 429 && status !== 408) {
+      } else if (!isNetworkFailure(result.status) && result.status !== 429 && result.status !== 408) {
         dropFromOutbox(entry.key);
         showToast({
           title: 'No pudimos enviar tu solicitud guardada',
-          description: error ?? 'Revisa tus datos y envía el formulario de nuevo.',
+          description: result.error ?? 'Revisa tus datos y envía el formulario de nuevo.',
           variant: 'destructive',
         });
       } else {

@@ -5,18 +5,17 @@ import { counted } from '../../lib/admin/contacts.ts';
  * every request and call of theirs.
  */
 import type { Database, Queryable } from '../db/database.ts';
+import { LEAD_TABLES } from '../leads/repository.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 
-/** Every table that holds a person's rows, and how they are found (by contact id, or by phone). */
+/** Every table that holds a person's rows, and how they are found: by the contact, or also by the phone. */
 const SOURCES = [
-  { table: 'contacts', where: 'id = $1' },
-  { table: 'cotizaciones_rapidas', where: 'contact_id = $1 OR phone = $2' },
-  { table: 'quote_requests', where: 'contact_id = $1 OR phone = $2' },
-  { table: 'partner_applications', where: 'contact_id = $1 OR phone = $2' },
-  { table: 'voice_calls', where: 'contact_id = $1 OR phone = $2' },
-  { table: 'contact_notes', where: 'contact_id = $1' },
-  { table: 'contact_events', where: 'contact_id = $1' },
-  { table: 'notification_deliveries', where: 'contact_id = $1' },
+  { table: 'contacts', key: 'id', byPhone: false },
+  ...LEAD_TABLES.map((table) => ({ table, key: 'contact_id', byPhone: true })),
+  { table: 'voice_calls', key: 'contact_id', byPhone: true },
+  { table: 'contact_notes', key: 'contact_id', byPhone: false },
+  { table: 'contact_events', key: 'contact_id', byPhone: false },
+  { table: 'notification_deliveries', key: 'contact_id', byPhone: false },
 ] as const;
 
 export type PersonData = Record<(typeof SOURCES)[number]['table'], Record<string, unknown>[]>;
@@ -30,10 +29,10 @@ export async function personData(db: Queryable, contactId: string): Promise<Pers
   const phone = rows[0]?.phone;
   if (!phone) return null;
   const tables = await Promise.all(
-    SOURCES.map(async ({ table, where }) => {
+    SOURCES.map(async ({ table, key, byPhone }) => {
       const found = await db.query<Record<string, unknown>>(
-        `SELECT * FROM ${table} WHERE ${where.includes('$2') ? where : `${where} AND $2::text IS NOT NULL`} ORDER BY 1`,
-        [contactId, phone],
+        `SELECT * FROM ${table} WHERE ${key} = $1 ${byPhone ? 'OR phone = $2' : ''} ORDER BY 1`,
+        byPhone ? [contactId, phone] : [contactId],
       );
       return [
         table,
@@ -109,7 +108,7 @@ export async function erasePerson(
       ]);
     }
     let requests = 0;
-    for (const table of ['cotizaciones_rapidas', 'quote_requests', 'partner_applications']) {
+    for (const table of LEAD_TABLES) {
       const deleted = await tx.query(`DELETE FROM ${table} WHERE contact_id = $1 OR phone = $2`, [
         contactId,
         contact.phone,

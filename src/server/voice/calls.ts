@@ -105,7 +105,7 @@ const SUMMARY_COLUMNS = `v.id, v.call_id, v.created_at, v.started_at, v.ended_at
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-export function toSummary(row: CallRow): CallSummary {
+function toSummary(row: CallRow): CallSummary {
   return {
     id: row.id,
     callId: row.call_id,

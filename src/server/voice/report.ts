@@ -11,28 +11,6 @@ import { z } from 'zod';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
 
-/** The message types we store; every other one is answered 200 and left alone. */
-export const STORED_TYPES = ['end-of-call-report'] as const;
-
-/**
- * The informational types an assistant may send to this URL (the platform's
- * defaults and the ones this site's assistant is told to send): answered 200,
- * nothing stored. Listed in the README.
- */
-export const IGNORED_TYPES = [
-  'status-update',
-  'transcript',
-  'conversation-update',
-  'speech-update',
-  'hang',
-  'user-interrupted',
-  'model-output',
-  'voice-input',
-  'assistant.started',
-  'transfer-update',
-  'language-change-detected',
-] as const;
-
 const envelopeSchema = z.object({
   message: z.looseObject({ type: z.string().min(1).max(100) }),
 });

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { cookieOf, originOf, setupAdmin } from '../support/admin.ts';
+import { cookieOf, memberRequest, setupAdmin } from '../support/admin.ts';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
+import { vapiReport } from '../support/vapi.ts';
 
 /** Issue #14: consent on record with each lead, and the person's rights of access and cancellation (ARCO). */
 const VOICE_SECRET = 'secreto-del-asistente-de-voz-2026';
@@ -28,16 +27,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const call = (cookie: string | null, pathname: string, init: RequestInit = {}) =>
-  fetch(server.url + pathname, {
-    ...init,
-    headers: {
-      ...(cookie ? { Cookie: cookie } : {}),
-      Origin: originOf(server.url),
-      'Content-Type': 'application/json',
-      ...init.headers,
-    },
-  });
+const call = memberRequest(() => server.url);
 
 describe('consent on record', () => {
   it('stores the privacy notice in force and the time with every lead, and marketing consent apart', async () => {
@@ -105,11 +95,7 @@ describe('a person’s data (ARCO)', () => {
     );
     const prefilter = await postJson(`${server.url}/api/quote-requests`, preFilter({ name: NAME, phone: PHONE }));
     expect(prefilter.status).toBe(201);
-    const report = JSON.parse(
-      readFileSync(path.resolve(import.meta.dirname, '../fixtures/vapi/end-of-call-report.json'), 'utf8'),
-    ) as { message: { call: { id: string }; analysis: { structuredData: unknown } } };
-    report.message.call.id = 'arco-llamada-0001';
-    report.message.analysis.structuredData = { nombre: NAME, telefono: PHONE };
+    const report = vapiReport('arco-llamada-0001', { nombre: NAME, telefono: PHONE });
     const voice = await fetch(`${server.url}/api/voice/events`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Vapi-Secret': VOICE_SECRET },

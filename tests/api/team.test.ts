@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INVITATION_INVALID, LAST_ADMIN } from '../../src/lib/admin/team.ts';
-import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
+import { cookieOf, login, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -26,16 +26,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const call = (cookie: string | null, path: string, init: RequestInit = {}) =>
-  fetch(server.url + path, {
-    ...init,
-    headers: {
-      ...(cookie ? { Cookie: cookie } : {}),
-      Origin: originOf(server.url),
-      'Content-Type': 'application/json',
-      ...init.headers,
-    },
-  });
+const call = memberRequest(() => server.url);
 const post = (cookie: string | null, path: string, body: unknown) =>
   call(cookie, path, { method: 'POST', body: JSON.stringify(body) });
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
+import { vapiFixture } from '../support/vapi.ts';
 
 /**
  * Issue #13: whatever arrives at /api/voice/events with the right secret, the
@@ -12,9 +11,7 @@ import { sql } from '../support/sql.ts';
  * with its call id or is refused whole.
  */
 const SECRET = 'secreto-del-asistente-de-voz-2026';
-const REPORT = JSON.parse(
-  readFileSync(path.resolve(import.meta.dirname, '../fixtures/vapi/end-of-call-report.json'), 'utf8'),
-) as { message: Record<string, unknown> };
+const REPORT = vapiFixture('end-of-call-report');
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -1,25 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieOf, originOf, setupAdmin } from '../support/admin.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
+import { vapiFixture, vapiReport } from '../support/vapi.ts';
 
 /** Issue #13: the voice platform's server messages, stored once per call, joined to the contact, notified. */
 const SECRET = 'secreto-del-asistente-de-voz-2026';
-const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/vapi');
-const fixture = (name: string) =>
-  JSON.parse(readFileSync(path.join(FIXTURES, `${name}.json`), 'utf8')) as { message: Record<string, unknown> };
-
-/** A copy of the full report for another call (another id, another phone). */
-function reportFor(callId: string, structured: Record<string, unknown> | null = null) {
-  const report = fixture('end-of-call-report');
-  (report.message.call as { id: string }).id = callId;
-  if (structured) (report.message.analysis as { structuredData: unknown }).structuredData = structured;
-  return report;
-}
-
 let server: RunningServer;
 let smtp: SmtpReceiver;
 let admin: string;
@@ -48,7 +35,7 @@ const panel = (cookie: string, pathname: string) => fetch(server.url + pathname,
 
 describe('POST /api/voice/events', () => {
   it('stores an end-of-call report with everything the team needs, joined to a new contact, and notifies', async () => {
-    const answer = await send(fixture('end-of-call-report'));
+    const answer = await send(vapiFixture('end-of-call-report'));
     expect(answer.status).toBe(200);
     const body = (await answer.json()) as { stored: boolean; id: string };
     expect(body.stored).toBe(true);
@@ -102,7 +89,7 @@ describe('POST /api/voice/events', () => {
   });
 
   it('is stored once however often the platform sends the same report, even at once', async () => {
-    const report = reportFor('a0a0a0a0-1111-4222-8333-444455556666', { nombre: 'Luis Pech', telefono: '9997654321' });
+    const report = vapiReport('a0a0a0a0-1111-4222-8333-444455556666', { nombre: 'Luis Pech', telefono: '9997654321' });
     const answers = await Promise.all(Array.from({ length: 6 }, () => send(report)));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
     const stored = await Promise.all(
@@ -128,7 +115,7 @@ describe('POST /api/voice/events', () => {
     expect(lead.status).toBe(201);
     const [before] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', ['+529992223344']);
     // No name this time: the contact keeps hers.
-    const answer = await send(reportFor('b1b1b1b1-1111-4222-8333-444455556666', { telefono: '+52 999 222 3344' }));
+    const answer = await send(vapiReport('b1b1b1b1-1111-4222-8333-444455556666', { telefono: '+52 999 222 3344' }));
     expect(answer.status).toBe(200);
     const contacts = await sql<{ id: string; name: string }>('SELECT id, name FROM contacts WHERE phone = $1', [
       '+529992223344',
@@ -141,7 +128,7 @@ describe('POST /api/voice/events', () => {
   });
 
   it('stores a report without structured data, recording or metadata, with no contact and no notification', async () => {
-    const answer = await send(fixture('end-of-call-report-minimal'));
+    const answer = await send(vapiFixture('end-of-call-report-minimal'));
     expect(answer.status).toBe(200);
     const [call] = await sql<Record<string, unknown>>(
       `SELECT contact_id, duration_seconds, recording_url, structured, phone, page_path, ended_reason
@@ -165,8 +152,8 @@ describe('POST /api/voice/events', () => {
   it('answers 200 to the types it does not use and stores nothing', async () => {
     const before = await sql<{ count: string }>('SELECT count(*) FROM voice_calls');
     for (const body of [
-      fixture('status-update'),
-      fixture('transcript'),
+      vapiFixture('status-update'),
+      vapiFixture('transcript'),
       { message: { type: 'conversation-update', messages: [] } },
       { message: { type: 'algo-nuevo-de-la-plataforma' } },
     ]) {
@@ -178,7 +165,7 @@ describe('POST /api/voice/events', () => {
   });
 
   it('refuses a missing or wrong secret with 401, and takes it as a Bearer token too', async () => {
-    const report = reportFor('c2c2c2c2-1111-4222-8333-444455556666');
+    const report = vapiReport('c2c2c2c2-1111-4222-8333-444455556666');
     const wrong: Record<string, string>[] = [
       {},
       { 'X-Vapi-Secret': 'otro-secreto-cualquiera-123' },
@@ -223,7 +210,7 @@ describe('POST /api/voice/events', () => {
   });
 
   it('keeps what it can of an odd report: a non-https recording, a bad date or a huge field do not lose the call', async () => {
-    const report = reportFor('d3d3d3d3-1111-4222-8333-444455556666', {
+    const report = vapiReport('d3d3d3d3-1111-4222-8333-444455556666', {
       nombre: 'x'.repeat(500),
       telefono: 'no lo sé',
       correo: 'NO-ES-CORREO',
@@ -273,7 +260,7 @@ describe('the panel’s calls', () => {
     expect((await panel(admin, '/api/admin/calls/00000000-0000-4000-8000-000000000000')).status).toBe(404);
 
     // A formula in what the assistant heard stays text in a spreadsheet.
-    await send(reportFor('e4e4e4e4-1111-4222-8333-444455556666', { nombre: '=HYPERLINK("http://x","clic")' }));
+    await send(vapiReport('e4e4e4e4-1111-4222-8333-444455556666', { nombre: '=HYPERLINK("http://x","clic")' }));
     const csv = await panel(admin, '/api/admin/calls/export.csv');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="llamadas.csv"');

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import bcrypt from 'bcryptjs';
 import { startWebhookReceiver } from '../support/receivers.ts';
+import { vapiReport } from '../support/vapi.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_VOICE_SECRET, E2E_WEBHOOK } from './playwright.config.ts';
 
@@ -368,16 +367,12 @@ test('the calls story: a finished call in Llamadas, its conversation, and the co
   consoleErrors,
 }) => {
   await signIn(page);
-  const report = JSON.parse(
-    readFileSync(path.resolve(import.meta.dirname, '../fixtures/vapi/end-of-call-report.json'), 'utf8'),
-  ) as { message: { call: { id: string }; analysis: { structuredData: Record<string, string> } } };
   const name = uniqueName('Ana Canché');
-  report.message.call.id = `e2e-${Date.now()}`;
-  report.message.analysis.structuredData = {
+  const report = vapiReport(`e2e-${Date.now()}`, {
     nombre: name,
     telefono: `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
     interes: 'Modelo Ceiba, 2 recámaras',
-  };
+  });
   const answer = await page.request.post('/api/voice/events', {
     data: report,
     headers: { Authorization: `Bearer ${E2E_VOICE_SECRET}` },

@@ -48,3 +48,20 @@ export function forgeToken(options: {
     .setExpirationTime(options.expiresIn ?? '1h')
     .sign(new TextEncoder().encode(options.secret));
 }
+
+/**
+ * A JSON request to the server at `baseUrl`, as a member's browser on our pages
+ * sends it: their session cookie (or none), our Origin, JSON content.
+ */
+export function memberRequest(baseUrl: () => string) {
+  return (cookie: string | null, pathname: string, init: RequestInit = {}) =>
+    fetch(baseUrl() + pathname, {
+      ...init,
+      headers: {
+        ...(cookie ? { Cookie: cookie } : {}),
+        Origin: originOf(baseUrl()),
+        'Content-Type': 'application/json',
+        ...init.headers,
+      },
+    });
+}

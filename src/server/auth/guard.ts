@@ -21,19 +21,8 @@ export async function requireUser(request: Request, db: Queryable): Promise<Sign
 }
 
 /**
- * A member of the team (administrator or adviser), or the 401 / 403 to answer
- * (403 too for an administrator who must still sign in with a passkey).
- */
-export async function requireMember(request: Request, db: Queryable): Promise<SignedIn | Response> {
-  const user = await requireUser(request, db);
-  if (user instanceof Response) return user;
-  if (user.passkeyPending) return jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' });
-  return user.role ? user : jsonError(403, NOT_ADMIN);
-}
-
-/**
- * A member working on their own account (password, passkeys): like
- * requireMember, but an administrator who must still sign in with a passkey
+ * A member working on their own account (password, passkeys): a session with
+ * a role in the team. An administrator who must still sign in with a passkey
  * gets here, to add one.
  */
 export async function requireAccount(request: Request, db: Queryable): Promise<SignedIn | Response> {
@@ -42,13 +31,21 @@ export async function requireAccount(request: Request, db: Queryable): Promise<S
   return user.role ? user : jsonError(403, NOT_ADMIN);
 }
 
-/** The signed-in administrator, or the 401 (no valid session) / 403 (an adviser, no role) to answer. */
-export async function requireAdmin(request: Request, db: Queryable): Promise<SignedIn | Response> {
-  const user = await requireUser(request, db);
+/**
+ * A member of the team (administrator or adviser) at work, or the 401 / 403
+ * to answer (403 too for an administrator who must still sign in with a passkey).
+ */
+export async function requireMember(request: Request, db: Queryable): Promise<SignedIn | Response> {
+  const user = await requireAccount(request, db);
   if (user instanceof Response) return user;
-  if (user.passkeyPending) return jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' });
-  if (user.admin) return user;
-  return jsonError(403, user.role ? ADMIN_ONLY : NOT_ADMIN);
+  return user.passkeyPending ? jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' }) : user;
+}
+
+/** The signed-in administrator, or the 401 (no valid session) / 403 (an adviser, no role, a passkey still due) to answer. */
+export async function requireAdmin(request: Request, db: Queryable): Promise<SignedIn | Response> {
+  const user = await requireMember(request, db);
+  if (user instanceof Response) return user;
+  return user.admin ? user : jsonError(403, ADMIN_ONLY);
 }
 
 /** A request that changes state must come from our own pages (CSRF). */

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { partnerApplicationSchema } from '../../src/lib/forms/partner-application.ts';
+import { partnerForm } from '../../src/lib/forms/partner-application.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { scorePartnerApplication } from '../../src/server/leads/partner-score.ts';
@@ -11,9 +11,8 @@ export default logged(
   'partner-applications',
   leadHandler({
     name: 'partner-applications',
-    schema: partnerApplicationSchema,
-    invalidMessage: 'Revisa los campos marcados para evaluar tu proyecto.',
-    failureMessage: 'No se pudo guardar en este momento, intenta después.',
+    schema: partnerForm.schema,
+    messages: partnerForm.messages,
     async save(db, input, idempotency) {
       const row = partnerApplicationRow(input, scorePartnerApplication(input));
       // A retried submission answers with the verdict stored the first time.

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { quickQuoteSchema } from '../../src/lib/forms/quick-quote.ts';
+import { quickQuoteForm } from '../../src/lib/forms/quick-quote.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { insertLead } from '../../src/server/leads/repository.ts';
@@ -10,9 +10,8 @@ export default logged(
   'quick-quotes',
   leadHandler({
     name: 'quick-quotes',
-    schema: quickQuoteSchema,
-    invalidMessage: 'Por favor completa tu nombre y WhatsApp.',
-    failureMessage: 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.',
+    schema: quickQuoteForm.schema,
+    messages: quickQuoteForm.messages,
     async save(db, input, idempotency) {
       const lead = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency);
       return { lead, answer: { id: lead.id } };

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { quoteRequestSchema } from '../../src/lib/forms/quote-request.ts';
+import { quoteRequestMessages, quoteRequestSchema } from '../../src/lib/forms/quote-request.ts';
 import { decoyId, leadHandler } from '../../src/server/http/lead-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { insertLead } from '../../src/server/leads/repository.ts';
@@ -11,10 +11,7 @@ export default logged(
   leadHandler({
     name: 'quote-requests',
     schema: quoteRequestSchema,
-    invalidMessage: 'Por favor completa todos los campos requeridos.',
-    // The pre-filter's and the estimate's failure texts differ (spec, section 8);
-    // the page shows its own, this one serves any other client.
-    failureMessage: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
+    messages: quoteRequestMessages,
     async save(db, input, idempotency) {
       const lead = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency);
       return { lead, answer: { id: lead.id } };

@@ -74,26 +74,16 @@ const pagesSchema = z
         advisory: card,
       })
       .strict(),
-    prefiltro: z.object({ seo, title: z.string(), intro: z.string(), submit: z.string() }).strict(),
-    estimacion: z
-      .object({ seo, title: z.string(), intro: z.string(), submit: z.string(), trust: z.array(z.string()).length(4) })
-      .strict(),
+    prefiltro: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
+    estimacion: z.object({ seo, title: z.string(), intro: z.string(), trust: z.array(z.string()).length(4) }).strict(),
     socios: z
       .object({
         seo,
         title: z.string(),
         intro: z.string(),
-        submit: z.string(),
-        approved: z
-          .object({ title: z.string(), text: z.string(), next: z.string(), pay: z.string(), chat: z.string() })
-          .strict(),
-        rejected: z.object({ title: z.string(), text: z.string(), next: z.string(), chat: z.string() }).strict(),
-        home: z.string(),
       })
       .strict(),
-    quickQuote: z
-      .object({ title: z.string(), description: z.string(), submit: z.string(), submitting: z.string() })
-      .strict(),
+    quickQuote: z.object({ title: z.string(), description: z.string() }).strict(),
     notFound: z.object({ seo, title: z.string(), text: z.string(), home: z.string() }).strict(),
   })
   .strict();

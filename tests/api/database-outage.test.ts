@@ -44,7 +44,8 @@ describe('PostgreSQL stopped', () => {
       path: '/api/quote-requests',
       table: 'quote_requests',
       body: preFilter(),
-      message: 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.',
+      // The pre-filter's own text (src/lib/forms/pre-filter.ts); the estimate has its own.
+      message: 'No se pudo guardar tu información. Inténtalo de nuevo.',
     },
     {
       path: '/api/partner-applications',

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useCallback, useEffect, useRef, useState } from 're
 import {
   COLUMNS,
   formatShortDate,
+  isStrongScore,
   LEAD_KINDS,
   type LeadKind,
   type LeadRow,
@@ -362,9 +363,9 @@ function LeadTable({
   );
 }
 
-/** The partner's score out of 13 as a percentage; destructive style below the threshold of 8. */
+/** The partner's score as a percentage; destructive style below the approval threshold. */
 function ScoreBadge({ score }: { score: number }) {
-  const strong = score >= 8;
+  const strong = isStrongScore(score);
   return (
     <span
       className={`inline-flex rounded-full px-2.5 py-0.5 text-xs font-bold ${strong ? 'bg-brand-100 text-brand-800' : 'bg-danger-600 text-white'}`}

@@ -1,37 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { showToast } from '../../lib/client/toast.ts';
-import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
-import {
-  INVESTMENT_LABELS,
-  LAND_SIZE_LABELS,
-  optionsOf,
-  PARTNER_ROLE_LABELS,
-  PARTNER_TIMELINE_LABELS,
-  PROJECT_TYPE_LABELS,
-  YES_NO_LABELS,
-} from '../../lib/forms/labels.ts';
-import { MESSAGES } from '../../lib/forms/messages.ts';
-import {
-  INVESTMENT_RANGES,
-  LAND_SIZES,
-  PARTNER_ROLES,
-  PARTNER_STATES,
-  PARTNER_TIMELINES,
-  PROJECT_TYPES,
-  YES_NO,
-} from '../../lib/forms/options.ts';
-import { partnerApplicationSchema } from '../../lib/forms/partner-application.ts';
-import {
-  ChoiceGroup,
-  Honeypot,
-  MarketingConsent,
-  NameField,
-  PhoneField,
-  PrivacyNote,
-  SelectField,
-  SubmitButton,
-  TextField,
-} from './fields.tsx';
+import { PARTNER_VERDICTS, partnerForm } from '../../lib/forms/partner-application.ts';
+import { FormFooter, FormQuestions } from './FormQuestions.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
 interface Verdict {
@@ -39,23 +9,13 @@ interface Verdict {
   score: number;
 }
 
-export interface PartnerCopy {
-  submit: string;
-  home: string;
-  approved: { title: string; text: string; next: string; pay: string; chat: string };
-  rejected: { title: string; text: string; next: string; chat: string };
-}
-
 interface Props {
-  copy: PartnerCopy;
   paymentLink: string;
   chatLink: string;
 }
 
-const STATES = PARTNER_STATES.map((state) => ({ value: state, label: state }));
-
 /** /prefiltro-socios: the evaluation form, then the server's verdict. */
-export default function PartnerForm({ copy, paymentLink, chatLink }: Props) {
+export default function PartnerForm({ paymentLink, chatLink }: Props) {
   const [verdict, setVerdict] = useState<Verdict | null>(null);
   const [formKey, setFormKey] = useState(0);
   const resultHeading = useRef<HTMLHeadingElement>(null);
@@ -83,7 +43,7 @@ export default function PartnerForm({ copy, paymentLink, chatLink }: Props) {
 
   if (verdict) {
     const approved = verdict.status === 'approved';
-    const text = approved ? copy.approved : copy.rejected;
+    const text = approved ? PARTNER_VERDICTS.approved : PARTNER_VERDICTS.rejected;
     return (
       <section className="grid scroll-mt-40 gap-5 py-4 text-center sm:py-8" aria-labelledby="partner-result-title">
         <span
@@ -100,118 +60,42 @@ export default function PartnerForm({ copy, paymentLink, chatLink }: Props) {
         <div className="flex flex-col justify-center gap-3 sm:flex-row">
           {approved && (
             <button type="button" className="btn btn-accent" onClick={pay}>
-              {copy.approved.pay}
+              {PARTNER_VERDICTS.approved.pay}
             </button>
           )}
           <button type="button" className="btn btn-primary" onClick={chat}>
             {text.chat}
           </button>
           <a href="/" className="btn btn-outline">
-            {copy.home}
+            {PARTNER_VERDICTS.home}
           </a>
         </div>
       </section>
     );
   }
 
-  return <PartnerQuestions key={formKey} submitLabel={copy.submit} onVerdict={setVerdict} />;
+  return <PartnerQuestions key={formKey} onVerdict={setVerdict} />;
 }
 
-function PartnerQuestions({ submitLabel, onVerdict }: { submitLabel: string; onVerdict(verdict: Verdict): void }) {
-  const { errors, busy, formProps } = useLeadForm<typeof partnerApplicationSchema, Verdict>({
-    schema: partnerApplicationSchema,
-    endpoint: '/api/partner-applications',
-    missingToast: MESSAGES.partner.missing,
-    failureToast: MESSAGES.partner.failure,
+function PartnerQuestions({ onVerdict }: { onVerdict(verdict: Verdict): void }) {
+  const { errors, busy, formProps } = useLeadForm<typeof partnerForm.schema, Verdict>({
+    form: partnerForm,
     onSuccess(answer) {
-      showToast(answer.status === 'approved' ? MESSAGES.partner.approved : MESSAGES.partner.rejected);
+      showToast(answer.status === 'approved' ? partnerForm.toasts.approved : partnerForm.toasts.rejected);
       onVerdict(answer);
     },
   });
-
-  let question = 0;
-  const numbered = (label: string) => `${++question}. ${label}`;
 
   return (
     <form
       {...formProps}
       className="grid gap-6"
-      aria-label="Evaluación de socios"
+      aria-label={partnerForm.label}
       method="post"
-      action="/api/partner-applications"
+      action={partnerForm.endpoint}
     >
-      <ChoiceGroup
-        name="role"
-        label={numbered('¿Cuál es tu rol en el proyecto?')}
-        options={optionsOf(PARTNER_ROLES, PARTNER_ROLE_LABELS)}
-        required
-        error={errors.role}
-        columns={2}
-      />
-      <ChoiceGroup
-        name="project_type"
-        label={numbered('¿Qué tipo de proyecto es?')}
-        options={optionsOf(PROJECT_TYPES, PROJECT_TYPE_LABELS)}
-        error={errors.project_type}
-        columns={2}
-      />
-      <fieldset className="grid gap-4 sm:grid-cols-2">
-        <legend className="field-label mb-1.5 sm:col-span-2">{numbered('¿Dónde está el proyecto?')}</legend>
-        <SelectField name="state" label="Estado" options={STATES} placeholder="Elige el estado" error={errors.state} />
-        <TextField name="municipality" label="Municipio" required error={errors.municipality} maxLength={120} />
-      </fieldset>
-      <ChoiceGroup
-        name="land_size"
-        label={numbered('¿Qué superficie tiene el terreno?')}
-        options={optionsOf(LAND_SIZES, LAND_SIZE_LABELS)}
-        error={errors.land_size}
-        columns={3}
-      />
-      <ChoiceGroup
-        name="investment"
-        label={numbered('¿Cuál es el rango de inversión (MXN)?')}
-        options={optionsOf(INVESTMENT_RANGES, INVESTMENT_LABELS)}
-        required
-        error={errors.investment}
-        columns={2}
-      />
-      <ChoiceGroup
-        name="timeline"
-        label={numbered('¿Cuándo quieres iniciar?')}
-        options={optionsOf(PARTNER_TIMELINES, PARTNER_TIMELINE_LABELS)}
-        required
-        error={errors.timeline}
-        columns={2}
-      />
-      <ChoiceGroup
-        name="legal_documentation"
-        label={numbered('¿Tu documentación legal del terreno está en regla?')}
-        options={optionsOf(YES_NO, YES_NO_LABELS)}
-        required
-        error={errors.legal_documentation}
-        columns={2}
-        compact
-      />
-      <ChoiceGroup
-        name="consultancy_payment"
-        label={numbered('¿Estás de acuerdo con la consultoría de $899 MXN, acreditable si el proyecto avanza?')}
-        options={optionsOf(YES_NO, YES_NO_LABELS)}
-        required
-        error={errors.consultancy_payment}
-        columns={2}
-        compact
-      />
-      <div className="grid gap-4 rounded-3xl bg-sand-50 p-5 ring-1 ring-brand-900/10 sm:grid-cols-2">
-        <p className="font-semibold sm:col-span-2">¿Cómo te contactamos?</p>
-        <NameField error={errors.name} />
-        <PhoneField label="Teléfono (WhatsApp)" error={errors.phone} />
-      </div>
-      <Honeypot name={HONEYPOT_FIELD} />
-      <div className="grid gap-3">
-        <MarketingConsent />
-        <SubmitButton busy={busy} label={submitLabel} />
-        <PrivacyNote />
-      </div>
+      <FormQuestions form={partnerForm} errors={errors} />
+      <FormFooter form={partnerForm} busy={busy} />
     </form>
   );
 }

@@ -1,30 +1,11 @@
-import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
-import { LAND_OPTION_LABELS, OBJECTIVE_LABELS, optionsOf, PREFILTER_TIMELINE_LABELS } from '../../lib/forms/labels.ts';
-import { MESSAGES } from '../../lib/forms/messages.ts';
-import { LAND_OPTIONS, MEXICAN_STATES, OBJECTIVES, PREFILTER_TIMELINES } from '../../lib/forms/options.ts';
-import { preFilterSchema } from '../../lib/forms/quote-request.ts';
-import {
-  ChoiceGroup,
-  Honeypot,
-  MarketingConsent,
-  NameField,
-  PhoneField,
-  PrivacyNote,
-  SelectField,
-  SubmitButton,
-  TextField,
-} from './fields.tsx';
+import { preFilterForm } from '../../lib/forms/pre-filter.ts';
+import { FormFooter, FormQuestions } from './FormQuestions.tsx';
 import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
-const STATES = MEXICAN_STATES.map((state) => ({ value: state, label: state }));
-
 /** /prefiltro: "Primer paso hacia tu casa". */
-export default function PreFilterForm({ submitLabel }: { submitLabel: string }) {
+export default function PreFilterForm() {
   const { errors, busy, formProps } = useLeadForm({
-    schema: preFilterSchema,
-    endpoint: '/api/quote-requests',
-    missingToast: MESSAGES.preFilter.missing,
-    failureToast: MESSAGES.preFilter.failure,
+    form: preFilterForm,
     extra: () => ({ source: 'prefiltro' }),
     onSuccess(_answer, values) {
       rememberAnswers('preFilterData', values);
@@ -40,51 +21,12 @@ export default function PreFilterForm({ submitLabel }: { submitLabel: string }) 
     <form
       {...formProps}
       className="grid gap-6"
-      aria-label="Primer paso hacia tu casa"
+      aria-label={preFilterForm.label}
       method="post"
-      action="/api/quote-requests"
+      action={preFilterForm.endpoint}
     >
-      <div className="grid gap-4 sm:grid-cols-2">
-        <NameField label="Nombre de contacto" error={errors.name} />
-        <PhoneField label="Teléfono (WhatsApp)" error={errors.phone} />
-        <SelectField name="state" label="Estado" options={STATES} placeholder="Elige tu estado" error={errors.state} />
-        <TextField
-          name="municipality"
-          label="Municipio"
-          autoComplete="address-level2"
-          required
-          error={errors.municipality}
-          maxLength={120}
-        />
-      </div>
-      <ChoiceGroup
-        name="land_option"
-        label="¿Cuentas con terreno?"
-        options={optionsOf(LAND_OPTIONS, LAND_OPTION_LABELS)}
-        required
-        error={errors.land_option}
-        columns={2}
-      />
-      <ChoiceGroup
-        name="timeline"
-        label="¿Cuándo te gustaría iniciar?"
-        options={optionsOf(PREFILTER_TIMELINES, PREFILTER_TIMELINE_LABELS)}
-        error={errors.timeline}
-        columns={3}
-      />
-      <ChoiceGroup
-        name="objective"
-        label="¿Cuál es el objetivo de tu proyecto?"
-        options={optionsOf(OBJECTIVES, OBJECTIVE_LABELS)}
-        error={errors.objective}
-        columns={2}
-      />
-      <Honeypot name={HONEYPOT_FIELD} />
-      <div className="grid gap-3">
-        <MarketingConsent />
-        <SubmitButton busy={busy} label={submitLabel} />
-        <PrivacyNote />
-      </div>
+      <FormQuestions form={preFilterForm} errors={errors} />
+      <FormFooter form={preFilterForm} busy={busy} />
     </form>
   );
 }

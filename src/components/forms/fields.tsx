@@ -1,5 +1,6 @@
 import type { InputHTMLAttributes, ReactNode } from 'react';
-import { MARKETING_FIELD, MARKETING_LABEL } from '../../lib/forms/fields.ts';
+import type { Option } from '../../lib/forms/definition.ts';
+import { HONEYPOT_FIELD, MARKETING_FIELD, MARKETING_LABEL } from '../../lib/forms/fields.ts';
 
 interface FieldBase {
   /** The form field's name, also the JSON field the endpoint expects. */
@@ -84,52 +85,6 @@ export function TextField({
       <Messages id={id} hint={hint} error={error} />
     </div>
   );
-}
-
-type ContactFieldProps = Pick<FieldBase, 'error' | 'idPrefix'> & { label?: string; hint?: string };
-
-/** The visitor's name: required everywhere. */
-export function NameField({ label = 'Nombre', ...props }: ContactFieldProps) {
-  return <TextField name="name" label={label} autoComplete="name" required maxLength={120} {...props} />;
-}
-
-/** A WhatsApp / phone number: required, normalised to +52 by the shared schema. */
-export function PhoneField({ label = 'WhatsApp', hint = '10 dígitos.', ...props }: ContactFieldProps) {
-  return (
-    <TextField
-      name="phone"
-      label={label}
-      type="tel"
-      inputMode="tel"
-      autoComplete="tel"
-      placeholder="999 123 4567"
-      required
-      maxLength={30}
-      hint={hint}
-      {...props}
-    />
-  );
-}
-
-/** An optional e-mail address. */
-export function EmailField(props: ContactFieldProps) {
-  return (
-    <TextField
-      name="email"
-      label="Correo electrónico"
-      type="email"
-      inputMode="email"
-      autoComplete="email"
-      placeholder="nombre@correo.com"
-      maxLength={254}
-      {...props}
-    />
-  );
-}
-
-export interface Option {
-  value: string;
-  label: string;
 }
 
 export function SelectField({
@@ -239,7 +194,6 @@ export function SubmitButton({
   );
 }
 
-/** The privacy notice next to every submit button. */
 /** The optional, unticked marketing consent of every form, before its submit button. */
 export function MarketingConsent() {
   return (
@@ -250,6 +204,7 @@ export function MarketingConsent() {
   );
 }
 
+/** The privacy notice next to every submit button. */
 export function PrivacyNote({ children }: { children?: ReactNode }) {
   return (
     <p className="text-sm text-brand-700">
@@ -263,7 +218,7 @@ export function PrivacyNote({ children }: { children?: ReactNode }) {
 }
 
 /** The hidden field bots fill in and people never see. */
-export function Honeypot({ name }: { name: string }) {
+export function Honeypot({ name = HONEYPOT_FIELD }: { name?: string }) {
   return (
     <div className="absolute -left-[9999px] h-px w-px overflow-hidden" aria-hidden="true">
       <label>

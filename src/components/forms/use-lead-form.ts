@@ -5,16 +5,13 @@ import { isNetworkFailure, keepInOutbox } from '../../lib/client/outbox.ts';
 import { startOutbox } from '../../lib/client/outbox-sender.ts';
 import { type LeadResult, leadBody, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
+import type { FormDefinition } from '../../lib/forms/definition.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 
-interface Options<Schema extends z.ZodType, Answer> {
-  schema: Schema;
-  endpoint: string;
-  /** Toast when required fields are missing or invalid. */
-  missingToast: Toast;
-  /** Toast when the server cannot save (5xx, network). */
-  failureToast: Toast;
+interface Options<Schema extends z.ZodObject, Answer> {
+  /** The form's definition: schema, endpoint and toasts (`missing` for invalid answers, `failure` when not saved). */
+  form: FormDefinition<Schema>;
   /** Extra fields that are not inputs of the form (e.g. `source`, `origin`). */
   extra?: () => Record<string, unknown>;
   onSuccess(answer: Answer, values: Record<string, string>, form: HTMLFormElement): void;
@@ -68,11 +65,12 @@ export function readForm(form: HTMLFormElement): Record<string, string> {
 
 /**
  * One lead form: validates with the shared schema, shows the field messages
- * and the spec's toasts, sends once per attempt (the idempotency key is kept
+ * and the form's toasts, sends once per attempt (the idempotency key is kept
  * until a success, so a retry never stores twice), and never clears what the
  * visitor typed unless the lead was stored.
  */
-export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options: Options<Schema, Answer>) {
+export function useLeadForm<Schema extends z.ZodObject, Answer = unknown>(options: Options<Schema, Answer>) {
+  const { form: definition } = options;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [ready, setReady] = useState(false);
@@ -96,7 +94,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
     const first = Object.keys(fields)[0];
     const input = first ? form.querySelector<HTMLElement>(`[name="${first}"]`) : null;
     input?.focus();
-    showToast(options.missingToast);
+    showToast(definition.toasts.missing);
   }
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -104,7 +102,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
     if (busyRef.current) return;
     const form = event.currentTarget;
     const values = { ...readForm(form), ...options.extra?.() };
-    const parsed = options.schema.safeParse(values);
+    const parsed = definition.schema.safeParse(values);
     if (!parsed.success) {
       showErrors(fieldMessages(parsed.error), form);
       return;
@@ -121,7 +119,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
       attemptBody.current = body;
     }
     const payload = leadBody(values);
-    const result: LeadResult<Answer> = await submitLead<Answer>(options.endpoint, payload, attemptKey.current);
+    const result: LeadResult<Answer> = await submitLead<Answer>(definition.endpoint, payload, attemptKey.current);
     busyRef.current = false;
     setBusy(false);
 
@@ -130,7 +128,7 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
       options.onSuccess(result.data, values as Record<string, string>, form);
     } else if (isNetworkFailure(result.status)) {
       // Kept with its key: however many times it is sent later, it is stored once.
-      keepInOutbox({ key: attemptKey.current, endpoint: options.endpoint, body: payload, savedAt: Date.now() });
+      keepInOutbox({ key: attemptKey.current, endpoint: definition.endpoint, body: payload, savedAt: Date.now() });
       attemptKey.current = null;
       let leaving: 'leaving' | undefined;
       if (options.onQueued) leaving = options.onQueued(values as Record<string, string>, form);
@@ -143,8 +141,8 @@ export function useLeadForm<Schema extends z.ZodType, Answer = unknown>(options:
     } else if (result.status === 429 && result.error) {
       showToast({ title: 'Error', description: result.error, variant: 'destructive' });
     } else {
-      console.error(`No se pudo enviar el formulario (${options.endpoint}): estado ${result.status}`);
-      showToast(options.failureToast);
+      console.error(`No se pudo enviar el formulario (${definition.endpoint}): estado ${result.status}`);
+      showToast(definition.toasts.failure);
     }
   }
 

@@ -19,6 +19,7 @@ import {
   STATUS_LABELS,
   YES_NO_LABELS,
 } from '../forms/labels.ts';
+import { PARTNER_APPROVAL_THRESHOLD, PARTNER_SCORE_MAX } from '../forms/partner-application.ts';
 
 export const LEAD_KINDS = ['quote-requests', 'partner-applications', 'quick-quotes'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
@@ -38,11 +39,16 @@ const labelled =
   (value: unknown): string =>
     value === null || value === undefined ? '' : (labels[String(value)] ?? String(value));
 
-/** Partner score as a percentage of 13, clamped to 0-100 (spec, section 5). */
+/** Partner score as a percentage of the highest reachable score, clamped to 0-100. */
 export function scorePercent(score: number): number {
   if (score < 0) return 0;
-  if (score > 13) return 100;
-  return Math.round((score / 13) * 100);
+  if (score > PARTNER_SCORE_MAX) return 100;
+  return Math.round((score / PARTNER_SCORE_MAX) * 100);
+}
+
+/** A score that reaches the approval threshold (approval also needs both "si" answers). */
+export function isStrongScore(score: number): boolean {
+  return score >= PARTNER_APPROVAL_THRESHOLD;
 }
 
 const column = (header: string, value: (row: LeadRow) => string, inTable = true): Column => ({

@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { loginSchema, setupSchema } from './credentials.ts';
 import { FALLBACK_FIELD_MESSAGE, fieldMessages } from './errors.ts';
+import { estimateSchema } from './estimate.ts';
 import { partnerApplicationSchema } from './partner-application.ts';
+import { preFilterSchema } from './pre-filter.ts';
 import { quickQuoteSchema } from './quick-quote.ts';
-import { estimateSchema, preFilterSchema, quoteRequestSchema } from './quote-request.ts';
+import { quoteRequestSchema } from './quote-request.ts';
 
 /**
  * Issue #9: no message written by a library reaches a visitor. Whatever a

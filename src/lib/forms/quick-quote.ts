@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import { attributionShape, consentShape, nameField, optionalEmailField, phoneField } from './fields.ts';
 import { QUICK_QUOTE_ORIGINS } from './options.ts';
 
-/** The quick-quote dialog ("Obtén tu estimación rápida"). */
+/** The quick-quote dialog ("Obtén tu estimación rápida"), docs/product.md. */
 export const quickQuoteSchema = z.object({
   name: nameField,
   phone: phoneField,
@@ -13,3 +14,31 @@ export const quickQuoteSchema = z.object({
 });
 
 export type QuickQuote = z.output<typeof quickQuoteSchema>;
+
+const MISSING = 'Por favor completa tu nombre y WhatsApp';
+const FAILURE = 'Hubo un problema al enviar tu información. Por favor intenta de nuevo.';
+
+export const quickQuoteForm = defineForm({
+  label: 'Estimación rápida',
+  endpoint: '/api/quick-quotes',
+  schema: quickQuoteSchema,
+  sections: [
+    {
+      questions: [
+        nameQuestion(),
+        phoneQuestion('WhatsApp', '10 dígitos; te escribimos por WhatsApp.'),
+        emailQuestion(),
+      ],
+    },
+  ],
+  submit: { label: 'Ver modelos y precios', busyLabel: SUBMITTING },
+  toasts: {
+    missing: { title: 'Campos requeridos', description: MISSING },
+    failure: { title: 'Error', description: FAILURE },
+    success: {
+      title: '¡Gracias por tu interés!',
+      description: 'Te mostramos modelos y rangos de precio. Un asesor te contactará pronto.',
+    },
+  },
+  messages: { invalid: `${MISSING}.`, failure: FAILURE },
+});

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
+import type { EndpointMessages } from '../../lib/forms/definition.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { getConfig } from '../config.ts';
@@ -28,10 +29,11 @@ export interface LeadEndpoint<Schema extends z.ZodType> {
   /** Names the endpoint in the rate limit and the logs, e.g. `quick-quotes`. */
   name: string;
   schema: Schema;
-  /** Spanish text shown when the lead cannot be saved (spec, section 8). */
-  failureMessage: string;
-  /** Spanish summary shown above the field messages of a 400. */
-  invalidMessage: string;
+  /**
+   * The form's Spanish texts for a 400 and a 503, from its definition in
+   * src/lib/forms/; an endpoint shared by two forms picks by the body.
+   */
+  messages: EndpointMessages | ((body: Record<string, unknown>) => EndpointMessages);
   /** Stores the validated lead; returns it and the answer body. */
   save(
     db: Database,
@@ -63,10 +65,11 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
       return jsonError(400, 'El encabezado Idempotency-Key no es válido (8 a 128 letras, números, -, _, . o :).');
     }
 
+    const messages = typeof endpoint.messages === 'function' ? endpoint.messages(body) : endpoint.messages;
     const isBot = isFilled(body[HONEYPOT_FIELD]);
     const parsed = endpoint.schema.safeParse(body);
     if (!isBot && !parsed.success) {
-      return jsonError(400, endpoint.invalidMessage, { fields: fieldMessages(parsed.error) });
+      return jsonError(400, messages.invalid, { fields: fieldMessages(parsed.error) });
     }
 
     try {
@@ -92,7 +95,7 @@ export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Sch
     } catch (error) {
       if (error instanceof IdempotencyConflict) return jsonError(422, KEY_REUSED);
       logJson('error', { function: endpoint.name, event: 'lead_not_saved', error: (error as Error).message });
-      return jsonError(503, endpoint.failureMessage);
+      return jsonError(503, messages.failure);
     }
   };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PARTNER_APPROVAL_THRESHOLD, PARTNER_SCORE_MAX, scorePartnerApplication } from './partner-score.ts';
+import { PARTNER_APPROVAL_THRESHOLD, PARTNER_SCORE_MAX } from '../../lib/forms/partner-application.ts';
+import { withDatabase } from '../db/database.ts';
+import { scorePartnerApplication } from './partner-score.ts';
 
 describe('scorePartnerApplication', () => {
   it('gives the best answers the maximum of 13 and approves them', () => {
@@ -37,5 +39,37 @@ describe('scorePartnerApplication', () => {
     expect(scorePartnerApplication({ ...strong, legal_documentation: 'si', consultancy_payment: 'no' }).status).toBe(
       'rejected',
     );
+  });
+});
+
+describe('the scoring constants', () => {
+  it('PARTNER_SCORE_MAX is the highest score the rules give', () => {
+    const scores = (['desarrollador', 'inversionista', 'propietario', 'otro'] as const).flatMap((role) =>
+      (['5m+', '2-5m', '1-2m', '500k-1m', 'menor-500k'] as const).flatMap((investment) =>
+        (['0-3-meses', '3-6-meses', '6-12-meses', 'mas-12-meses'] as const).map(
+          (timeline) =>
+            scorePartnerApplication({
+              role,
+              investment,
+              timeline,
+              legal_documentation: 'si',
+              consultancy_payment: 'si',
+            }).score,
+        ),
+      ),
+    );
+    expect(Math.max(...scores)).toBe(PARTNER_SCORE_MAX);
+  });
+
+  it('the database CHECK approves at the same threshold as the server (migrated schema)', async () => {
+    const definition = await withDatabase(async (db) => {
+      const { rows } = await db.query<{ definition: string }>(
+        `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'partner_applications_status'`,
+      );
+      return rows[0]?.definition ?? '';
+    });
+    const threshold = /score >= (\d+)/.exec(definition)?.[1];
+    expect(definition).toContain('legal_documentation');
+    expect(Number(threshold)).toBe(PARTNER_APPROVAL_THRESHOLD);
   });
 });

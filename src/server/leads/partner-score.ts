@@ -1,8 +1,4 @@
-import type { PartnerApplication } from '../../lib/forms/partner-application.ts';
-
-/** Highest reachable score and the approval threshold (spec, sections 5 and 9). */
-export const PARTNER_SCORE_MAX = 13;
-export const PARTNER_APPROVAL_THRESHOLD = 8;
+import { PARTNER_APPROVAL_THRESHOLD, type PartnerApplication } from '../../lib/forms/partner-application.ts';
 
 type Scored = Pick<
   PartnerApplication,

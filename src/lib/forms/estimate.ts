@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
+import { attributionShape, consentShape, nameField, optionalChoice, optionalEmailField, phoneField } from './fields.ts';
+import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from './labels.ts';
+import { BUDGET_UNKNOWN, BUDGETS, FINISHES } from './options.ts';
+
+const MAX_TERRAIN_M2 = 1_000_000;
+const TERRAIN_MESSAGE = `Escribe los metros cuadrados con números, de 1 a ${MAX_TERRAIN_M2.toLocaleString('es-MX')}.`;
+
+/** Terrain size in m²: optional; a number or the digits typed in the field (7 digits and 2 decimals at most). */
+const terrainSizeField = z
+  .union(
+    [
+      z.number(),
+      z
+        .string()
+        .trim()
+        .max(10, TERRAIN_MESSAGE)
+        .regex(/^(\d{1,7}(\.\d{1,2})?)?$/, TERRAIN_MESSAGE),
+    ],
+    { error: TERRAIN_MESSAGE },
+  )
+  // Absent, null and "" all mean "not given" (an optional key, not a required one that may be undefined).
+  .nullish()
+  .transform((value, context) => {
+    if (value === null || value === undefined || value === '') return null;
+    const size = Number(value);
+    if (Number.isFinite(size) && size > 0 && size <= MAX_TERRAIN_M2) return size;
+    context.addIssue({ code: 'custom', message: TERRAIN_MESSAGE });
+    return z.NEVER;
+  });
+
+/** Levels: 1 or 2, as a number or as the radio's string; 1 when absent. */
+const levelsField = z
+  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'Elige 1 o 2 niveles.' })
+  .optional()
+  .transform((value) => (value === undefined ? 1 : Number(value)) as 1 | 2);
+
+/** /estimacion, the personalised estimate (docs/product.md). */
+export const estimateSchema = z.object({
+  source: z.literal('estimacion'),
+  name: nameField,
+  phone: phoneField,
+  email: optionalEmailField,
+  terrain_size: terrainSizeField,
+  levels: levelsField,
+  finishes: z.enum(FINISHES, { error: 'Elige un tipo de acabados de la lista.' }).default('basico'),
+  budget: optionalChoice(BUDGETS).transform((value) => value ?? BUDGET_UNKNOWN),
+  ...attributionShape,
+  ...consentShape,
+});
+
+const FAILURE = 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.';
+
+export const estimateForm = defineForm({
+  label: 'Estimación personalizada',
+  eyebrow: 'Estimación personalizada',
+  endpoint: '/api/quote-requests',
+  schema: estimateSchema,
+  sections: [
+    {
+      columns: 2,
+      questions: [
+        nameQuestion(),
+        phoneQuestion(),
+        emailQuestion(),
+        {
+          kind: 'text',
+          name: 'terrain_size',
+          label: 'Tamaño del terreno (m²)',
+          inputMode: 'decimal',
+          placeholder: 'Por ejemplo, 250',
+        },
+      ],
+    },
+    {
+      questions: [
+        {
+          kind: 'choice',
+          name: 'levels',
+          label: 'Niveles',
+          options: [
+            { value: '1', label: '1 nivel' },
+            { value: '2', label: '2 niveles' },
+          ],
+          defaultValue: '1',
+          columns: 2,
+          compact: true,
+        },
+      ],
+    },
+    {
+      questions: [
+        {
+          kind: 'choice',
+          name: 'finishes',
+          label: 'Acabados',
+          options: optionsOf(FINISHES, FINISH_LABELS),
+          defaultValue: 'basico',
+          columns: 3,
+          compact: true,
+        },
+      ],
+    },
+    {
+      questions: [
+        {
+          kind: 'select',
+          name: 'budget',
+          label: 'Presupuesto aproximado',
+          options: optionsOf(BUDGETS, BUDGET_LABELS),
+          defaultValue: BUDGET_UNKNOWN,
+        },
+      ],
+    },
+  ],
+  submit: { label: 'Calcular mi estimación', busyLabel: SUBMITTING },
+  toasts: {
+    missing: { title: 'Error', description: 'Por favor completa todos los campos requeridos', variant: 'destructive' },
+    failure: { title: 'Error', description: FAILURE },
+    success: { title: '¡Solicitud enviada!', description: 'Un asesor te contactará en las próximas 24 horas' },
+  },
+  messages: { invalid: 'Por favor completa todos los campos requeridos.', failure: FAILURE },
+});

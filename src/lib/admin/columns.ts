@@ -38,7 +38,7 @@ const labelled =
   (value: unknown): string =>
     value === null || value === undefined ? '' : (labels[String(value)] ?? String(value));
 
-/** Partner score as a percentage of 13, clamped to 0-100 (spec, section 5). */
+/** Partner score as a percentage of 13, clamped to 0-100 (docs/product.md §9). */
 export function scorePercent(score: number): number {
   if (score < 0) return 0;
   if (score > 13) return 100;

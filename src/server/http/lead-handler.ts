@@ -28,7 +28,7 @@ export interface LeadEndpoint<Schema extends z.ZodType> {
   /** Names the endpoint in the rate limit and the logs, e.g. `quick-quotes`. */
   name: string;
   schema: Schema;
-  /** Spanish text shown when the lead cannot be saved (spec, section 8). */
+  /** Spanish text shown when the lead cannot be saved (docs/product.md §12.3). */
   failureMessage: string;
   /** Spanish summary shown above the field messages of a 400. */
   invalidMessage: string;

@@ -1,5 +1,5 @@
--- Lead tables (product spec, section 3), users and roles, and the per-IP
--- rate-limit counters. Every option set the spec fixes is a CHECK constraint,
+-- Lead tables (docs/product.md §11), users and roles, and the per-IP
+-- rate-limit counters. Every option set (docs/product.md §10) is a CHECK constraint,
 -- so the database refuses what the forms' zod schemas would refuse.
 
 -- Value types shared by the lead tables.
@@ -41,7 +41,7 @@ CREATE TABLE quote_requests (
   name             person_name NOT NULL,
   phone            phone_e164 NOT NULL,
   email            email_address,
-  -- The pre-filter's list has no Ciudad de México (spec, /prefiltro).
+  -- The pre-filter's list has no Ciudad de México (docs/product.md §10.1).
   state            mx_state CHECK (state <> 'Ciudad de México'),
   municipality     place_name,
   -- Land option from /prefiltro, or si/no from /estimacion (si when a terrain size is given).
@@ -66,7 +66,7 @@ CREATE TABLE quote_requests (
   landing_path     url_value,
   idempotency_key  idempotency_key UNIQUE,
   created_at       timestamptz NOT NULL DEFAULT now(),
-  -- Each source writes its own columns (spec, section 3).
+  -- Each source writes its own columns (docs/product.md §11.2).
   CONSTRAINT quote_requests_shape CHECK (
     (source = 'prefiltro' AND municipality IS NOT NULL
       AND has_land IN ('tengo-terreno', 'necesito-terreno-y-casa'))
@@ -100,7 +100,7 @@ CREATE TABLE partner_applications (
   landing_path         url_value,
   idempotency_key      idempotency_key UNIQUE,
   created_at           timestamptz NOT NULL DEFAULT now(),
-  -- Approval needs the threshold and both "si" answers (spec, section 5).
+  -- Approval needs the threshold and both "si" answers (docs/product.md §9).
   CONSTRAINT partner_applications_status CHECK (
     (status = 'approved') = (score >= 8 AND legal_documentation = 'si' AND consultancy_payment = 'si')
   )

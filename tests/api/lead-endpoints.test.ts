@@ -123,7 +123,7 @@ describe.each(endpoints)('$path', ({ path, table, valid }) => {
   });
 });
 
-describe('field mapping (spec, section 3)', () => {
+describe('field mapping (docs/product.md §11)', () => {
   async function stored(path: string, table: string, body: object) {
     const key = randomUUID();
     const response = await postJson(server.url + path, body, { 'Idempotency-Key': key });

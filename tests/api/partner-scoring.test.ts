@@ -4,7 +4,7 @@ import { partnerApplication } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
 
-// The scoring table of spec section 5, written out again here on purpose:
+// The scoring table of docs/product.md §9, written out again here on purpose:
 // the test must not share its oracle with the code under test.
 const ROLE = { desarrollador: 3, inversionista: 3, propietario: 2, otro: 1 };
 const INVESTMENT = { '5m+': 3, '2-5m': 3, '1-2m': 2, '500k-1m': 1, 'menor-500k': -2 };
@@ -44,7 +44,7 @@ beforeAll(async () => {
   server = await startServer();
 });
 
-it('scores all 320 answer combinations on the server as the spec says, and stores the verdict', async () => {
+it('scores all 320 answer combinations on the server as docs/product.md §9 says, and stores the verdict', async () => {
   expect(combinations).toHaveLength(320);
   const results = await Promise.all(
     combinations.map(async (answers) => {

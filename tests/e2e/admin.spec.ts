@@ -123,7 +123,7 @@ test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Sign out, then the login form; a wrong password gets the spec's toast.
+  // Sign out, then the login form; a wrong password gets the toast of docs/product.md §12.4.
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await expect(page.getByRole('button', { name: 'Ingresar' })).toBeVisible();

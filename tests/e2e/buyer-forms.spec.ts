@@ -32,7 +32,7 @@ test.describe('/prefiltro', () => {
     await expect(page.getByLabel('Nombre de contacto')).toBeFocused();
   });
 
-  test('stores the answers as spec section 3 maps them, keeps preFilterData and goes to /modelos', async ({
+  test('stores the answers as docs/product.md §11 maps them, keeps preFilterData and goes to /modelos', async ({
     page,
     sql,
   }) => {
@@ -109,7 +109,7 @@ test.describe('/estimacion', () => {
     await expect(page.getByLabel('Presupuesto aproximado')).toHaveValue('Aún no lo sé');
   });
 
-  test('asks for the required fields with the spec toast', async ({ page }) => {
+  test('asks for the required fields with the toast of docs/product.md §12.1', async ({ page }) => {
     await page.goto('/estimacion');
     await page.getByLabel('Tamaño del terreno (m²)').fill('mucho');
     await page.getByRole('button', { name: 'Calcular mi estimación' }).click();

@@ -34,7 +34,7 @@ test.describe('every page', () => {
     expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('404')]);
   });
 
-  test('header and footer lead where the spec says', async ({ page }) => {
+  test('header and footer lead where docs/product.md §2 says', async ({ page }) => {
     await page.goto('/');
     const nav = page.getByRole('navigation', { name: 'Principal' });
     for (const [name, href] of [

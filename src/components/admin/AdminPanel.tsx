@@ -63,7 +63,7 @@ const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash)
 
 /**
  * /admin: the team's panel. "Prospectos" (one card per person, the default)
- * and "Solicitudes" (every request by form, spec sections 2 and 4); the view
+ * and "Solicitudes" (every request by form, docs/product.md §15); the view
  * is in the address (#solicitudes), so a reload or a shared link keeps it.
  */
 export default function AdminPanel() {

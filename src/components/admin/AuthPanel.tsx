@@ -19,7 +19,7 @@ export default function AuthPanel() {
     (async () => {
       const session = await apiCall<{ user?: unknown }>('/api/auth/session').catch(() => null);
       if (session?.body.user) return goTo('/admin');
-      // A failing check counts as "no administrator yet" (spec, section 8).
+      // A failing check counts as "no administrator yet" (docs/product.md §13.5).
       const exists = await apiCall<{ exists?: boolean }>('/api/admin-exists').catch(() => null);
       setMode(exists?.body.exists ? 'login' : 'setup');
     })();

@@ -15,7 +15,7 @@ export interface PanelUser {
 /**
  * The signed-in member once the session is checked (null while checking):
  * without a session the page goes to /auth, without a role in the team to the
- * home page, each with the spec's toast. Advisers get the panel too, with
+ * home page, each with its toast (docs/product.md §12.4). Advisers get the panel too, with
  * what their role allows.
  */
 export function usePanelUser(): PanelUser | null {

@@ -44,7 +44,7 @@ export function continueToModels(toast: Toast, queued: boolean): 'leaving' | und
 }
 
 /**
- * Keeps the visitor's answers in this browser (spec: preFilterData,
+ * Keeps the visitor's answers in this browser (docs/product.md §4: preFilterData,
  * estimateData), without the fields that are not answers.
  */
 export function rememberAnswers(key: 'preFilterData' | 'estimateData', values: Record<string, string>): void {

@@ -34,7 +34,7 @@ const LABELS = {
   connected: { desktop: 'Terminar llamada', mobile: 'Colgar' },
 } as const;
 
-/** The floating voice-agent button, bottom right on every page (spec, section 2). */
+/** The floating voice-agent button, bottom right on every public page (docs/product.md §16). */
 export default function VoiceWidget({ publicKey, assistantId }: Props) {
   const [snapshot, setSnapshot] = useState<VoiceSnapshot>(IDLE);
   const [ready, setReady] = useState(false);

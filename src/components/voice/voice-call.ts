@@ -56,7 +56,7 @@ interface Options {
   consent(): Promise<boolean>;
 }
 
-/** The toasts of spec section 8 for the voice widget. */
+/** The voice widget's toasts (docs/product.md §12.5). */
 export const VOICE_TOASTS = {
   connected: { title: 'Conectado', description: 'El agente de voz está listo para hablar contigo' },
   ended: { title: 'Llamada finalizada', description: 'La conversación ha terminado' },

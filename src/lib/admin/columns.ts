@@ -39,7 +39,7 @@ const labelled =
   (value: unknown): string =>
     value === null || value === undefined ? '' : (labels[String(value)] ?? String(value));
 
-/** Partner score as a percentage of the highest reachable score, clamped to 0-100. */
+/** Partner score as a percentage of the highest reachable score, clamped to 0-100 (docs/product.md §9). */
 export function scorePercent(score: number): number {
   if (score < 0) return 0;
   if (score > PARTNER_SCORE_MAX) return 100;

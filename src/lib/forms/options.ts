@@ -1,5 +1,5 @@
 /**
- * Option sets of the lead forms (product spec, section 3). These values are
+ * Option sets of the lead forms (docs/product.md §10). These values are
  * the contract between the forms, the functions and the database CHECK
  * constraints: change all three together.
  */
@@ -31,7 +31,7 @@ export const FINISHES = ['basico', 'medio', 'premium'] as const;
 export const BUDGET_UNKNOWN = 'Aún no lo sé';
 export const BUDGETS = [BUDGET_UNKNOWN, '300k-500k', '500k-800k', '800k-1.2M', '1.2M+'] as const;
 
-/** The 31 Mexican states; Ciudad de México is not one of them (spec, /prefiltro). */
+/** The 31 Mexican states; Ciudad de México is not one of them (docs/product.md §10.1). */
 export const MEXICAN_STATES = [
   'Aguascalientes',
   'Baja California',
@@ -69,7 +69,7 @@ export const MEXICAN_STATES = [
 /** Partners may also build in the capital, so their state list adds it. */
 export const PARTNER_STATES = [...MEXICAN_STATES, 'Ciudad de México'] as const;
 
-/** Fixed values the estimate form stores (spec, section 3). */
+/** Fixed values the estimate form stores (docs/product.md §11.2). */
 export const ESTIMATE_FIXED = {
   state: 'Yucatán',
   municipality: 'Mérida',

@@ -31,7 +31,8 @@ export interface LeadEndpoint<Schema extends z.ZodType> {
   schema: Schema;
   /**
    * The form's Spanish texts for a 400 and a 503, from its definition in
-   * src/lib/forms/; an endpoint shared by two forms picks by the body.
+   * src/lib/forms/ (docs/product.md §12.3); an endpoint shared by two forms
+   * picks by the body.
    */
   messages: EndpointMessages | ((body: Record<string, unknown>) => EndpointMessages);
   /** Stores the validated lead; returns it and the answer body. */

@@ -31,7 +31,7 @@ export function quickQuoteRow(input: QuickQuote): Row {
   return { name: input.name, phone: input.phone, email: input.email, origin: input.origin, ...attribution(input) };
 }
 
-/** Maps both quote forms to `quote_requests` exactly as spec section 3 says. */
+/** Maps both quote forms to `quote_requests` as docs/product.md §11.2 says. */
 export function quoteRequestRow(input: QuoteRequest): Row {
   if (input.source === 'prefiltro') {
     return {

@@ -15,7 +15,7 @@ import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { requestAddress } from '../../src/server/http/client-address.ts';
-import type { RequestContext } from '../../src/server/http/lead-handler.ts';
+import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged, logJson } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { sendEmail } from '../../src/server/notifications/channels/email.ts';

@@ -1,7 +1,7 @@
 import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
-import type { Handler, RequestContext } from './lead-handler.ts';
+import type { Handler, RequestContext } from './handler.ts';
 import { logJson } from './logging.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
 

@@ -5,8 +5,9 @@ import { CSV_FILE_NAMES, leadsAfter } from '../../src/server/admin/leads.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { auditedExport } from '../../src/server/team/activity.ts';
 
 const KINDS: Record<string, LeadKind> = {

@@ -1,8 +1,8 @@
 import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
+import { logJson } from '../log.ts';
 import type { Handler, RequestContext } from './handler.ts';
-import { logJson } from './logging.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
 
 export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta de nuevo en unos minutos.';

@@ -6,11 +6,11 @@ import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
 import { type Idempotency, IdempotencyConflict, type StoredLead } from '../leads/repository.ts';
+import { logJson } from '../log.ts';
 import { deliverSoon } from '../notifications/soon.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
 import type { Handler } from './handler.ts';
-import { logJson } from './logging.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
 export interface LeadEndpoint<Schema extends z.ZodType> {

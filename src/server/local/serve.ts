@@ -17,7 +17,7 @@ import {
   parseBuildHeaders,
   staticHeadersFor,
 } from '../http/headers.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 import { closeEmailTransports, verifyEmail } from '../notifications/channels/email.ts';
 import { startNotificationWorker } from '../notifications/worker.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';

@@ -1,4 +1,4 @@
-import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
+import { isLeadKind, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -32,7 +32,7 @@ export function adminLeadHandler(
   });
   return async (request, context) => {
     const [, kind] = PATH.exec(new URL(request.url).pathname) ?? [];
-    if (request.method === method && !LEAD_KINDS.includes(kind as LeadKind)) {
+    if (request.method === method && !isLeadKind(kind)) {
       return jsonError(404, 'Tipo de solicitud desconocido.');
     }
     return endpoint(request, context);

@@ -32,7 +32,6 @@ const { siteAddress } = await import('../src/server/notifications/message.ts');
 
 const config = getConfig();
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory(config) });
-if (embedded) process.env.DATABASE_URL = embedded.url;
 let code = 0;
 try {
   const reset = await withDatabase(

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const { startEmbeddedPostgres } = await import('../src/server/db/embedded.ts');
   const { dataDirectory } = await import('../src/server/local/paths.ts');
   const config = getConfig();
-  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory() });
+  const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory(config) });
   try {
     const { applied } = await migrate(config.databaseUrl ?? (embedded?.url as string));
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.');

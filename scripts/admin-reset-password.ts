@@ -31,8 +31,7 @@ const { createReset } = await import('../src/server/team/resets.ts');
 const { siteAddress } = await import('../src/server/notifications/message.ts');
 
 const config = getConfig();
-const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory() });
-if (embedded) process.env.DATABASE_URL = embedded.url;
+const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory(config) });
 let code = 0;
 try {
   const reset = await withDatabase(

@@ -3,7 +3,13 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['src/**/*.test.ts', 'db/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/netlify/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'db/**/*.test.ts',
+      'tests/api/**/*.test.ts',
+      'tests/netlify/**/*.test.ts',
+      'tests/lint/**/*.test.ts',
+    ],
     globalSetup: ['tests/setup/postgres-cluster.ts'],
     setupFiles: ['tests/setup/test-database.ts', 'tests/setup/stop-servers.ts'],
     testTimeout: 30_000,

@@ -6,8 +6,9 @@ import type { Cursor } from '../../src/server/admin/cursor.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { auditedExport } from '../../src/server/team/activity.ts';
 import { callsAfter } from '../../src/server/voice/calls.ts';
 

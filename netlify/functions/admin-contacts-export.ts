@@ -8,8 +8,9 @@ import { contactFilterFrom } from '../../src/server/contacts/query.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { auditedExport } from '../../src/server/team/activity.ts';
 
 const BATCH = 1000;

@@ -1,19 +1,15 @@
 import type { Config } from '@netlify/functions';
-import { COLUMNS, formatCsvDate, type LeadKind } from '../../src/lib/admin/columns.ts';
+import { COLUMNS, formatCsvDate, isLeadKind, type LeadKind } from '../../src/lib/admin/columns.ts';
 import { csvStream } from '../../src/server/admin/csv.ts';
 import { CSV_FILE_NAMES, leadsAfter } from '../../src/server/admin/leads.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { auditedExport } from '../../src/server/team/activity.ts';
 
-const KINDS: Record<string, LeadKind> = {
-  'quote-requests': 'quote-requests',
-  'partner-applications': 'partner-applications',
-  'quick-quotes': 'quick-quotes',
-};
 const BATCH = 1000;
 
 /**
@@ -23,9 +19,9 @@ const BATCH = 1000;
  */
 export default logged('admin-export', async (request: Request): Promise<Response> => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
-  const found = KINDS[new URL(request.url).pathname.split('/')[3] ?? ''];
-  if (!found) return jsonError(404, 'Tipo de solicitud desconocido.');
-  const kind: LeadKind = found;
+  const segment = new URL(request.url).pathname.split('/')[3];
+  if (!isLeadKind(segment)) return jsonError(404, 'Tipo de solicitud desconocido.');
+  const kind: LeadKind = segment;
 
   const handle = await openForAdmin(request, 'admin-export');
   if (handle instanceof Response) return handle;

@@ -12,8 +12,9 @@ import { displayName } from '../../src/server/auth/users.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { sendEmail } from '../../src/server/notifications/channels/email.ts';
 import { linkEmail } from '../../src/server/notifications/render.ts';
 import {

@@ -15,8 +15,9 @@ import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { requestAddress } from '../../src/server/http/client-address.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { recordActivity } from '../../src/server/team/activity.ts';
 
 const WRONG = 'Credenciales incorrectas';

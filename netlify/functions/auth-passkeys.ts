@@ -10,8 +10,9 @@ import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { requestAddress } from '../../src/server/http/client-address.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { recordActivity } from '../../src/server/team/activity.ts';
 import {
   authenticatePasskey,

@@ -3,8 +3,9 @@ import { requireUser } from '../../src/server/auth/guard.ts';
 import { sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 
 /** GET /api/auth/session: the signed-in member (null when nobody is), their role, and whether they are an administrator. */
 export default logged('auth-session', async (request: Request): Promise<Response> => {

@@ -7,8 +7,9 @@ import { signIn } from '../../src/server/auth/sign-in.ts';
 import { adminExists, createFirstAdmin, displayName, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 import { recordActivity } from '../../src/server/team/activity.ts';
 
 const ALREADY_DONE = 'Ya existe una cuenta de administrador. Inicia sesión.';

@@ -1,8 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { z } from 'zod';
 import { readJsonObject } from '../../src/server/http/body.ts';
-import { logged, logJson } from '../../src/server/http/logging.ts';
+import { logged } from '../../src/server/http/logging.ts';
 import { empty, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { logJson } from '../../src/server/log.ts';
 
 const report = z.object({
   path: z.string().max(2000),

@@ -11,6 +11,8 @@ describe('parseConfig', () => {
       leadRateLimit: 20,
       port: 4321,
       host: '127.0.0.1',
+      dataDir: '.data',
+      pgPort: undefined,
       jwtSecret: undefined,
       production: false,
       trustProxy: false,
@@ -69,6 +71,23 @@ describe('parseConfig', () => {
   it('reads LEAD_RATE_LIMIT, where 0 turns the limit off', () => {
     expect(parseConfig({ LEAD_RATE_LIMIT: '0' }).leadRateLimit).toBe(0);
     expect(parseConfig({ LEAD_RATE_LIMIT: '5' }).leadRateLimit).toBe(5);
+  });
+
+  it('reads DATA_DIR and PG_PORT of the local server, where blank is unset and PG_PORT 0 is a free port', () => {
+    expect(parseConfig({ DATA_DIR: '.data/e2e', PG_PORT: '54329' })).toMatchObject({
+      dataDir: '.data/e2e',
+      pgPort: 54_329,
+    });
+    expect(parseConfig({ DATA_DIR: ' ', PG_PORT: '' })).toMatchObject({ dataDir: '.data', pgPort: undefined });
+    expect(parseConfig({ PG_PORT: '0' }).pgPort).toBeUndefined();
+  });
+
+  it('refuses a PG_PORT that is not a TCP port, saying what it must be', () => {
+    for (const value of ['postgres', '5432.5', '-1', '65536']) {
+      expect(() => parseConfig({ PG_PORT: value })).toThrow(
+        new ConfigError('Invalid environment: PG_PORT: must be a TCP port from 1 to 65535 (unset or 0: a free port)'),
+      );
+    }
   });
 
   it('names the variable that is wrong', () => {

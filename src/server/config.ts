@@ -22,6 +22,8 @@ const webUrl = z
     'must not contain a user or password (use NOTIFY_WEBHOOK_SECRET)',
   );
 
+const PG_PORT_MESSAGE = 'must be a TCP port from 1 to 65535 (unset or 0: a free port)';
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
@@ -35,6 +37,15 @@ const environmentSchema = z.object({
     .optional(),
   PORT: z.coerce.number().int().min(0).max(65_535).default(4321),
   HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: optionalText.transform((value) => value ?? '.data'),
+  PG_PORT: optionalText.pipe(
+    z.coerce
+      .number<string>({ error: PG_PORT_MESSAGE })
+      .int({ error: PG_PORT_MESSAGE })
+      .min(0, { error: PG_PORT_MESSAGE })
+      .max(65_535, { error: PG_PORT_MESSAGE })
+      .optional(),
+  ),
   NETLIFY: z.string().optional(),
   EXIT_WITH_PARENT: z.enum(['0', '1']).default('0'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -135,6 +146,10 @@ export interface ServerConfig {
   /** Where the local server listens. */
   port: number;
   host: string;
+  /** Local state of this checkout (the embedded PostgreSQL, the generated JWT secret), relative to the project root. */
+  dataDir: string;
+  /** TCP port of the local server's embedded PostgreSQL; a free one when absent. */
+  pgPort: number | undefined;
   /** Secret of the administrators' session tokens; generated for local runs when absent. */
   jwtSecret: string | undefined;
   /** Production (NODE_ENV=production or on Netlify): no generated secrets, no defaults that hide a mistake. */
@@ -196,6 +211,8 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     leadRateLimit: env.LEAD_RATE_LIMIT,
     port: env.PORT,
     host: env.HOST,
+    dataDir: env.DATA_DIR,
+    pgPort: env.PG_PORT || undefined,
     jwtSecret: env.JWT_SECRET,
     production,
     trustProxy: env.TRUST_PROXY,
@@ -264,10 +281,22 @@ function runsOnNeon(databaseUrl: string | undefined, netlify: string | undefined
 
 let cached: ServerConfig | undefined;
 
-/** The configuration of this process, read on first use. */
+/**
+ * The configuration of this process, read on first use. The only place,
+ * with readConfig, that reads `process.env`: every variable is checked here.
+ */
 export function getConfig(): ServerConfig {
-  cached ??= parseConfig(process.env);
+  cached ??= readConfig();
   return cached;
+}
+
+/**
+ * The environment as it is now, checked but not kept: for the local server,
+ * which needs PORT, HOST, DATA_DIR and PG_PORT before it knows its database
+ * (it sets DATABASE_URL to the embedded one, then calls getConfig).
+ */
+export function readConfig(): ServerConfig {
+  return parseConfig(process.env);
 }
 
 /** The database URL, or a clear error when it is missing. */

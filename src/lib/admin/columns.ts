@@ -24,6 +24,10 @@ import { PARTNER_APPROVAL_THRESHOLD, PARTNER_SCORE_MAX } from '../forms/partner-
 export const LEAD_KINDS = ['quote-requests', 'partner-applications', 'quick-quotes'] as const;
 export type LeadKind = (typeof LEAD_KINDS)[number];
 
+export function isLeadKind(value: string | undefined): value is LeadKind {
+  return LEAD_KINDS.includes(value as LeadKind);
+}
+
 export type LeadRow = Record<string, string | number | boolean | null> & { id: string; created_at: string };
 
 export interface Column {

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 
 /**
  * Password hashing: bcrypt (cost 12) in Rust on libuv's thread pool

@@ -17,14 +17,14 @@ export function sessionSecret(): Uint8Array {
 }
 
 function readSecret(): string {
-  const { jwtSecret, production } = getConfig();
-  if (jwtSecret) return jwtSecret;
-  if (production) {
+  const config = getConfig();
+  if (config.jwtSecret) return config.jwtSecret;
+  if (config.production) {
     throw new ConfigError(
       'JWT_SECRET is not set: production needs a secret of at least 32 bytes (openssl rand -base64 48).',
     );
   }
-  const file = path.join(dataRoot(), 'jwt-secret');
+  const file = path.join(dataRoot(config), 'jwt-secret');
   try {
     return readFileSync(file, 'utf8').trim();
   } catch {

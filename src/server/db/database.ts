@@ -1,6 +1,6 @@
 import type { Pool as PgPool } from 'pg';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 
 export interface QueryResult<Row> {
   rows: Row[];

@@ -1,8 +1,8 @@
-import { LEAD_KINDS, type LeadKind } from '../../lib/admin/columns.ts';
+import { isLeadKind, type LeadKind } from '../../lib/admin/columns.ts';
 import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
-import type { Handler, RequestContext } from './lead-handler.ts';
-import { logJson } from './logging.ts';
+import { logJson } from '../log.ts';
+import type { Handler, RequestContext } from './handler.ts';
 import { jsonError, methodNotAllowed } from './responses.ts';
 
 export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta de nuevo en unos minutos.';
@@ -32,7 +32,7 @@ export function adminLeadHandler(
   });
   return async (request, context) => {
     const [, kind] = PATH.exec(new URL(request.url).pathname) ?? [];
-    if (request.method === method && !LEAD_KINDS.includes(kind as LeadKind)) {
+    if (request.method === method && !isLeadKind(kind)) {
       return jsonError(404, 'Tipo de solicitud desconocido.');
     }
     return endpoint(request, context);

@@ -7,23 +7,12 @@ import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
 import { type Idempotency, IdempotencyConflict, type StoredLead } from '../leads/repository.ts';
+import { logJson } from '../log.ts';
 import { deliverSoon } from '../notifications/soon.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
-import { logJson } from './logging.ts';
+import type { Handler } from './handler.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
-
-/** What a function needs of Netlify's context (the local server gives the same). */
-export interface RequestContext {
-  ip: string;
-  /**
-   * Netlify: keeps the function working on `promise` after the answer is sent.
-   * The local server has none (its own worker delivers the notifications).
-   */
-  waitUntil?: (promise: Promise<unknown>) => void;
-}
-
-export type Handler = (request: Request, context: RequestContext) => Promise<Response>;
 
 export interface LeadEndpoint<Schema extends z.ZodType> {
   /** Names the endpoint in the rate limit and the logs, e.g. `quick-quotes`. */

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Handler } from '../http/lead-handler.ts';
+import type { Handler } from '../http/handler.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export interface FunctionRoute {

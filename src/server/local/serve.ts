@@ -6,7 +6,7 @@ import { staticMiddleware } from 'srvx/static';
 import { migrate, pendingMigrations } from '../../../db/migrate.ts';
 import { pagePath } from '../../lib/page-path.ts';
 import { sessionSecret } from '../auth/secret.ts';
-import { ConfigError, getConfig, parseConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
+import { ConfigError, getConfig, readConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -17,7 +17,7 @@ import {
   parseBuildHeaders,
   staticHeadersFor,
 } from '../http/headers.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 import { closeEmailTransports, verifyEmail } from '../notifications/channels/email.ts';
 import { startNotificationWorker } from '../notifications/worker.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
@@ -43,10 +43,12 @@ export interface LocalServer {
  * and applies the migrations first.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
+  // Not kept: getConfig() reads the environment once DATABASE_URL is known (the embedded one when unset).
+  const environment = readConfig();
   let embedded: EmbeddedDatabase | undefined;
-  if (!process.env.DATABASE_URL) {
-    const port = process.env.PG_PORT ? Number(process.env.PG_PORT) : undefined;
-    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory(), ...(port ? { port } : {}) });
+  if (!environment.databaseUrl) {
+    const { pgPort: port } = environment;
+    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory(environment), ...(port ? { port } : {}) });
     await migrate(embedded.url);
     process.env.DATABASE_URL = embedded.url;
   }
@@ -228,7 +230,7 @@ function stopOnSignals(server: LocalServer, parent: number): void {
 export async function main(): Promise<void> {
   const parent = process.ppid; // before start-up, which can take seconds (initdb, migrations)
   try {
-    const { port, host } = parseConfig(process.env);
+    const { port, host } = readConfig();
     const server = await startLocalServer({ port, host, distDir: path.join(PROJECT_ROOT, 'dist') });
     stopOnSignals(server, parent);
     console.log(`Listening on ${server.url}`);

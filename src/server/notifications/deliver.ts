@@ -1,7 +1,7 @@
 import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 import { sendEmail } from './channels/email.ts';
 import { PermanentFailure } from './channels/permanent.ts';
 import { sendWebhook } from './channels/webhook.ts';

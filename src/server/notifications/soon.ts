@@ -1,6 +1,6 @@
 import { getConfig } from '../config.ts';
 import { withDatabase } from '../db/database.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 import { deliver } from './deliver.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
-import { logJson } from '../http/logging.ts';
+import { logJson } from '../log.ts';
 import { deliver } from './deliver.ts';
 import { DELIVER_TASK, enabledChannels, scheduleDeliveries } from './queue.ts';
 import { ensureDailySummary } from './summary.ts';

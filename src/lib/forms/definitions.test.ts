@@ -1,4 +1,4 @@
-import { createElement, type FunctionComponent } from 'react';
+import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { config as partnerFunction } from '../../../netlify/functions/partner-applications.ts';
@@ -22,37 +22,38 @@ import { quoteRequestMessages, quoteRequestSchema } from './quote-request.ts';
  * island renders from that definition. These tests hold the definition, the
  * schema the server checks with, the function's route and the island together.
  */
-const FORMS: { name: string; form: FormDefinition; island: FunctionComponent<never>; props: object; route: unknown }[] =
-  [
-    {
-      name: 'quick quote',
-      form: quickQuoteForm,
-      island: QuickQuoteForm as FunctionComponent<never>,
-      props: { dialogId: 'quick-quote' },
-      route: quickQuoteFunction.path,
-    },
-    {
-      name: 'pre-filter',
-      form: preFilterForm,
-      island: PreFilterForm as FunctionComponent<never>,
-      props: {},
-      route: quoteRequestFunction.path,
-    },
-    {
-      name: 'estimate',
-      form: estimateForm,
-      island: EstimateForm as FunctionComponent<never>,
-      props: {},
-      route: quoteRequestFunction.path,
-    },
-    {
-      name: 'partner evaluation',
-      form: partnerForm,
-      island: PartnerForm as FunctionComponent<never>,
-      props: { paymentLink: 'https://buy.stripe.com/test', chatLink: 'https://wa.me/529991234567' },
-      route: partnerFunction.path,
-    },
-  ];
+const FORMS: { name: string; form: FormDefinition; render(): string; route: unknown }[] = [
+  {
+    name: 'quick quote',
+    form: quickQuoteForm,
+    render: () => renderToStaticMarkup(createElement(QuickQuoteForm, { dialogId: 'quick-quote' })),
+    route: quickQuoteFunction.path,
+  },
+  {
+    name: 'pre-filter',
+    form: preFilterForm,
+    render: () => renderToStaticMarkup(createElement(PreFilterForm)),
+    route: quoteRequestFunction.path,
+  },
+  {
+    name: 'estimate',
+    form: estimateForm,
+    render: () => renderToStaticMarkup(createElement(EstimateForm)),
+    route: quoteRequestFunction.path,
+  },
+  {
+    name: 'partner evaluation',
+    form: partnerForm,
+    render: () =>
+      renderToStaticMarkup(
+        createElement(PartnerForm, {
+          paymentLink: 'https://buy.stripe.com/test',
+          chatLink: 'https://wa.me/529991234567',
+        }),
+      ),
+    route: partnerFunction.path,
+  },
+];
 
 /** The opening tag of the input, select or fieldset that carries the question (by name or by id). */
 function controlOf(html: string, name: string, prefix: string): string | undefined {
@@ -64,10 +65,10 @@ function controlOf(html: string, name: string, prefix: string): string | undefin
   )?.[0];
 }
 
-const escape = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+const htmlText = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 
-describe.each(FORMS)('the $name form', ({ form, island, props, route }) => {
-  const html = renderToStaticMarkup(createElement(island, props as never));
+describe.each(FORMS)('the $name form', ({ form, render, route }) => {
+  const html = render();
   const prefix = form === quickQuoteForm ? 'qq-' : '';
 
   it('posts to the route its function serves', () => {
@@ -79,7 +80,7 @@ describe.each(FORMS)('the $name form', ({ form, island, props, route }) => {
     for (const question of questionsOf(form)) {
       const control = controlOf(html, question.name, prefix);
       expect(control, question.name).toBeDefined();
-      expect(html, question.name).toContain(escape(question.label));
+      expect(html, question.name).toContain(htmlText(question.label));
       const required = isRequired(form, question);
       expect(control?.includes('aria-required="true"'), `${question.name} required`).toBe(required);
       if (question.kind === 'text') {
@@ -88,10 +89,10 @@ describe.each(FORMS)('the $name form', ({ form, island, props, route }) => {
         expect(control, question.name).toContain(`maxLength="${limit}"`);
       }
       if (question.kind !== 'text') {
-        for (const option of question.options) expect(html).toContain(`value="${escape(option.value)}"`);
+        for (const option of question.options) expect(html).toContain(`value="${htmlText(option.value)}"`);
       }
     }
-    expect(html).toContain(escape(form.submit.label));
+    expect(html).toContain(htmlText(form.submit.label));
   });
 
   it('accepts every option value it offers, and refuses a value it does not offer', () => {

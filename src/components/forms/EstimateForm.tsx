@@ -1,10 +1,10 @@
 import { estimateForm } from '../../lib/forms/estimate.ts';
-import { FormFooter, FormQuestions } from './FormQuestions.tsx';
+import { DefinedForm } from './FormQuestions.tsx';
 import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 /** /estimacion: the personalised estimate. */
 export default function EstimateForm() {
-  const { errors, busy, formProps } = useLeadForm({
+  const lead = useLeadForm({
     form: estimateForm,
     extra: () => ({ source: 'estimacion' }),
     onSuccess(_answer, values) {
@@ -17,16 +17,5 @@ export default function EstimateForm() {
     },
   });
 
-  return (
-    <form
-      {...formProps}
-      className="grid gap-6"
-      aria-label={estimateForm.label}
-      method="post"
-      action={estimateForm.endpoint}
-    >
-      <FormQuestions form={estimateForm} errors={errors} />
-      <FormFooter form={estimateForm} busy={busy} />
-    </form>
-  );
+  return <DefinedForm form={estimateForm} lead={lead} />;
 }

@@ -15,6 +15,7 @@ import {
   SubmitButton,
   TextField,
 } from './fields.tsx';
+import type { useLeadForm } from './use-lead-form.ts';
 
 interface Props {
   form: FormDefinition;
@@ -140,16 +141,31 @@ function QuestionField({
   }
 }
 
-/** What closes every lead form: the hidden honeypot, the marketing consent, the button and the privacy note. */
-export function FormFooter({ form, busy }: { form: FormDefinition; busy: boolean }) {
+/**
+ * A lead form from its definition: the questions, then the hidden honeypot,
+ * the marketing consent, the button and the privacy note. Without JavaScript
+ * it still posts to the endpoint.
+ */
+export function DefinedForm({
+  form,
+  lead,
+  className = 'grid gap-6',
+  idPrefix,
+}: {
+  form: FormDefinition;
+  lead: Pick<ReturnType<typeof useLeadForm>, 'errors' | 'busy' | 'formProps'>;
+  className?: string;
+  idPrefix?: string;
+}) {
   return (
-    <>
+    <form {...lead.formProps} className={className} aria-label={form.label} method="post" action={form.endpoint}>
+      <FormQuestions form={form} errors={lead.errors} idPrefix={idPrefix} />
       <Honeypot />
       <div className="grid gap-3">
         <MarketingConsent />
-        <SubmitButton busy={busy} label={form.submit.label} busyLabel={form.submit.busyLabel} />
+        <SubmitButton busy={lead.busy} label={form.submit.label} busyLabel={form.submit.busyLabel} />
         <PrivacyNote />
       </div>
-    </>
+    </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { showToast } from '../../lib/client/toast.ts';
 import { PARTNER_VERDICTS, partnerForm } from '../../lib/forms/partner-application.ts';
-import { FormFooter, FormQuestions } from './FormQuestions.tsx';
+import { DefinedForm } from './FormQuestions.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
 interface Verdict {
@@ -78,7 +78,7 @@ export default function PartnerForm({ paymentLink, chatLink }: Props) {
 }
 
 function PartnerQuestions({ onVerdict }: { onVerdict(verdict: Verdict): void }) {
-  const { errors, busy, formProps } = useLeadForm<typeof partnerForm.schema, Verdict>({
+  const lead = useLeadForm<typeof partnerForm.schema, Verdict>({
     form: partnerForm,
     onSuccess(answer) {
       showToast(answer.status === 'approved' ? partnerForm.toasts.approved : partnerForm.toasts.rejected);
@@ -86,16 +86,5 @@ function PartnerQuestions({ onVerdict }: { onVerdict(verdict: Verdict): void }) 
     },
   });
 
-  return (
-    <form
-      {...formProps}
-      className="grid gap-6"
-      aria-label={partnerForm.label}
-      method="post"
-      action={partnerForm.endpoint}
-    >
-      <FormQuestions form={partnerForm} errors={errors} />
-      <FormFooter form={partnerForm} busy={busy} />
-    </form>
-  );
+  return <DefinedForm form={partnerForm} lead={lead} />;
 }

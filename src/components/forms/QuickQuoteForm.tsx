@@ -1,5 +1,5 @@
 import { quickQuoteForm } from '../../lib/forms/quick-quote.ts';
-import { FormFooter, FormQuestions } from './FormQuestions.tsx';
+import { DefinedForm } from './FormQuestions.tsx';
 import { continueToModels, QUEUED_TOAST, useLeadForm } from './use-lead-form.ts';
 
 interface Props {
@@ -9,7 +9,7 @@ interface Props {
 
 /** The quick-quote dialog's form (docs/product.md). */
 export default function QuickQuoteForm({ dialogId }: Props) {
-  const { errors, busy, formProps } = useLeadForm({
+  const lead = useLeadForm({
     form: quickQuoteForm,
     extra: () => ({ origin: document.getElementById(dialogId)?.dataset.origin ?? 'unknown' }),
     onSuccess(_answer, _values, form) {
@@ -24,16 +24,5 @@ export default function QuickQuoteForm({ dialogId }: Props) {
     },
   });
 
-  return (
-    <form
-      {...formProps}
-      className="grid gap-4"
-      aria-label={quickQuoteForm.label}
-      method="post"
-      action={quickQuoteForm.endpoint}
-    >
-      <FormQuestions form={quickQuoteForm} errors={errors} idPrefix="qq-" />
-      <FormFooter form={quickQuoteForm} busy={busy} />
-    </form>
-  );
+  return <DefinedForm form={quickQuoteForm} lead={lead} className="grid gap-4" idPrefix="qq-" />;
 }

@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { PROJECT_ROOT, readJsonFile } from './src/data/content-check.ts';
 import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
+import { launchCheck } from './src/integrations/launch-check.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
 import { staticNetlify } from './src/integrations/static-netlify.ts';
 
@@ -20,8 +21,9 @@ export default defineConfig({
   // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.
   // staticNetlify: the adapter without its catch-all server function (decision 0015).
   adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),
-  // contentCheck: every data file, in Spanish, before Astro reads them.
-  integrations: [contentCheck(), react(), hydrateOnInteraction(), netlifyHeaders()],
+  // contentCheck: every data file, in Spanish, before Astro reads them; launchCheck: placeholders
+  // left fail Netlify's production build and only warn elsewhere (decision 0020).
+  integrations: [contentCheck(), launchCheck(), react(), hydrateOnInteraction(), netlifyHeaders()],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.
   image: { dangerouslyProcessSVG: true },
   security: {

@@ -8,9 +8,10 @@ import { siteSchema } from '../data/schemas.ts';
  * in Netlify's production context (or with LAUNCH_CHECK=strict) a placeholder
  * left fails the build; elsewhere (local runs, deploy previews) the same list
  * is only a warning. Decision 0020. Comes after contentCheck(), which makes
- * sure site.json can be read.
+ * sure site.json can be read. `root` is the project's folder (the tests point
+ * it at a copy).
  */
-export function launchCheck(): AstroIntegration {
+export function launchCheck({ root = PROJECT_ROOT }: { root?: string } = {}): AstroIntegration {
   return {
     name: 'launch-check',
     hooks: {
@@ -18,9 +19,9 @@ export function launchCheck(): AstroIntegration {
         if (command !== 'build' && command !== 'dev') return;
         const mode = launchMode(process.env);
         // contentCheck() ran first: site.json reads and matches its schema.
-        const read = readJsonFile(PROJECT_ROOT, DATA_FILES.site);
+        const read = readJsonFile(root, DATA_FILES.site);
         const site = siteSchema.parse('data' in read ? read.data : undefined);
-        const problems = checkLaunch(site, readLegalTexts(PROJECT_ROOT));
+        const problems = checkLaunch(site, readLegalTexts(root));
         if (!problems.length) return;
         const report = launchReport(problems);
         if (mode === 'strict') throw new Error(report);

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
+import { site } from '../../src/data/site.ts';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
 const PAGES = readdirSync(DIST).filter((file) => file.endsWith('.html'));
@@ -114,6 +115,20 @@ describe('the built pages', () => {
     const robots = readFileSync(path.join(DIST, 'robots.txt'), 'utf8');
     expect(robots).toMatch(/^Sitemap: https:\/\/.+\/sitemap\.xml$/m);
     expect(robots).toContain('Disallow: /admin');
+  });
+
+  it('take the fiscal address, the e-mails and the founder from src/data/site.json', () => {
+    const escaped = (text: string) => text.replace(/&/g, '&#38;').replace(/</g, '&#60;');
+    for (const [file, email] of [
+      ['aviso-de-privacidad.html', site.privacyEmail],
+      ['terminos-y-condiciones.html', site.email],
+    ] as const) {
+      const page = html(file);
+      expect(page, file).toContain(`en ${escaped(site.legal.address)}, `);
+      expect(page, file).toContain(`<a href="mailto:${email}">${email}</a>`);
+      for (const token of ['{email}', '{domicilio}']) expect(page, file).not.toContain(token);
+    }
+    expect(html('index.html')).toContain(`<span class="font-bold">${escaped(site.founder.name)}</span>`);
   });
 
   it('give every image a width, a height and Spanish alt text', () => {

@@ -2,10 +2,16 @@
 import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
-import siteFacts from './src/data/site.json' with { type: 'json' };
+import { PROJECT_ROOT, readJsonFile } from './src/data/content-check.ts';
+import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
+import { launchCheck } from './src/integrations/launch-check.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
 import { staticNetlify } from './src/integrations/static-netlify.ts';
+
+// Read without its schema: contentCheck() reports a broken site.json in Spanish.
+const siteFile = readJsonFile(PROJECT_ROOT, 'src/data/site.json');
+const siteFacts = /** @type {{ siteUrl?: string }} */ ('data' in siteFile ? siteFile.data : {});
 
 export default defineConfig({
   site: process.env.SITE_URL ?? siteFacts.siteUrl,
@@ -15,7 +21,9 @@ export default defineConfig({
   // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.
   // staticNetlify: the adapter without its catch-all server function (decision 0015).
   adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),
-  integrations: [react(), hydrateOnInteraction(), netlifyHeaders()],
+  // contentCheck: every data file, in Spanish, before Astro reads them; launchCheck: placeholders
+  // left fail Netlify's production build and only warn elsewhere (decision 0020).
+  integrations: [contentCheck(), launchCheck(), react(), hydrateOnInteraction(), netlifyHeaders()],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.
   image: { dangerouslyProcessSVG: true },
   security: {

@@ -2,72 +2,29 @@ import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
 import { PRIVACY_NOTICE_VERSION } from './data/legal.ts';
+import { galleryImageSchema, modelSchema, sellingPointSchema, stepSchema } from './data/schemas.ts';
 
-/** The five base models of /modelos (spec, section 3). */
+// The entries' schemas live in src/data/schemas.ts, shared with the build's content
+// check (src/integrations/content-check.ts), which reports a broken data file in
+// Spanish before Astro reads these collections. Here they only gain Astro's image().
+
+/** The models of /modelos (spec, section 3). */
 const models = defineCollection({
   loader: file('src/data/models.json'),
-  schema: ({ image }) =>
-    z
-      .object({
-        id: z.string(),
-        order: z.number().int().positive(),
-        name: z.string().describe('Nombre del modelo'),
-        sizeM2: z.number().positive().describe('Superficie en m²'),
-        priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos'),
-        capacity: z.number().int().positive().describe('Personas'),
-        delivery: z.string().describe('Tiempo de entrega, p. ej. "4-6 semanas"'),
-        description: z.string().max(220),
-        features: z.array(z.string().max(70)).min(3).max(6),
-        image: image(),
-        imageAlt: z.string().max(140),
-      })
-      .strict(),
+  schema: ({ image }) => modelSchema.extend({ image: image() }),
 });
 
 /** The 17 project images of the /modelos carousel; the first three are interiors. */
 const gallery = defineCollection({
   loader: file('src/data/gallery.json'),
-  schema: ({ image }) =>
-    z
-      .object({
-        id: z.string(),
-        order: z.number().int().positive(),
-        kind: z.enum(['interior', 'exterior']),
-        image: image(),
-        alt: z.string().max(140),
-      })
-      .strict(),
+  schema: ({ image }) => galleryImageSchema.extend({ image: image() }),
 });
-
-const ICONS = ['clock', 'shield', 'leaf', 'sparkles', 'home', 'badge'] as const;
 
 /** The four selling points of the landing page. */
-const sellingPoints = defineCollection({
-  loader: file('src/data/selling-points.json'),
-  schema: z
-    .object({
-      id: z.string(),
-      order: z.number().int().positive(),
-      icon: z.enum(ICONS),
-      title: z.string().max(50),
-      text: z.string().max(180),
-    })
-    .strict(),
-});
+const sellingPoints = defineCollection({ loader: file('src/data/selling-points.json'), schema: sellingPointSchema });
 
 /** The five-step purchase cycle (30% to start, staged payments, 10% final). */
-const steps = defineCollection({
-  loader: file('src/data/steps.json'),
-  schema: z
-    .object({
-      id: z.string(),
-      order: z.number().int().min(1).max(5),
-      title: z.string().max(50),
-      text: z.string().max(220),
-      payment: z.string().nullable(),
-    })
-    .strict(),
-});
+const steps = defineCollection({ loader: file('src/data/steps.json'), schema: stepSchema });
 
 /** Aviso de privacidad and Términos y condiciones. */
 const legal = defineCollection({

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { describe, expect, it } from 'vitest';
+import { site } from '../../src/data/site.ts';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
 const PAGES = readdirSync(DIST).filter((file) => file.endsWith('.html'));
@@ -77,7 +78,7 @@ describe('the built pages', () => {
     expect(existsSync(path.join(DIST, new URL(image as string).pathname))).toBe(true);
   });
 
-  it('describe the business with its three offices, and each model as a product in MXN', () => {
+  it('describe the business with its three offices, and each model of src/data/models.json as a product in MXN', () => {
     const [business] = jsonLd(html('index.html'));
     expect(business).toMatchObject({ '@type': 'HomeAndConstructionBusiness' });
     expect(
@@ -90,13 +91,16 @@ describe('the built pages', () => {
     const products = (
       (list?.itemListElement ?? []) as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
     ).map((entry) => [entry.item.name, entry.item.offers.price, entry.item.offers.priceCurrency]);
-    expect(products).toEqual([
-      ['Salvia Glamping', 229000, 'MXN'],
-      ['Meridian', 319000, 'MXN'],
-      ['Lumo', 349000, 'MXN'],
-      ['Sand 25', 386250, 'MXN'],
-      ['Sand Plus', 760800, 'MXN'],
-    ]);
+    // From the data file, so that a marketer changing a price or a model does not break this test.
+    const models = JSON.parse(readFileSync(path.resolve(DIST, '../src/data/models.json'), 'utf8')) as {
+      order: number;
+      name: string;
+      priceFromMxn: number;
+    }[];
+    expect(models.length).toBeGreaterThan(0);
+    expect(products).toEqual(
+      models.sort((a, b) => a.order - b.order).map((model) => [model.name, model.priceFromMxn, 'MXN']),
+    );
   });
 
   it('list the public pages in sitemap.xml, which robots.txt names', () => {
@@ -114,6 +118,20 @@ describe('the built pages', () => {
     const robots = readFileSync(path.join(DIST, 'robots.txt'), 'utf8');
     expect(robots).toMatch(/^Sitemap: https:\/\/.+\/sitemap\.xml$/m);
     expect(robots).toContain('Disallow: /admin');
+  });
+
+  it('take the fiscal address, the e-mails and the founder from src/data/site.json', () => {
+    const escaped = (text: string) => text.replace(/&/g, '&#38;').replace(/</g, '&#60;');
+    for (const [file, email] of [
+      ['aviso-de-privacidad.html', site.privacyEmail],
+      ['terminos-y-condiciones.html', site.email],
+    ] as const) {
+      const page = html(file);
+      expect(page, file).toContain(`en ${escaped(site.legal.address)}, `);
+      expect(page, file).toContain(`<a href="mailto:${email}">${email}</a>`);
+      for (const token of ['{email}', '{domicilio}']) expect(page, file).not.toContain(token);
+    }
+    expect(html('index.html')).toContain(`<span class="font-bold">${escaped(site.founder.name)}</span>`);
   });
 
   it('give every image a width, a height and Spanish alt text', () => {

@@ -1,0 +1,178 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { contentCheck } from '../integrations/content-check.ts';
+import {
+  checkContent,
+  type DataFiles,
+  LEGAL_DIR,
+  PROJECT_ROOT,
+  readDataFiles,
+  readJsonFile,
+  readLegalTexts,
+} from './content-check.ts';
+import { DataError, formatProblem, parseData } from './problems.ts';
+import { siteSchema } from './schemas.ts';
+
+type Entry = Record<string, unknown>;
+
+const shipped = readDataFiles();
+const legal = readLegalTexts();
+
+/** The project's data files, parsed, for one test to break. */
+function data(): DataFiles & { models: Entry[]; gallery: Entry[]; site: Entry; landing: Entry } {
+  return structuredClone(shipped.data) as ReturnType<typeof data>;
+}
+const problems = (files: DataFiles, texts = legal) => checkContent(files, texts).map(formatProblem);
+
+const roots: string[] = [];
+afterAll(() => {
+  for (const root of roots) rmSync(root, { recursive: true, force: true });
+});
+/** A copy of the project's data files, images and legal pages. */
+function copyOfProject(): string {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'casas-content-'));
+  roots.push(root);
+  for (const folder of ['src/data', 'src/assets', LEGAL_DIR])
+    cpSync(path.join(PROJECT_ROOT, folder), path.join(root, folder), { recursive: true });
+  return root;
+}
+
+describe('the content check', () => {
+  it('finds nothing wrong in the data files as they are', () => {
+    expect(shipped.problems).toEqual([]);
+    expect(problems(shipped.data)).toEqual([]);
+  });
+
+  it('says which model has its price written as text, and what to write', () => {
+    const files = data();
+    (files.models[1] as Entry).priceFromMxn = '$319,000';
+    expect(problems(files)).toEqual([
+      'src/data/models.json, modelo "meridian" (núm. 2), campo "priceFromMxn": debe ser un número, por ejemplo 319000 (está escrito como texto: "$319,000"); quita las comillas, los signos y las comas.',
+    ]);
+  });
+
+  it('names the model without a delivery time', () => {
+    const files = data();
+    delete (files.models[2] as Entry).delivery;
+    expect(problems(files)).toEqual([
+      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": falta este campo (Tiempo de entrega, por ejemplo "4-6 semanas").',
+    ]);
+    (files.models[2] as Entry).delivery = '  ';
+    expect(problems(files)).toEqual([
+      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": no puede quedar vacío.',
+    ]);
+  });
+
+  it('names the model whose image file does not exist', () => {
+    const files = data();
+    (files.models[4] as Entry).image = '../assets/models/sand-plus.jpg';
+    expect(problems(files)).toEqual([
+      'src/data/models.json, modelo "sand-plus" (núm. 5), campo "image": no existe el archivo src/assets/models/sand-plus.jpg: revisa el nombre (mayúsculas, extensión) o copia ahí la imagen.',
+    ]);
+  });
+
+  it('names a model slug used twice', () => {
+    const files = data();
+    (files.models[3] as Entry).id = 'lumo';
+    expect(problems(files)).toEqual([
+      'src/data/models.json, modelo "lumo" (núm. 4), campo "id": el identificador "lumo" ya lo tiene el modelo núm. 3: cada modelo necesita uno distinto.',
+    ]);
+  });
+
+  it('counts the gallery: 17 images, no more, no fewer', () => {
+    const files = data();
+    files.gallery.pop();
+    expect(problems(files)).toEqual([
+      'src/data/gallery.json: la galería debe tener exactamente 17 imágenes (tiene 16): agrega o quita imágenes hasta que sean 17.',
+    ]);
+    files.gallery.push({ ...(files.gallery[0] as Entry), id: '17' }, { ...(files.gallery[1] as Entry), id: '18' });
+    expect(problems(files)).toEqual([
+      'src/data/gallery.json: la galería debe tener exactamente 17 imágenes (tiene 18): agrega o quita imágenes hasta que sean 17.',
+    ]);
+  });
+
+  it('names a gallery image that is missing, or of a kind the site cannot show', () => {
+    const files = data();
+    (files.gallery[6] as Entry).image = '../assets/gallery/07.svg.txt';
+    (files.gallery[7] as Entry).image = '../assets/gallery/no-existe.svg';
+    expect(problems(files)).toEqual([
+      'src/data/gallery.json, imagen "07" (núm. 7), campo "image": debe ser la ruta de un archivo .svg, .png, .jpg, .webp o .avif, por ejemplo "../assets/models/lumo.svg"',
+      'src/data/gallery.json, imagen "07" (núm. 7), campo "image": no existe el archivo src/assets/gallery/07.svg.txt: revisa el nombre (mayúsculas, extensión) o copia ahí la imagen.',
+      'src/data/gallery.json, imagen "08" (núm. 8), campo "image": no existe el archivo src/assets/gallery/no-existe.svg: revisa el nombre (mayúsculas, extensión) o copia ahí la imagen.',
+    ]);
+  });
+
+  it('speaks Spanish for every kind of mistake in the page copy and the business facts', () => {
+    const files = data();
+    const hero = (files.landing as { hero: Entry }).hero;
+    hero.highlights = ['Desde $60,000 MXN', 'Garantía de 10 años'];
+    hero.titel = 'Tu casa';
+    (files.landing as { seo: Entry }).seo.title = 'x'.repeat(75);
+    files.site.email = 'hola@';
+    (files.site.social as Entry[])[0] = { network: 'myspace', label: 'MySpace', url: 'https://myspace.com/ceiba' };
+    delete files.site.founder;
+    expect(problems(files)).toEqual([
+      'src/data/site.json, campo "email": no es un correo electrónico válido (dice "hola@").',
+      'src/data/site.json, campo "social", elemento 1, campo "network": debe ser uno de: "facebook", "instagram", "youtube", "tiktok", "linkedin" (dice "myspace").',
+      'src/data/site.json, campo "founder": falta este campo.',
+      'src/data/landing.json, campo "seo.title": admite como máximo 70 caracteres (tiene 75): acórtalo.',
+      'src/data/landing.json, campo "hero.highlights": debe tener exactamente 3 elementos (tiene 2).',
+      'src/data/landing.json, campo "hero.titel": este campo no existe: revisa cómo está escrito (mayúsculas, acentos) o bórralo.',
+    ]);
+  });
+
+  it('refuses a {token} the legal pages cannot fill in', () => {
+    const texts = [{ file: `${LEGAL_DIR}/terminos-y-condiciones.md`, text: 'Hola.\nLlámanos al {telefono}.\n{email}' }];
+    expect(problems(shipped.data, texts)).toEqual([
+      'src/content/legal/terminos-y-condiciones.md, línea 2: {telefono} no es un dato que la página sepa poner: usa {email} o {domicilio}, o escribe el texto tal cual.',
+    ]);
+  });
+
+  it('points at the line of a JSON syntax error', () => {
+    const root = copyOfProject();
+    writeFileSync(path.join(root, 'src/data/steps.json'), '[\n  { "id": "uno" }\n  { "id": "dos" }\n]\n');
+    expect(readJsonFile(root, 'src/data/steps.json')).toEqual({
+      problem: {
+        file: 'src/data/steps.json',
+        message:
+          'no es JSON válido cerca de la línea 3, columna 3: revisa que no falte ni sobre una coma, que cada texto vaya entre comillas rectas (") y que cada { y [ se cierre.',
+      },
+    });
+  });
+
+  it('stops the build with every problem of the files on disk, in Spanish', () => {
+    const root = copyOfProject();
+    const hook = () => (contentCheck({ root }).hooks['astro:config:setup'] as () => void)();
+    expect(hook).not.toThrow();
+
+    const models = JSON.parse(JSON.stringify(shipped.data.models)) as Entry[];
+    (models[0] as Entry).priceFromMxn = '229000';
+    writeFileSync(path.join(root, 'src/data/models.json'), JSON.stringify(models));
+    writeFileSync(path.join(root, 'src/data/gallery.json'), '[]');
+    expect(hook).toThrow(
+      [
+        'Hay 2 errores en los datos del sitio; corrígelos y vuelve a intentar:',
+        '- src/data/models.json, modelo "salvia-glamping" (núm. 1), campo "priceFromMxn": debe ser un número, por ejemplo 229000 (está escrito como texto: "229000"); quita las comillas, los signos y las comas.',
+        '- src/data/gallery.json: la galería debe tener exactamente 17 imágenes (tiene 0): agrega o quita imágenes hasta que sean 17.',
+      ].join('\n'),
+    );
+  });
+
+  it('makes site.ts and copy.ts fail in Spanish too', () => {
+    const site = { ...(shipped.data.site as Entry), placeholders: ['telefono'] };
+    const error = (() => {
+      try {
+        parseData(siteSchema, site, 'src/data/site.json');
+        return undefined;
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(DataError);
+    expect((error as Error).message).toMatch(
+      /^Hay 1 error en los datos del sitio; corrígelos y vuelve a intentar:\n- src\/data\/site\.json, campo "placeholders", elemento 1: debe ser uno de: "phone", .* \(dice "telefono"\)\.$/,
+    );
+  });
+});

@@ -1,0 +1,262 @@
+import { z } from 'zod';
+
+/**
+ * The shape of every data file in src/data/. One schema per file (or per
+ * entry of a list file), used by the build's content check
+ * (src/data/content-check.ts), by site.ts and copy.ts, and by the content
+ * collections (src/content.config.ts adds Astro's image() to them).
+ *
+ * Descriptions are in Spanish: the content check shows them to whoever
+ * edits the file. Refinements over a whole list (a repeated id, the 17
+ * gallery images) live in the content check, not here, so that the content
+ * collections can extend these schemas.
+ */
+
+/**
+ * The facts that are placeholders until someone puts the business's real data
+ * in: their paths in site.json. While a path is listed in site.json's
+ * `placeholders`, `npm run check:launch` reports it (src/data/launch.ts says
+ * what to write for each); decision 0020.
+ */
+export const LAUNCH_FIELDS = [
+  'phone',
+  'email',
+  'privacyEmail',
+  'whatsapp.number',
+  'paymentLink',
+  'social',
+  'videos.method.youtubeId',
+  'founder.name',
+  'legal.address',
+] as const;
+export type LaunchField = (typeof LAUNCH_FIELDS)[number];
+
+const text = () => z.string().trim().min(1);
+
+export const siteSchema = z
+  .object({
+    brand: z.object({
+      name: z.string().min(2).describe('Nombre comercial'),
+      shortName: z.string().min(2).describe('Nombre corto'),
+      tagline: z.string().min(5).describe('Lema del pie de página'),
+    }),
+    siteUrl: z.url().describe('URL pública del sitio, sin / final'),
+    officialSite: z.url().describe('Enlace "Sitio oficial" del pie de página'),
+    phone: z.object({
+      display: text().describe('Teléfono como se muestra, por ejemplo "999 123 4567"'),
+      e164: z
+        .string()
+        .regex(/^\+[1-9]\d{7,14}$/, 'debe empezar con + y el código de país, sin espacios: por ejemplo +529991234567')
+        .describe('Teléfono en formato internacional, por ejemplo "+529991234567"'),
+    }),
+    email: z.email().describe('Correo de contacto'),
+    privacyEmail: z.email().describe('Correo para derechos ARCO'),
+    whatsapp: z.object({
+      number: z
+        .string()
+        .regex(/^[1-9]\d{7,14}$/, 'solo dígitos, con el código de país y sin +, por ejemplo 529991234567')
+        .describe('Número de WhatsApp, por ejemplo "529991234567"'),
+      greeting: z.string().min(5).describe('Mensaje prellenado al abrir el chat'),
+    }),
+    paymentLink: z.url().describe('Liga de pago con tarjeta (consultorías de $899 y $499 MXN)'),
+    offices: z
+      .array(
+        z.object({
+          city: text().describe('Ciudad'),
+          region: text().describe('Estado o región'),
+          countryCode: z.string().length(2).describe('Código de país de 2 letras, por ejemplo "MX"'),
+          country: text().describe('País'),
+          role: text().describe('Qué se hace en esa oficina'),
+        }),
+      )
+      .min(1),
+    social: z.array(
+      z.object({
+        network: z.enum(['facebook', 'instagram', 'youtube', 'tiktok', 'linkedin']).describe('Red social'),
+        label: text().describe('Nombre de la red, como se anuncia a los lectores de pantalla'),
+        url: z.url().describe('Dirección del perfil'),
+      }),
+    ),
+    videos: z.object({
+      method: z.object({
+        youtubeId: z
+          .string()
+          .regex(
+            /^[\w-]{11}$/,
+            'debe ser el código de 11 caracteres del video: en https://www.youtube.com/watch?v=dQw4w9WgXcQ es dQw4w9WgXcQ',
+          )
+          .describe('Código del video de YouTube'),
+        durationLabel: text().describe('Duración que se anuncia, por ejemplo "2 min"'),
+      }),
+    }),
+    founder: z.object({ name: text().describe('Nombre de quien firma la cita final de la página de inicio') }),
+    legal: z.object({
+      address: text().describe('Domicilio fiscal completo, con código postal, ciudad y estado'),
+    }),
+    placeholders: z
+      .array(z.enum(LAUNCH_FIELDS))
+      .describe('Datos que siguen siendo de ejemplo: quita cada uno de la lista cuando pongas el dato real'),
+  })
+  .strict();
+
+const seo = z
+  .object({
+    title: z.string().max(70).describe('Título de la pestaña y de Google'),
+    description: z.string().max(160).describe('Descripción para Google'),
+  })
+  .strict();
+const card = z.object({ title: z.string(), text: z.string(), cta: z.string() }).strict();
+
+export const landingSchema = z
+  .object({
+    seo,
+    hero: z
+      .object({
+        eyebrow: z.string(),
+        title: z.string(),
+        subtitle: z.string(),
+        highlights: z.array(z.string()).length(3),
+        buttons: z.object({ buy: z.string(), estimate: z.string(), advisor: z.string() }).strict(),
+        imageAlt: z.string(),
+      })
+      .strict(),
+    paths: z
+      .object({
+        title: z.string(),
+        subtitle: z.string(),
+        models: card,
+        estimate: card.extend({ badge: z.string() }),
+        advisor: card,
+      })
+      .strict(),
+    sellingPoints: z.object({ title: z.string(), subtitle: z.string() }).strict(),
+    method: z
+      .object({
+        eyebrow: z.string(),
+        title: z.string(),
+        paragraphs: z.array(z.string()).min(1),
+        facts: z.array(z.object({ value: z.string(), label: z.string() }).strict()).length(3),
+        videoTitle: z.string(),
+        videoCta: z.string(),
+        imageAlt: z.string(),
+      })
+      .strict(),
+    cycle: z.object({ title: z.string(), subtitle: z.string() }).strict(),
+    partners: z
+      .object({
+        eyebrow: z.string(),
+        title: z.string(),
+        paragraphs: z.array(z.string()).min(1),
+        facts: z.array(z.string()).length(3),
+        cta: z.string(),
+        imageAlt: z.string(),
+      })
+      .strict(),
+    // The author's name is site.json's founder.name (a launch fact).
+    quote: z.object({ text: z.string(), role: z.string().describe('Cargo de quien firma la cita') }).strict(),
+  })
+  .strict();
+
+export const pagesSchema = z
+  .object({
+    modelos: z
+      .object({
+        seo,
+        headline: z.string(),
+        intro: z.string(),
+        badges: z
+          .array(
+            z
+              .object({ icon: z.enum(['wind', 'bolt', 'calendar', 'pencil']), title: z.string(), text: z.string() })
+              .strict(),
+          )
+          .length(4),
+        galleryTitle: z.string(),
+        modelsTitle: z.string(),
+        advisory: card,
+      })
+      .strict(),
+    prefiltro: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
+    estimacion: z.object({ seo, title: z.string(), intro: z.string(), trust: z.array(z.string()).length(4) }).strict(),
+    socios: z
+      .object({
+        seo,
+        title: z.string(),
+        intro: z.string(),
+      })
+      .strict(),
+    quickQuote: z.object({ title: z.string(), description: z.string() }).strict(),
+    notFound: z.object({ seo, title: z.string(), text: z.string(), home: z.string() }).strict(),
+  })
+  .strict();
+
+const slug = () =>
+  z
+    .string()
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'solo minúsculas sin acentos, números y guiones, por ejemplo "casa-ceiba"')
+    .describe('Identificador, en minúsculas y con guiones');
+const order = () => z.number().int().positive().describe('Posición en la página: 1, 2, 3…');
+/** An image file, relative to src/data/ (the content check makes sure it exists). */
+const imagePath = () =>
+  z
+    .string()
+    .regex(
+      /\.(svg|png|jpe?g|webp|avif)$/i,
+      'debe ser la ruta de un archivo .svg, .png, .jpg, .webp o .avif, por ejemplo "../assets/models/lumo.svg"',
+    )
+    .describe('Ruta de la imagen desde src/data/, por ejemplo "../assets/models/lumo.svg"');
+
+/** One of the models of /modelos (src/data/models.json). */
+export const modelSchema = z
+  .object({
+    id: slug(),
+    order: order(),
+    name: text().describe('Nombre del modelo'),
+    sizeM2: z.number().positive().describe('Superficie en m², por ejemplo 17.2'),
+    priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos, por ejemplo 229000'),
+    capacity: z.number().int().positive().describe('Personas, por ejemplo 2'),
+    delivery: text().describe('Tiempo de entrega, por ejemplo "4-6 semanas"'),
+    description: text().max(220).describe('Descripción de la tarjeta'),
+    features: z.array(text().max(70)).min(3).max(6).describe('Características (de 3 a 6)'),
+    image: imagePath(),
+    imageAlt: text().max(140).describe('Texto alternativo de la imagen'),
+  })
+  .strict();
+
+/** How many images the /modelos carousel shows (spec: 17, the first three interiors). */
+export const GALLERY_SIZE = 17;
+
+/** One image of the /modelos carousel (src/data/gallery.json). */
+export const galleryImageSchema = z
+  .object({
+    id: z.string().min(1).describe('Identificador, por ejemplo "04"'),
+    order: order(),
+    kind: z.enum(['interior', 'exterior']).describe('Interior o exterior'),
+    image: imagePath(),
+    alt: text().max(140).describe('Texto alternativo de la imagen'),
+  })
+  .strict();
+
+const ICONS = ['clock', 'shield', 'leaf', 'sparkles', 'home', 'badge'] as const;
+
+/** One of the selling points of the landing page (src/data/selling-points.json). */
+export const sellingPointSchema = z
+  .object({
+    id: slug(),
+    order: order(),
+    icon: z.enum(ICONS).describe('Ícono'),
+    title: text().max(50).describe('Título'),
+    text: text().max(180).describe('Texto'),
+  })
+  .strict();
+
+/** One of the five steps of the purchase cycle (src/data/steps.json). */
+export const stepSchema = z
+  .object({
+    id: slug(),
+    order: z.number().int().min(1).max(5).describe('Número del paso, de 1 a 5'),
+    title: text().max(50).describe('Título'),
+    text: text().max(220).describe('Texto'),
+    payment: z.string().nullable().describe('Pago de ese paso, o null si no hay'),
+  })
+  .strict();

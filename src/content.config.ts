@@ -8,7 +8,7 @@ import { galleryImageSchema, modelSchema, sellingPointSchema, stepSchema } from 
 // check (src/integrations/content-check.ts), which reports a broken data file in
 // Spanish before Astro reads these collections. Here they only gain Astro's image().
 
-/** The models of /modelos (spec, section 3). */
+/** The models of /modelos (docs/product.md §3). */
 const models = defineCollection({
   loader: file('src/data/models.json'),
   schema: ({ image }) => modelSchema.extend({ image: image() }),

@@ -223,7 +223,7 @@ export const modelSchema = z
   })
   .strict();
 
-/** How many images the /modelos carousel shows (spec: 17, the first three interiors). */
+/** How many images the /modelos carousel shows (docs/product.md §3: 17, the first three interiors). */
 export const GALLERY_SIZE = 17;
 
 /** One image of the /modelos carousel (src/data/gallery.json). */

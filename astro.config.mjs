@@ -3,6 +3,7 @@ import react from '@astrojs/react';
 import tailwindcss from '@tailwindcss/vite';
 import { defineConfig } from 'astro/config';
 import { PROJECT_ROOT, readJsonFile } from './src/data/content-check.ts';
+import { readBuildConfig } from './src/integrations/build-config.ts';
 import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { launchCheck } from './src/integrations/launch-check.ts';
@@ -14,7 +15,7 @@ const siteFile = readJsonFile(PROJECT_ROOT, 'src/data/site.json');
 const siteFacts = /** @type {{ siteUrl?: string }} */ ('data' in siteFile ? siteFile.data : {});
 
 export default defineConfig({
-  site: process.env.SITE_URL ?? siteFacts.siteUrl,
+  site: readBuildConfig().siteUrl ?? siteFacts.siteUrl,
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },

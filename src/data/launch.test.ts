@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AstroIntegrationLogger } from 'astro';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { parseBuildConfig } from '../integrations/build-config.ts';
 import { launchCheck } from '../integrations/launch-check.ts';
 import { LEGAL_DIR, PROJECT_ROOT, readLegalTexts } from './content-check.ts';
 import { checkLaunch, launchMode, launchReport } from './launch.ts';
@@ -187,13 +188,18 @@ describe('the launch check', () => {
 
 describe('when the check stops the build', () => {
   it("is strict in Netlify's production context or with LAUNCH_CHECK=strict, and only warns elsewhere", () => {
-    expect(launchMode({ CONTEXT: 'production' })).toBe('strict');
-    expect(launchMode({ LAUNCH_CHECK: 'strict' })).toBe('strict');
-    expect(launchMode({ CONTEXT: 'deploy-preview', NODE_ENV: 'production' })).toBe('warn');
-    expect(launchMode({ CONTEXT: 'branch-deploy' })).toBe('warn');
-    expect(launchMode({})).toBe('warn');
-    expect(launchMode({ CONTEXT: 'production', LAUNCH_CHECK: 'warn' })).toBe('warn');
-    expect(() => launchMode({ LAUNCH_CHECK: 'yes' })).toThrow('LAUNCH_CHECK debe ser "strict" o "warn" (es "yes").');
+    const mode = (env: Record<string, string>) => launchMode(parseBuildConfig(env));
+    expect(mode({ CONTEXT: 'production' })).toBe('strict');
+    expect(mode({ LAUNCH_CHECK: 'strict' })).toBe('strict');
+    expect(mode({ CONTEXT: 'deploy-preview', NODE_ENV: 'production' })).toBe('warn');
+    expect(mode({ CONTEXT: 'branch-deploy' })).toBe('warn');
+    expect(mode({})).toBe('warn');
+    expect(mode({ CONTEXT: 'production', LAUNCH_CHECK: ' ' })).toBe('strict');
+    expect(mode({ CONTEXT: 'production', LAUNCH_CHECK: 'warn' })).toBe('warn');
+    expect(() => mode({ LAUNCH_CHECK: 'yes' })).toThrow('LAUNCH_CHECK debe ser "strict" o "warn" (es "yes").');
+    expect(() => parseBuildConfig({ SITE_URL: 'ftp://ceiba.mx' })).toThrow(
+      'SITE_URL debe ser una URL http:// o https://.',
+    );
   });
 
   afterEach(() => {

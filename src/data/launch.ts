@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BuildConfig } from '../integrations/build-config.ts';
 import type { LegalText } from './content-check.ts';
 import { type DataProblem, formatProblem } from './problems.ts';
 import type { LaunchField } from './schemas.ts';
@@ -249,11 +250,8 @@ export type LaunchMode = 'strict' | 'warn';
  * nothing here: `astro build` sets it to production for every build, and
  * netlify.toml sets it for deploy previews too.
  */
-export function launchMode(env: Record<string, string | undefined>): LaunchMode {
-  const chosen = env.LAUNCH_CHECK?.trim();
-  if (chosen === 'strict' || chosen === 'warn') return chosen;
-  if (chosen) throw new Error(`LAUNCH_CHECK debe ser "strict" o "warn" (es "${chosen}").`);
-  return env.CONTEXT === 'production' ? 'strict' : 'warn';
+export function launchMode(build: Pick<BuildConfig, 'context' | 'launchCheck'>): LaunchMode {
+  return build.launchCheck ?? (build.context === 'production' ? 'strict' : 'warn');
 }
 
 /** The check's outcome as the terminal shows it, in Spanish. */

@@ -2,6 +2,7 @@ import type { AstroIntegration } from 'astro';
 import { DATA_FILES, PROJECT_ROOT, readJsonFile, readLegalTexts } from '../data/content-check.ts';
 import { checkLaunch, launchMode, launchReport } from '../data/launch.ts';
 import { siteSchema } from '../data/schemas.ts';
+import { readBuildConfig } from './build-config.ts';
 
 /**
  * Runs the launch check (src/data/launch.ts) when the site is built or served:
@@ -17,7 +18,7 @@ export function launchCheck({ root = PROJECT_ROOT }: { root?: string } = {}): As
     hooks: {
       'astro:config:setup': ({ command, logger }) => {
         if (command !== 'build' && command !== 'dev') return;
-        const mode = launchMode(process.env);
+        const mode = launchMode(readBuildConfig());
         // contentCheck() ran first: site.json reads and matches its schema.
         const read = readJsonFile(root, DATA_FILES.site);
         const site = siteSchema.parse('data' in read ? read.data : undefined);

@@ -10,8 +10,6 @@ export const quoteRequestSchema = z.discriminatedUnion('source', [preFilterSchem
 
 export type QuoteRequest = z.output<typeof quoteRequestSchema>;
 
-export const QUOTE_REQUEST_FORMS = { prefiltro: preFilterForm, estimacion: estimateForm } as const;
-
 /** The endpoint answers in the words of the form that sent the request; the estimate's for anything else. */
 export function quoteRequestMessages(body: Record<string, unknown>): EndpointMessages {
   return body.source === 'prefiltro' ? preFilterForm.messages : estimateForm.messages;

@@ -28,6 +28,7 @@ export const preFilterSchema = z.object({
 });
 
 const MISSING = 'Por favor completa todos los campos requeridos.';
+const FAILURE = 'No se pudo guardar tu información. Inténtalo de nuevo.';
 
 export const preFilterForm = defineForm({
   label: 'Primer paso hacia tu casa',
@@ -87,8 +88,8 @@ export const preFilterForm = defineForm({
   submit: { label: 'Descubre si es tu momento', busyLabel: SUBMITTING },
   toasts: {
     missing: { title: 'Información incompleta', description: MISSING, variant: 'destructive' },
-    failure: { title: 'Error', description: 'No se pudo guardar tu información. Inténtalo de nuevo.' },
+    failure: { title: 'Error', description: FAILURE },
   },
-  // The endpoint is shared with the estimate (quote-request.ts); its texts are there.
-  messages: { invalid: MISSING, failure: 'No se pudo guardar tu información. Inténtalo de nuevo.' },
+  // The endpoint, shared with the estimate, answers a request with `source: prefiltro` in these words.
+  messages: { invalid: MISSING, failure: FAILURE },
 });

@@ -49,17 +49,11 @@ export function FormQuestions({ form, errors, idPrefix = '' }: Props) {
         {...{ errors, idPrefix }}
       />
     ));
-    return (
-      <SectionFrame
-        key={key}
-        section={section}
-        title={section.title && numberedTitle(section, numbered)}
-        fields={fields}
-      />
-    );
+    return <SectionFrame key={key} section={section} title={numberedTitle(section, numbered)} fields={fields} />;
   });
 }
 
+/** A block's title, numbered like a question (the contact card's is not). */
 function numberedTitle(section: Section, numbered: (label: string) => string): string | undefined {
   if (!section.title) return undefined;
   return section.style === 'card' ? section.title : numbered(section.title);

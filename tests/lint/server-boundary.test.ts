@@ -43,7 +43,7 @@ function lintFixture(): { status: number | null; diagnostics: Diagnostic[] } {
 describe('the server boundary (lint rule)', () => {
   const { status, diagnostics } = lintFixture();
 
-  it('fails on an import of src/server from components, layouts, lib, pages and scripts', () => {
+  it('fails on an import of src/server from components, layouts, lib, pages and scripts, in an .astro <script> too', () => {
     expect(status).toBe(1);
     const found = diagnostics
       .map(({ code, location, message }) => ({ path: location.path, rule: code.value, message }))
@@ -55,6 +55,7 @@ describe('the server boundary (lint rule)', () => {
     });
     // Every diagnostic is the rule's, once per forbidden file: the allowed ones get none.
     expect(found).toEqual([
+      expected('src/components/ForbiddenScript.astro'),
       expected('src/components/forbidden.ts'),
       expected('src/layouts/forbidden.ts'),
       expected('src/lib/admin/forbidden.ts'),

@@ -199,10 +199,12 @@ describe('the admin API under the emulator', { timeout: 90_000 }, () => {
     expect(quickQuoteId, 'the lead endpoints test runs first').toBeDefined();
     const cookie = await setupAdmin(site.url, 'netlify@ceiba.mx', 'contraseña-segura');
     const sameSite = { Cookie: cookie, Origin: originOf(site.url) };
-    const [session, list, contacts, anonymous, crossSite, wrongPassword] = await Promise.all([
-      fetch(`${site.url}/api/auth/session`, { headers: { Cookie: cookie } }),
-      fetch(`${site.url}/api/admin/quick-quotes`, { headers: { Cookie: cookie } }),
-      fetch(`${site.url}/api/admin/contacts`, { headers: { Cookie: cookie } }),
+    // One after another: each cold function opens its own Neon connection (5 s to connect), and on a
+    // busy 2-core CI machine four at once beside a password hash could take longer than that.
+    const session = await fetch(`${site.url}/api/auth/session`, { headers: { Cookie: cookie } });
+    const list = await fetch(`${site.url}/api/admin/quick-quotes`, { headers: { Cookie: cookie } });
+    const contacts = await fetch(`${site.url}/api/admin/contacts`, { headers: { Cookie: cookie } });
+    const [anonymous, crossSite, wrongPassword] = await Promise.all([
       fetch(`${site.url}/api/admin/quick-quotes`),
       fetch(`${site.url}/api/admin/quick-quotes/${quickQuoteId}`, {
         method: 'DELETE',
@@ -211,10 +213,10 @@ describe('the admin API under the emulator', { timeout: 90_000 }, () => {
       login(site.url, 'netlify@ceiba.mx', 'otra-contraseña'),
     ]);
     expect(await session.json()).toMatchObject({ admin: true });
-    expect(list.status).toBe(200);
+    expect(list.status, await list.clone().text()).toBe(200);
     expect((await list.json()).items.map((item: { id: string }) => item.id)).toContain(quickQuoteId);
     // /api/admin/contacts reaches its own function, not /api/admin/:kind (whose excludedPath says so).
-    expect(contacts.status).toBe(200);
+    expect(contacts.status, await contacts.clone().text()).toBe(200);
     expect((await contacts.json()).items.map((item: { name: string }) => item.name)).toContain('Emulada Socia');
     expect(anonymous.status).toBe(401);
     expect(crossSite.status).toBe(403);

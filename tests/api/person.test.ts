@@ -1,27 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { cookieOf, memberRequest, setupAdmin } from '../support/admin.ts';
+import { cookieOf, memberRequest } from '../support/admin.ts';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
-import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import type { SmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
-import { vapiReport } from '../support/vapi.ts';
+import { startVoiceSite, VOICE_SECRET, vapiReport } from '../support/vapi.ts';
 
 /** Issue #14: consent on record with each lead, and the person's rights of access and cancellation (ARCO). */
-const VOICE_SECRET = 'secreto-del-asistente-de-voz-2026';
 let server: RunningServer;
 let smtp: SmtpReceiver;
 let admin: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  server = await startServer({
-    VAPI_WEBHOOK_SECRET: VOICE_SECRET,
-    SMTP_URL: smtp.url,
-    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
-    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
-  });
-  admin = await setupAdmin(server.url);
+  ({ server, smtp, admin } = await startVoiceSite());
 });
 afterAll(async () => {
   await smtp?.close();

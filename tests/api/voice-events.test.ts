@@ -1,31 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieOf, originOf, setupAdmin } from '../support/admin.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { cookieOf, originOf } from '../support/admin.ts';
+import type { SmtpReceiver } from '../support/receivers.ts';
+import type { RunningServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
-import { vapiFixture, vapiReport } from '../support/vapi.ts';
+import { startVoiceSite, VOICE_SECRET, vapiFixture, vapiReport } from '../support/vapi.ts';
 
 /** Issue #13: the voice platform's server messages, stored once per call, joined to the contact, notified. */
-const SECRET = 'secreto-del-asistente-de-voz-2026';
 let server: RunningServer;
 let smtp: SmtpReceiver;
 let admin: string;
 
 beforeAll(async () => {
-  smtp = await startSmtpReceiver();
-  server = await startServer({
-    VAPI_WEBHOOK_SECRET: SECRET,
-    SMTP_URL: smtp.url,
-    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
-    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
-  });
-  admin = await setupAdmin(server.url);
+  ({ server, smtp, admin } = await startVoiceSite());
 });
 afterAll(async () => {
   await smtp?.close();
 });
 
-const send = (body: unknown, headers: Record<string, string> = { 'X-Vapi-Secret': SECRET }) =>
+const send = (body: unknown, headers: Record<string, string> = { 'X-Vapi-Secret': VOICE_SECRET }) =>
   fetch(`${server.url}/api/voice/events`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', ...headers },
@@ -169,9 +161,9 @@ describe('POST /api/voice/events', () => {
     const wrong: Record<string, string>[] = [
       {},
       { 'X-Vapi-Secret': 'otro-secreto-cualquiera-123' },
-      { 'X-Vapi-Secret': `${SECRET}x` },
-      { Authorization: `Bearer ${SECRET.slice(0, -1)}` },
-      { Authorization: SECRET },
+      { 'X-Vapi-Secret': `${VOICE_SECRET}x` },
+      { Authorization: `Bearer ${VOICE_SECRET.slice(0, -1)}` },
+      { Authorization: VOICE_SECRET },
     ];
     for (const headers of wrong) {
       const answer = await send(report, headers);
@@ -181,7 +173,7 @@ describe('POST /api/voice/events', () => {
       );
     }
     expect(await sql(`SELECT 1 FROM voice_calls WHERE call_id = 'c2c2c2c2-1111-4222-8333-444455556666'`)).toEqual([]);
-    expect((await send(report, { Authorization: `Bearer ${SECRET}` })).status).toBe(200);
+    expect((await send(report, { Authorization: `Bearer ${VOICE_SECRET}` })).status).toBe(200);
   });
 
   it('gives malformed bodies a Spanish 4xx and stores nothing', async () => {
@@ -196,13 +188,13 @@ describe('POST /api/voice/events', () => {
       [{ message: 'x'.repeat(2 * 1024 * 1024) }, undefined, 413],
     ];
     for (const [body, headers, status] of cases) {
-      const answer = await send(body, { 'X-Vapi-Secret': SECRET, ...headers });
+      const answer = await send(body, { 'X-Vapi-Secret': VOICE_SECRET, ...headers });
       expect(answer.status).toBe(status);
       expect(((await answer.json()) as { error: string }).error).toMatch(/^[A-ZÁÉÍÓÚ¿]/);
     }
     const wrongType = await fetch(`${server.url}/api/voice/events`, {
       method: 'POST',
-      headers: { 'Content-Type': 'text/plain', 'X-Vapi-Secret': SECRET },
+      headers: { 'Content-Type': 'text/plain', 'X-Vapi-Secret': VOICE_SECRET },
       body: 'hola',
     });
     expect(wrongType.status).toBe(415);

@@ -1,5 +1,27 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { setupAdmin } from './admin.ts';
+import { type SmtpReceiver, startSmtpReceiver } from './receivers.ts';
+import { type RunningServer, startServer } from './server.ts';
+
+/** The secret the tests' assistant sends with its server messages. */
+export const VOICE_SECRET = 'secreto-del-asistente-de-voz-2026';
+
+/**
+ * A server that takes the voice platform's messages (VOICE_SECRET) and
+ * e-mails the sales team through a real SMTP receiver, with an administrator
+ * signed in (`admin` is the session cookie).
+ */
+export async function startVoiceSite(): Promise<{ server: RunningServer; smtp: SmtpReceiver; admin: string }> {
+  const smtp = await startSmtpReceiver();
+  const server = await startServer({
+    VAPI_WEBHOOK_SECRET: VOICE_SECRET,
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'avisos@ceibacasas.mx',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+  });
+  return { server, smtp, admin: await setupAdmin(server.url) };
+}
 
 /** The voice platform's server messages, from tests/fixtures/vapi (written from its documentation). */
 export function vapiFixture(name: string): { message: Record<string, unknown> } {

@@ -8,14 +8,18 @@ import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { launchCheck } from './src/integrations/launch-check.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
+import { pageScript } from './src/integrations/page-script.ts';
+import { precompress } from './src/integrations/precompress.ts';
 import { staticNetlify } from './src/integrations/static-netlify.ts';
 
 // Read without its schema: contentCheck() reports a broken site.json in Spanish.
 const siteFile = readJsonFile(PROJECT_ROOT, 'src/data/site.json');
 const siteFacts = /** @type {{ siteUrl?: string }} */ ('data' in siteFile ? siteFile.data : {});
 
+const buildConfig = readBuildConfig();
+
 export default defineConfig({
-  site: readBuildConfig().siteUrl ?? siteFacts.siteUrl,
+  site: buildConfig.siteUrl ?? siteFacts.siteUrl,
   output: 'static',
   trailingSlash: 'never',
   build: { format: 'file' },
@@ -23,8 +27,18 @@ export default defineConfig({
   // staticNetlify: the adapter without its catch-all server function (decision 0015).
   adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),
   // contentCheck: every data file, in Spanish, before Astro reads them; launchCheck: placeholders
-  // left fail Netlify's production build and only warn elsewhere (decision 0020).
-  integrations: [contentCheck(), launchCheck(), react(), hydrateOnInteraction(), netlifyHeaders()],
+  // left fail Netlify's production build and only warn elsewhere (decision 0020). pageScript:
+  // src/scripts/site.ts inline on every page; precompress: .br and .gz beside the build's text
+  // files for the local server, not on Netlify (CONTEXT set), whose CDN compresses (decision 0023).
+  integrations: [
+    contentCheck(),
+    launchCheck(),
+    react(),
+    hydrateOnInteraction(),
+    pageScript(),
+    netlifyHeaders(),
+    precompress({ skip: buildConfig.context !== undefined }),
+  ],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.
   image: { dangerouslyProcessSVG: true },
   security: {

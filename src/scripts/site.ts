@@ -1,11 +1,16 @@
 /**
- * Runs on every page (a few hundred bytes): keeps the visit's attribution,
- * sends what waits in the outbox, and holds a form submitted before its island finished hydrating, so the
- * island sends it once ready instead of the browser posting it as a page.
+ * Runs on every page, written inline by the layout as one classic script
+ * (src/integrations/page-script.ts, decision 0023): keeps the visit's
+ * attribution, sends what waits in the outbox, and holds a form submitted
+ * before its island finished hydrating, so the island sends it once ready
+ * instead of the browser posting it as a page. Whatever it imports is bundled
+ * into it: keep it small (`npm run bench:web` counts it).
  */
 import { captureAttribution } from '../lib/client/attribution.ts';
 import { takeFlashToast } from '../lib/client/flash.ts';
-import { readOutbox } from '../lib/client/outbox.ts';
+import { OUTBOX_SEND_EVENT, readOutbox } from '../lib/client/outbox.ts';
+import { startOutbox } from '../lib/client/outbox-sender.ts';
+import { showToast } from '../lib/client/toast.ts';
 
 captureAttribution();
 
@@ -35,7 +40,9 @@ document.addEventListener(
 
 // A success message kept by the previous page (e.g. before going to /modelos).
 const flash = takeFlashToast();
-if (flash) void import('../lib/client/toast.ts').then(({ showToast }) => showToast(flash));
+if (flash) showToast(flash);
 
-// A request kept while the visitor had no signal goes out now (and when the connection returns).
-if (readOutbox().length > 0) void import('../lib/client/outbox-sender.ts').then(({ startOutbox }) => startOutbox());
+// A request kept while the visitor had no signal goes out now (and when the connection returns);
+// a form that has just kept one asks for it with OUTBOX_SEND_EVENT.
+if (readOutbox().length > 0) void startOutbox();
+window.addEventListener(OUTBOX_SEND_EVENT, () => void startOutbox());

@@ -7,8 +7,9 @@
  * - `/` and `/modelos`: LCP <= 1.2 s (issue #14).
  * - `/` at 390 px: JavaScript before any interaction <= 6 KB gzip (issue #14); first load <= 500 KB transferred.
  * - /prefiltro on a slow 4G phone (150 ms RTT, 1.6 Mbit/s, CPU 4x slower, the DevTools
- *   protocol's throttling): from the first tap on a field to the island ready, median of
- *   TAP_RUNS cold loads <= 800 ms, and how many script requests the tap made (issue #14).
+ *   protocol's throttling): from the first tap on a field (the page's touchstart) to the
+ *   island ready, median of TAP_RUNS cold loads <= 800 ms, and how many script requests the
+ *   tap made (issue #14); Playwright's wall clock for the same is printed beside it.
  * Prints each figure and exits non-zero when one is over budget.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -138,9 +139,13 @@ try {
     (b) => `${(b / 1024).toFixed(0)} KB`,
   );
 
-  // The first tap on a slow 4G phone: how long until the form's island is ready.
+  // The first tap on a slow 4G phone: how long until the form's island is ready, timed in the
+  // page from the touch event to the form's data-enhanced="ready" (decision 0023): Playwright's
+  // own tap (scrolling, stability checks, protocol round trips, all under the 4x CPU throttle)
+  // and its polling are printed apart, as what the test harness adds.
   const tapBrowser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS.slice(1) });
   const taps: number[] = [];
+  const harnessTaps: number[] = [];
   const requestsAfterTap: number[] = [];
   try {
     for (let run = 0; run < TAP_RUNS; run++) {
@@ -165,12 +170,29 @@ try {
       tab.on('request', (request) => {
         if (tapped && request.resourceType() === 'script') scriptsAfter++;
       });
-      const form = tab.locator('form[aria-label="Primer paso hacia tu casa"]');
+      const formSelector = 'form[aria-label="Primer paso hacia tu casa"]';
+      await tab.evaluate((selector) => {
+        const form = document.querySelector(selector);
+        if (!form) throw new Error(`No form ${selector}`);
+        const times = ((window as unknown as { __tap: { touch?: number; ready?: number } }).__tap = {});
+        document.addEventListener('touchstart', () => (times.touch ??= performance.now()), {
+          capture: true,
+          passive: true,
+        });
+        new MutationObserver(() => {
+          if (form.getAttribute('data-enhanced') === 'ready') times.ready ??= performance.now();
+        }).observe(form, { attributes: true, attributeFilter: ['data-enhanced'] });
+      }, formSelector);
       tapped = true;
       const started = Date.now();
       await tab.getByLabel('Nombre de contacto').tap();
-      await form.and(tab.locator('[data-enhanced="ready"]')).waitFor({ timeout: 30_000 });
-      taps.push(Date.now() - started);
+      await tab.locator(`${formSelector}[data-enhanced="ready"]`).waitFor({ timeout: 30_000 });
+      harnessTaps.push(Date.now() - started);
+      const { touch, ready } = await tab.evaluate(
+        () => (window as unknown as { __tap: { touch?: number; ready?: number } }).__tap,
+      );
+      if (touch === undefined || ready === undefined) throw new Error('The tap or the ready form went unseen');
+      taps.push(ready - touch);
       requestsAfterTap.push(scriptsAfter);
       await phone.close();
     }
@@ -185,6 +207,13 @@ try {
     tap <= 800,
     (ms) => `${Math.round(ms)} ms`,
   );
+  const harness = median(harnessTaps);
+  rows.push({
+    figure: "/prefiltro first tap, Playwright's wall clock (its tap and polling included)",
+    value: `${Math.round(harness)} ms`,
+    budget: 'not budgeted',
+    pass: true,
+  });
 
   report(`Lighthouse 13 mobile (simulated throttling), median of ${RUNS} runs; local server on 127.0.0.1`, rows);
 } finally {

@@ -1,15 +1,14 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { flashToast } from '../../lib/client/flash.ts';
-import { isNetworkFailure, keepInOutbox } from '../../lib/client/outbox.ts';
-import { startOutbox } from '../../lib/client/outbox-sender.ts';
+import { isNetworkFailure, keepInOutbox, requestOutboxSend } from '../../lib/client/outbox.ts';
 import { type LeadResult, leadBody, newIdempotencyKey, submitLead } from '../../lib/client/submit-lead.ts';
 import { showToast, type Toast } from '../../lib/client/toast.ts';
 import type { FormDefinition } from '../../lib/forms/definition.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 
-interface Options<Schema extends z.ZodObject, Answer> {
+interface Options<Schema extends z.ZodMiniObject, Answer> {
   /** The form's definition: schema, endpoint and toasts (`missing` for invalid answers, `failure` when not saved). */
   form: FormDefinition<Schema>;
   /** Extra fields that are not inputs of the form (e.g. `source`, `origin`). */
@@ -69,7 +68,7 @@ export function readForm(form: HTMLFormElement): Record<string, string> {
  * until a success, so a retry never stores twice), and never clears what the
  * visitor typed unless the lead was stored.
  */
-export function useLeadForm<Schema extends z.ZodObject, Answer = unknown>(options: Options<Schema, Answer>) {
+export function useLeadForm<Schema extends z.ZodMiniObject, Answer = unknown>(options: Options<Schema, Answer>) {
   const { form: definition } = options;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -133,9 +132,9 @@ export function useLeadForm<Schema extends z.ZodObject, Answer = unknown>(option
       let leaving: 'leaving' | undefined;
       if (options.onQueued) leaving = options.onQueued(values as Record<string, string>, form);
       else showToast(QUEUED_TOAST);
-      // Staying: this page sends it (the sender is part of the island: without signal a lazy chunk
-      // could not load). Leaving: the next page does, so one page never races the other.
-      if (leaving !== 'leaving') void startOutbox();
+      // Staying: this page's sender (in the page script) sends it. Leaving: the next page does,
+      // so one page never races the other.
+      if (leaving !== 'leaving') requestOutboxSend();
     } else if (result.status === 400 && Object.keys(result.fields).length > 0) {
       showErrors(result.fields, form);
     } else if (result.status === 429 && result.error) {

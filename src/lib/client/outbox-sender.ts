@@ -3,8 +3,8 @@
  * online, and with a growing pause while the page stays open. A 2xx or any
  * 4xx ends an entry (a 4xx is shown, never retried); a network failure keeps
  * it. While something waits, a quiet "pendiente" notice stays on screen.
- * Loaded only when the outbox has something (site.ts, or a form that just
- * queued a request).
+ * Part of the page script (site.ts), one per page: a form that has just
+ * kept a request asks it to send with `requestOutboxSend()`.
  */
 import { dropFromOutbox, isNetworkFailure, readOutbox } from './outbox.ts';
 import { submitLead } from './submit-lead.ts';

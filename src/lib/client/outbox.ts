@@ -47,6 +47,15 @@ export function dropFromOutbox(key: string): void {
   write(readOutbox().filter((entry) => entry.key !== key));
 }
 
+/**
+ * Asks this page to send its outbox now. The sender lives in the page script
+ * (src/scripts/site.ts), one per page, and is already there without signal.
+ */
+export const OUTBOX_SEND_EVENT = 'outbox:send';
+export const requestOutboxSend = (): void => {
+  window.dispatchEvent(new Event(OUTBOX_SEND_EVENT));
+};
+
 /** A failure worth trying again later: no answer at all, or a gateway that could not reach us. */
 export const isNetworkFailure = (status: number): boolean =>
   status === 0 || status === 502 || status === 503 || status === 504;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { Toast } from '../client/toast.ts';
 
 /** One answer of a closed question: the stored value and what the visitor reads. */
@@ -62,7 +62,7 @@ export interface EndpointMessages {
   failure: string;
 }
 
-export interface FormDefinition<Schema extends z.ZodObject = z.ZodObject, Toasts extends string = never> {
+export interface FormDefinition<Schema extends z.ZodMiniObject = z.ZodMiniObject, Toasts extends string = never> {
   /** The form's accessible name. */
   label: string;
   /** The small heading above the page title, where the form has a page of its own. */
@@ -79,7 +79,7 @@ export interface FormDefinition<Schema extends z.ZodObject = z.ZodObject, Toasts
 }
 
 /** Checks a definition against its schema's keys at compile time. */
-export function defineForm<Schema extends z.ZodObject, Toasts extends string>(
+export function defineForm<Schema extends z.ZodMiniObject, Toasts extends string>(
   definition: FormDefinition<Schema, Toasts>,
 ): FormDefinition<Schema, Toasts> {
   return definition;
@@ -125,10 +125,10 @@ export function questionsOf(form: Pick<FormDefinition, 'sections'>): Question[] 
 }
 
 /** The schema of one field of the form. */
-export function fieldSchema(form: Pick<FormDefinition, 'schema'>, name: string): z.ZodType {
+export function fieldSchema(form: Pick<FormDefinition, 'schema'>, name: string): z.ZodMiniType {
   const field = form.schema.shape[name];
   if (!field) throw new Error(`The form has no field "${name}" in its schema.`);
-  return field as z.ZodType;
+  return field as z.ZodMiniType;
 }
 
 /**
@@ -142,17 +142,32 @@ export function isRequired(form: Pick<FormDefinition, 'schema'>, question: Quest
 }
 
 /** The longest text the schema accepts for the field, for the input's `maxLength`. */
-export function maxLengthOf(schema: z.ZodType): number | undefined {
-  if (schema instanceof z.ZodString) return schema.maxLength ?? undefined;
-  if (schema instanceof z.ZodPipe) return maxLengthOf(schema.in as z.ZodType);
-  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {
-    return maxLengthOf(schema.unwrap() as z.ZodType);
+export function maxLengthOf(schema: z.core.$ZodType): number | undefined {
+  const def = schema._zod.def as z.core.$ZodTypeDef & {
+    in?: z.core.$ZodType;
+    innerType?: z.core.$ZodType;
+    options?: readonly z.core.$ZodType[];
+  };
+  switch (def.type) {
+    case 'string': {
+      const limits = (def.checks ?? [])
+        .map((check) => check._zod.def as { check: string; maximum?: number })
+        .flatMap((check) => (check.check === 'max_length' && check.maximum !== undefined ? [check.maximum] : []));
+      return limits.length > 0 ? Math.min(...limits) : undefined;
+    }
+    case 'pipe':
+      return def.in && maxLengthOf(def.in);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+      return def.innerType && maxLengthOf(def.innerType);
+    case 'union': {
+      const lengths = (def.options ?? []).map(maxLengthOf).filter((length) => length !== undefined);
+      return lengths.length > 0 ? Math.max(...lengths) : undefined;
+    }
+    default:
+      return undefined;
   }
-  if (schema instanceof z.ZodUnion) {
-    const lengths = (schema.options as z.ZodType[]).map(maxLengthOf).filter((length) => length !== undefined);
-    return lengths.length > 0 ? Math.max(...lengths) : undefined;
-  }
-  return undefined;
 }
 
 /** What a text input of the form may hold at most. */

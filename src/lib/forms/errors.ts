@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Shown for an issue that has no message of ours: never expected (a property
@@ -11,7 +11,9 @@ export const FALLBACK_FIELD_MESSAGE = 'Revisa este dato.';
 z.config({ customError: () => FALLBACK_FIELD_MESSAGE });
 
 /** The first message of each field, keyed by field name: what a form shows under each input. */
-export function fieldMessages(error: z.ZodError): Record<string, string> {
+export function fieldMessages(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) fields[String(issue.path[0] ?? '_')] ??= issue.message;
   return fields;

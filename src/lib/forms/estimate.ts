@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import { attributionShape, consentShape, nameField, optionalChoice, optionalEmailField, phoneField } from './fields.ts';
 import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from './labels.ts';
@@ -8,33 +8,33 @@ const MAX_TERRAIN_M2 = 1_000_000;
 const TERRAIN_MESSAGE = `Escribe los metros cuadrados con números, de 1 a ${MAX_TERRAIN_M2.toLocaleString('es-MX')}.`;
 
 /** Terrain size in m²: optional; a number or the digits typed in the field (7 digits and 2 decimals at most). */
-const terrainSizeField = z
-  .union(
-    [
-      z.number(),
-      z
-        .string()
-        .trim()
-        .max(10, TERRAIN_MESSAGE)
-        .regex(/^(\d{1,7}(\.\d{1,2})?)?$/, TERRAIN_MESSAGE),
-    ],
-    { error: TERRAIN_MESSAGE },
-  )
+const terrainSizeField = z.pipe(
   // Absent, null and "" all mean "not given" (an optional key, not a required one that may be undefined).
-  .nullish()
-  .transform((value, context) => {
+  z.nullish(
+    z.union(
+      [
+        z.number(),
+        z
+          .string()
+          .check(z.trim(), z.maxLength(10, TERRAIN_MESSAGE), z.regex(/^(\d{1,7}(\.\d{1,2})?)?$/, TERRAIN_MESSAGE)),
+      ],
+      { error: TERRAIN_MESSAGE },
+    ),
+  ),
+  z.transform((value: number | string | null | undefined, context) => {
     if (value === null || value === undefined || value === '') return null;
     const size = Number(value);
     if (Number.isFinite(size) && size > 0 && size <= MAX_TERRAIN_M2) return size;
-    context.addIssue({ code: 'custom', message: TERRAIN_MESSAGE });
+    context.issues.push({ code: 'custom', message: TERRAIN_MESSAGE, input: value });
     return z.NEVER;
-  });
+  }),
+);
 
 /** Levels: 1 or 2, as a number or as the radio's string; 1 when absent. */
-const levelsField = z
-  .union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'Elige 1 o 2 niveles.' })
-  .optional()
-  .transform((value) => (value === undefined ? 1 : Number(value)) as 1 | 2);
+const levelsField = z.pipe(
+  z.optional(z.union([z.literal(1), z.literal(2), z.literal('1'), z.literal('2')], { error: 'Elige 1 o 2 niveles.' })),
+  z.transform((value: 1 | 2 | '1' | '2' | undefined) => (value === undefined ? 1 : Number(value)) as 1 | 2),
+);
 
 /** /estimacion, the personalised estimate (docs/product.md). */
 export const estimateSchema = z.object({
@@ -44,8 +44,11 @@ export const estimateSchema = z.object({
   email: optionalEmailField,
   terrain_size: terrainSizeField,
   levels: levelsField,
-  finishes: z.enum(FINISHES, { error: 'Elige un tipo de acabados de la lista.' }).default('basico'),
-  budget: optionalChoice(BUDGETS).transform((value) => value ?? BUDGET_UNKNOWN),
+  finishes: z._default(z.enum(FINISHES, { error: 'Elige un tipo de acabados de la lista.' }), 'basico'),
+  budget: z.pipe(
+    optionalChoice(BUDGETS),
+    z.transform((value: (typeof BUDGETS)[number] | null) => value ?? BUDGET_UNKNOWN),
+  ),
   ...attributionShape,
   ...consentShape,
 });

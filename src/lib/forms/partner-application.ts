@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Toast } from '../client/toast.ts';
 import { defineForm, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineForm, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import {
   attributionShape,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import { attributionShape, consentShape, nameField, optionalEmailField, phoneField } from './fields.ts';
 import { QUICK_QUOTE_ORIGINS } from './options.ts';
@@ -8,7 +8,7 @@ export const quickQuoteSchema = z.object({
   name: nameField,
   phone: phoneField,
   email: optionalEmailField,
-  origin: z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }).default('unknown'),
+  origin: z._default(z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }), 'unknown'),
   ...attributionShape,
   ...consentShape,
 });

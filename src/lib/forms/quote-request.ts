@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { EndpointMessages } from './definition.ts';
 import { estimateForm, estimateSchema } from './estimate.ts';
 import { preFilterForm, preFilterSchema } from './pre-filter.ts';

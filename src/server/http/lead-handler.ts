@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { EndpointMessages } from '../../lib/forms/definition.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
 import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
@@ -14,7 +14,7 @@ import { requestAddress } from './client-address.ts';
 import type { Handler } from './handler.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
-export interface LeadEndpoint<Schema extends z.ZodType> {
+export interface LeadEndpoint<Schema extends z.ZodMiniType> {
   /** Names the endpoint in the rate limit and the logs, e.g. `quick-quotes`. */
   name: string;
   schema: Schema;
@@ -43,7 +43,7 @@ const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
  * any point gives the form's failure text with 503; nothing is half-written
  * because each lead is one INSERT.
  */
-export function leadHandler<Schema extends z.ZodType>(endpoint: LeadEndpoint<Schema>): Handler {
+export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint<Schema>): Handler {
   return async (request, context) => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
 

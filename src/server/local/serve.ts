@@ -130,7 +130,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // Behind a trusted reverse proxy (TRUST_PROXY), X-Forwarded-Proto/Host give the
     // public URL: Secure cookies and the same-origin check then see https://<site>.
     trustProxy: trustProxy === false ? false : trustProxy === 'loopback' ? 'loopback' : [...trustProxy],
-    middleware: [functions, logRequests, staticHeaders, platformFiles, staticMiddleware({ dir: options.distDir })],
+    middleware: [
+      functions,
+      logRequests,
+      staticHeaders,
+      platformFiles,
+      staticMiddleware({ dir: options.distDir, encodings: true }),
+    ],
     fetch: notFound,
   });
   await server.ready();

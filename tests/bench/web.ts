@@ -174,7 +174,8 @@ try {
       await tab.evaluate((selector) => {
         const form = document.querySelector(selector);
         if (!form) throw new Error(`No form ${selector}`);
-        const times = ((window as unknown as { __tap: { touch?: number; ready?: number } }).__tap = {});
+        const times: { touch?: number; ready?: number } = {};
+        (window as unknown as { __tap: typeof times }).__tap = times;
         document.addEventListener('touchstart', () => (times.touch ??= performance.now()), {
           capture: true,
           passive: true,

@@ -6,6 +6,7 @@ import { PROJECT_ROOT, readJsonFile } from './src/data/content-check.ts';
 import { readBuildConfig } from './src/integrations/build-config.ts';
 import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
+import { islandPreload } from './src/integrations/island-preload.ts';
 import { launchCheck } from './src/integrations/launch-check.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
 import { pageScript } from './src/integrations/page-script.ts';
@@ -28,7 +29,8 @@ export default defineConfig({
   adapter: staticNetlify({ imageCDN: false, staticHeaders: true }),
   // contentCheck: every data file, in Spanish, before Astro reads them; launchCheck: placeholders
   // left fail Netlify's production build and only warn elsewhere (decision 0020). pageScript:
-  // src/scripts/site.ts inline on every page; precompress: .br and .gz beside the build's text
+  // src/scripts/site.ts inline on every page; islandPreload: each island's module graph, fetched
+  // at once at its first touch; precompress: .br and .gz beside the build's text
   // files for the local server, not on Netlify (CONTEXT set), whose CDN compresses (decision 0023).
   integrations: [
     contentCheck(),
@@ -37,6 +39,7 @@ export default defineConfig({
     hydrateOnInteraction(),
     pageScript(),
     netlifyHeaders(),
+    islandPreload(),
     precompress({ skip: buildConfig.context !== undefined }),
   ],
   // Our own illustrations are SVG; the build rasterises them to AVIF/WebP.

@@ -3,7 +3,7 @@
  * the functions (server): states, reasons, forms, filters, the change and note
  * schemas, and what the team reads for each. Browser-safe: no server import.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import type { LeadKind, LeadRow } from './columns.ts';
 import type { DeliveryView } from './notifications.ts';
@@ -59,56 +59,57 @@ export const NOTE_MAX = 2000;
 export const STALE_VERSION = 'Otra persona actualizó este prospecto. Recarga para ver los cambios.';
 export const LOST_REASON_REQUIRED = 'Elige el motivo por el que se perdió.';
 
-const isoDate = z
-  .string({ error: 'Escribe una fecha válida.' })
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.')
-  .refine((value) => {
+const isoDate = z.string({ error: 'Escribe una fecha válida.' }).check(
+  z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Escribe una fecha válida.'),
+  z.refine((value: string) => {
     const date = new Date(`${value}T00:00:00Z`);
     const year = Number(value.slice(0, 4));
     return year >= 1900 && year <= 2999 && !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-  }, 'Escribe una fecha válida.');
+  }, 'Escribe una fecha válida.'),
+);
 
 /** PATCH /api/admin/contacts/{id}: what changes, and the version the change was made on. */
 export const contactChangeSchema = z
   .strictObject(
     {
-      state: z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' }).optional(),
-      lostReason: z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' }).nullish(),
-      nextContactAt: isoDate.nullish(),
+      state: z.optional(z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' })),
+      lostReason: z.nullish(z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' })),
+      nextContactAt: z.nullish(isoDate),
       /** A member's id, or null to leave it unassigned (administrators only). */
-      assignedTo: z.uuid('Elige a un miembro del equipo.').nullish(),
-      version: z
-        .number({ error: 'Falta la versión del prospecto.' })
-        .int('Falta la versión del prospecto.')
-        .min(1, 'Falta la versión del prospecto.'),
+      assignedTo: z.nullish(z.uuid('Elige a un miembro del equipo.')),
+      version: z.int({ error: 'Falta la versión del prospecto.' }).check(z.gte(1, 'Falta la versión del prospecto.')),
     },
     { error: 'Solo se pueden cambiar el estado, el motivo, la fecha de próximo contacto y la asignación.' },
   )
-  .refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
-    message: LOST_REASON_REQUIRED,
-    path: ['lostReason'],
-  });
+  .check(
+    z.refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
+      message: LOST_REASON_REQUIRED,
+      path: ['lostReason'],
+    }),
+  );
 export type ContactChange = z.output<typeof contactChangeSchema>;
 
 export const noteSchema = z.object({
   body: z
     .string({ error: 'Escribe la nota.' })
-    .trim()
-    .min(1, 'Escribe la nota.')
-    .max(NOTE_MAX, `Usa como máximo ${NOTE_MAX.toLocaleString('es-MX')} caracteres.`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Escribe la nota.'),
+      z.maxLength(NOTE_MAX, `Usa como máximo ${NOTE_MAX.toLocaleString('es-MX')} caracteres.`),
+    ),
 });
 
 /** GET /api/admin/contacts: the list's filters, all optional. */
 export const contactFilterSchema = z.object({
-  q: z.string().trim().max(120, 'Busca con menos de 120 caracteres.').optional(),
-  state: z.enum(CONTACT_STATES, { error: 'Estado desconocido.' }).optional(),
-  kind: z.enum(CONTACT_KINDS, { error: 'Tipo desconocido.' }).optional(),
-  form: z.enum(LEAD_FORMS, { error: 'Formulario desconocido.' }).optional(),
-  campaign: z.string().trim().max(200, 'Campaña demasiado larga.').optional(),
-  from: isoDate.optional(),
-  to: isoDate.optional(),
+  q: z.optional(z.string().check(z.trim(), z.maxLength(120, 'Busca con menos de 120 caracteres.'))),
+  state: z.optional(z.enum(CONTACT_STATES, { error: 'Estado desconocido.' })),
+  kind: z.optional(z.enum(CONTACT_KINDS, { error: 'Tipo desconocido.' })),
+  form: z.optional(z.enum(LEAD_FORMS, { error: 'Formulario desconocido.' })),
+  campaign: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
+  from: z.optional(isoDate),
+  to: z.optional(isoDate),
   /** `me` ("Mis prospectos"), `none` (sin asignar) or a member's id. */
-  assigned: z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' }).optional(),
+  assigned: z.optional(z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' })),
 });
 export type ContactFilter = z.output<typeof contactFilterSchema>;
 

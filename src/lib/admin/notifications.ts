@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { CALL_KIND } from '../voice/calls.ts';
 import type { LeadKind } from './columns.ts';
 

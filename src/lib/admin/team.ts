@@ -3,7 +3,7 @@
  * (server): roles, what the activity log records, and the forms' schemas.
  * Browser-safe: no server import.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { passwordSchema } from '../forms/credentials.ts';
 import '../forms/errors.ts';
 
@@ -75,9 +75,7 @@ export interface PasskeyView {
 
 export const passkeyNameSchema = z
   .string({ error: 'Ponle un nombre a la llave.' })
-  .trim()
-  .min(1, 'Ponle un nombre a la llave.')
-  .max(80, 'Usa como máximo 80 caracteres.');
+  .check(z.trim(), z.minLength(1, 'Ponle un nombre a la llave.'), z.maxLength(80, 'Usa como máximo 80 caracteres.'));
 
 export interface Member {
   id: string;
@@ -124,43 +122,51 @@ export interface ActivityPage {
   nextCursor: string | null;
 }
 
-const email = z
-  .string({ error: 'Escribe el correo de la persona.' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'Escribe el correo de la persona.')
-  .max(254, 'El correo es demasiado largo.')
-  .pipe(z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'));
+const email = z.pipe(
+  z
+    .string({ error: 'Escribe el correo de la persona.' })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, 'Escribe el correo de la persona.'),
+      z.maxLength(254, 'El correo es demasiado largo.'),
+    ),
+  z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
+);
 
 const role = z.enum(ROLES, { error: 'Elige un rol: administrador o asesor.' });
 
 export const invitationSchema = z.object({ email, role });
 
 export const acceptInvitationSchema = z.object({
-  token: z.string().regex(LINK_TOKEN, 'El enlace no es válido.'),
+  token: z.string().check(z.regex(LINK_TOKEN, 'El enlace no es válido.')),
   name: z
     .string({ error: 'Escribe tu nombre.' })
-    .trim()
-    .min(2, 'Escribe tu nombre.')
-    .max(120, 'El nombre es demasiado largo (máximo 120 caracteres).'),
+    .check(
+      z.trim(),
+      z.minLength(2, 'Escribe tu nombre.'),
+      z.maxLength(120, 'El nombre es demasiado largo (máximo 120 caracteres).'),
+    ),
   password: passwordSchema,
 });
 
 export const memberChangeSchema = z
-  .object({ role: role.optional(), active: z.boolean({ error: 'Indica si la cuenta está activa.' }).optional() })
-  .refine((change) => change.role !== undefined || change.active !== undefined, 'No hay cambios que guardar.');
+  .object({ role: z.optional(role), active: z.optional(z.boolean({ error: 'Indica si la cuenta está activa.' })) })
+  .check(z.refine((change) => change.role !== undefined || change.active !== undefined, 'No hay cambios que guardar.'));
 
 export const teamSettingsSchema = z
   .strictObject(
     {
-      roundRobin: z.boolean({ error: 'Indica si se asigna por turnos.' }).optional(),
-      adminPasskeyRequired: z.boolean({ error: 'Indica si se exige llave de acceso.' }).optional(),
+      roundRobin: z.optional(z.boolean({ error: 'Indica si se asigna por turnos.' })),
+      adminPasskeyRequired: z.optional(z.boolean({ error: 'Indica si se exige llave de acceso.' })),
     },
     { error: 'Solo se pueden cambiar la asignación por turnos y la llave de acceso obligatoria.' },
   )
-  .refine(
-    (change) => change.roundRobin !== undefined || change.adminPasskeyRequired !== undefined,
-    'No hay cambios que guardar.',
+  .check(
+    z.refine(
+      (change) => change.roundRobin !== undefined || change.adminPasskeyRequired !== undefined,
+      'No hay cambios que guardar.',
+    ),
   );
 
 export type TeamSettingsChange = z.infer<typeof teamSettingsSchema>;
@@ -170,14 +176,16 @@ export const PASSKEY_REQUIREMENT_NEEDS_PASSKEY =
   'Para exigir llaves de acceso, primero entra con la tuya (agrégala en «Mi cuenta» y vuelve a iniciar sesión con ella).';
 
 export const passwordChangeSchema = z.object({
-  current: z.string({ error: 'Escribe tu contraseña actual.' }).min(1, 'Escribe tu contraseña actual.').max(1024),
+  current: z
+    .string({ error: 'Escribe tu contraseña actual.' })
+    .check(z.minLength(1, 'Escribe tu contraseña actual.'), z.maxLength(1024)),
   password: passwordSchema,
 });
 
 export const activityFilterSchema = z.object({
-  actor: z.uuid('Miembro no válido.').optional(),
-  kind: z.enum(ACTIVITY_KINDS, { error: 'Tipo de actividad no válido.' }).optional(),
-  cursor: z.string().max(200).optional(),
+  actor: z.optional(z.uuid('Miembro no válido.')),
+  kind: z.optional(z.enum(ACTIVITY_KINDS, { error: 'Tipo de actividad no válido.' })),
+  cursor: z.optional(z.string().check(z.maxLength(200))),
 });
 
 /** How long a password-reset link works. */
@@ -186,7 +194,7 @@ export const RESET_MINUTES = 30;
 export const recoverySchema = z.object({ email });
 
 export const resetSchema = z.object({
-  token: z.string().regex(LINK_TOKEN, 'El enlace no es válido.'),
+  token: z.string().check(z.regex(LINK_TOKEN, 'El enlace no es válido.')),
   password: passwordSchema,
 });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import './errors.ts'; // no library wording reaches a visitor
 
 /** Minimum length of an administrator's password. */
@@ -6,28 +6,34 @@ export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
 const PASSWORD_MAX_BYTES = 72;
 
-const email = z
-  .string({ error: 'Escribe tu correo electrónico.' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'Escribe tu correo electrónico.')
-  .max(254, 'El correo es demasiado largo.')
-  .pipe(z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'));
+const email = z.pipe(
+  z
+    .string({ error: 'Escribe tu correo electrónico.' })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, 'Escribe tu correo electrónico.'),
+      z.maxLength(254, 'El correo es demasiado largo.'),
+    ),
+  z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
+);
 
 /** Signing in: any non-empty password is checked against the stored hash. */
 export const loginSchema = z.object({
   email,
-  password: z.string({ error: 'Escribe tu contraseña.' }).min(1, 'Escribe tu contraseña.').max(1024),
+  password: z
+    .string({ error: 'Escribe tu contraseña.' })
+    .check(z.minLength(1, 'Escribe tu contraseña.'), z.maxLength(1024)),
 });
 
 /** Every new password (setup, invitation, change): at least 8 characters, at most bcrypt's 72 bytes. */
-export const passwordSchema = z
-  .string({ error: 'Escribe una contraseña.' })
-  .min(PASSWORD_MIN, `Usa al menos ${PASSWORD_MIN} caracteres.`)
-  .refine(
-    (password) => new TextEncoder().encode(password).byteLength <= PASSWORD_MAX_BYTES,
+export const passwordSchema = z.string({ error: 'Escribe una contraseña.' }).check(
+  z.minLength(PASSWORD_MIN, `Usa al menos ${PASSWORD_MIN} caracteres.`),
+  z.refine(
+    (password: string) => new TextEncoder().encode(password).byteLength <= PASSWORD_MAX_BYTES,
     'La contraseña es demasiado larga: usa como máximo 72 caracteres (las letras con acento cuentan doble).',
-  );
+  ),
+);
 
 /** The one-time setup: the first administrator's password rules. */
 export const setupSchema = z.object({ email, password: passwordSchema });

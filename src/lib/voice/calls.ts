@@ -4,7 +4,7 @@
  * stored call, and the Spanish words for the platform's end reasons.
  * Browser-safe: no server import.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The kind of lead a call is, where notifications and exports name it. */
 export const CALL_KIND = 'voice-calls';
@@ -15,14 +15,14 @@ export const CALL_KIND = 'voice-calls';
  * it back in its server messages as `assistant.metadata`.
  */
 export const callMetadataSchema = z.object({
-  page: z.string().max(2000).optional(),
-  utm_source: z.string().max(200).optional(),
-  utm_medium: z.string().max(200).optional(),
-  utm_campaign: z.string().max(200).optional(),
-  utm_term: z.string().max(200).optional(),
-  utm_content: z.string().max(200).optional(),
-  referrer: z.string().max(2000).optional(),
-  landing_path: z.string().max(2000).optional(),
+  page: z.optional(z.string().check(z.maxLength(2000))),
+  utm_source: z.optional(z.string().check(z.maxLength(200))),
+  utm_medium: z.optional(z.string().check(z.maxLength(200))),
+  utm_campaign: z.optional(z.string().check(z.maxLength(200))),
+  utm_term: z.optional(z.string().check(z.maxLength(200))),
+  utm_content: z.optional(z.string().check(z.maxLength(200))),
+  referrer: z.optional(z.string().check(z.maxLength(2000))),
+  landing_path: z.optional(z.string().check(z.maxLength(2000))),
 });
 export type CallMetadata = z.infer<typeof callMetadataSchema>;
 

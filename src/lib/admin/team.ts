@@ -4,7 +4,7 @@
  * Browser-safe: no server import.
  */
 import * as z from 'zod/mini';
-import { passwordSchema } from '../forms/credentials.ts';
+import { accountEmail, passwordSchema } from '../forms/credentials.ts';
 import '../forms/errors.ts';
 
 export const ROLES = ['admin', 'asesor'] as const;
@@ -122,17 +122,7 @@ export interface ActivityPage {
   nextCursor: string | null;
 }
 
-const email = z.pipe(
-  z
-    .string({ error: 'Escribe el correo de la persona.' })
-    .check(
-      z.trim(),
-      z.toLowerCase(),
-      z.minLength(1, 'Escribe el correo de la persona.'),
-      z.maxLength(254, 'El correo es demasiado largo.'),
-    ),
-  z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
-);
+const email = accountEmail('Escribe el correo de la persona.');
 
 const role = z.enum(ROLES, { error: 'Elige un rol: administrador o asesor.' });
 

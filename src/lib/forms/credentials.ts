@@ -6,17 +6,22 @@ export const PASSWORD_MIN = 8;
 /** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
 const PASSWORD_MAX_BYTES = 72;
 
-const email = z.pipe(
-  z
-    .string({ error: 'Escribe tu correo electrónico.' })
-    .check(
-      z.trim(),
-      z.toLowerCase(),
-      z.minLength(1, 'Escribe tu correo electrónico.'),
-      z.maxLength(254, 'El correo es demasiado largo.'),
-    ),
-  z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
-);
+/** An account's e-mail address: trimmed, lower-cased, required with `requiredMessage`. */
+export function accountEmail(requiredMessage: string) {
+  return z.pipe(
+    z
+      .string({ error: requiredMessage })
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        z.minLength(1, requiredMessage),
+        z.maxLength(254, 'El correo es demasiado largo.'),
+      ),
+    z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
+  );
+}
+
+const email = accountEmail('Escribe tu correo electrónico.');
 
 /** Signing in: any non-empty password is checked against the stored hash. */
 export const loginSchema = z.object({

@@ -9,10 +9,3 @@ declare module 'astro' {
     'client:interaction'?: boolean;
   }
 }
-
-declare module 'virtual:page-script' {
-  /** src/scripts/site.ts as one minified classic script (src/integrations/page-script.ts). */
-  export const code: string;
-  /** Its Content-Security-Policy hash, `sha256-…`. */
-  export const hash: string;
-}

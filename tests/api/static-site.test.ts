@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -110,8 +111,95 @@ describe('the built site on the local server', () => {
     expect(server.output()).not.toMatch(/Error|Warning/);
   });
 
+  it('sends the files the build compressed: brotli, gzip, or the file itself, each decoding to the same bytes', async () => {
+    const script = readdirSync(path.join(DIST, '_astro')).find(
+      (file) => file.endsWith('.js') && statSync(path.join(DIST, '_astro', file)).size > 10_000,
+    );
+    for (const [pathname, file] of [
+      ['/', 'index.html'],
+      [`/_astro/${script}`, `_astro/${script}`],
+    ] as const) {
+      const original = readFileSync(path.join(DIST, file));
+      for (const encoding of ['br', 'gzip'] as const) {
+        const compressed = readFileSync(path.join(DIST, `${file}.${encoding === 'br' ? 'br' : 'gz'}`));
+        expect(compressed.byteLength, `${file}.${encoding}`).toBeLessThan(original.byteLength / 2);
+        const answer = await rawGet(pathname, encoding);
+        expect(answer.headers['content-encoding'], `${pathname} ${encoding}`).toBe(encoding);
+        expect(answer.headers.vary).toMatch(/accept-encoding/i);
+        // The very file written at build time, not compressed again on the fly.
+        expect(answer.body.equals(compressed), `${pathname} ${encoding}`).toBe(true);
+      }
+      const identity = await rawGet(pathname, 'identity');
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body.equals(original)).toBe(true);
+    }
+    expect((await fetch(`${server.url}/_headers.br`)).status).toBe(404);
+  });
+
+  it('runs each page’s script inline, allowed by the page’s own CSP hash, with no script file before interaction', async () => {
+    for (const [pathname, file] of [
+      ['/', 'index.html'],
+      ['/modelos', 'modelos.html'],
+      ['/prefiltro', 'prefiltro.html'],
+      ['/admin', 'admin.html'],
+    ] as const) {
+      const html = readFileSync(path.join(DIST, file), 'utf8');
+      const csp = (await fetch(`${server.url}${pathname}`)).headers.get('content-security-policy') ?? '';
+      const inline = [
+        ...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g),
+      ];
+      expect(
+        inline.some(([, code]) => code?.includes('leadOutbox')),
+        `${pathname}: the page script`,
+      ).toBe(true);
+      for (const [, code] of inline) {
+        const hash = `'sha256-${createHash('sha256')
+          .update(code ?? '')
+          .digest('base64')}'`;
+        expect(csp, `${pathname}: ${code?.slice(0, 60)}`).toContain(hash);
+      }
+    }
+    // `/` loads no script file until the visitor touches something (/modelos has its gallery's).
+    expect(readFileSync(path.join(DIST, 'index.html'), 'utf8')).not.toMatch(/<script[^>]*\bsrc=/);
+  });
+
+  it('writes on every island its whole module graph, renderer first, every file of it in the build', () => {
+    const html = readFileSync(path.join(DIST, 'prefiltro.html'), 'utf8');
+    const islands = [...html.matchAll(/<astro-island\b[^>]*>/g)].map(([tag]) => tag);
+    expect(islands.length).toBeGreaterThan(0);
+    for (const tag of islands) {
+      const attribute = (name: string) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1];
+      const graph = (attribute('data-preload') ?? '').split(' ');
+      expect(graph[0], tag).toBe(attribute('renderer-url'));
+      expect(graph).toContain(attribute('component-url'));
+      for (const url of graph) expect(existsSync(path.join(DIST, url)), url).toBe(true);
+      // Every static import of every file in the graph is in the graph too.
+      for (const url of graph) {
+        const code = readFileSync(path.join(DIST, url), 'utf8');
+        for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) {
+          expect(graph, `${url} imports ${imported}`).toContain(`/_astro/${imported}`);
+        }
+      }
+    }
+  });
+
   it('logs one line per request', async () => {
     await fetch(`${server.url}/?log-check`);
     expect(server.output()).toMatch(/^GET \/ 200 \d+\.\dms$/m);
   });
+
+  /** A GET with one Accept-Encoding, its body as sent (fetch would decode it). */
+  function rawGet(pathname: string, encoding: string) {
+    const { hostname, port } = new URL(server.url);
+    return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      http
+        .get({ hostname, port, path: pathname, headers: { 'accept-encoding': encoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  }
 });

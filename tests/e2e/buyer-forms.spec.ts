@@ -14,6 +14,24 @@ test.describe('/prefiltro', () => {
     );
   });
 
+  test('loads nothing of the form before a touch, then its whole module graph at once', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/prefiltro', { waitUntil: 'networkidle' });
+    const island = page.locator('astro-island', { has: page.getByRole('form', { name: 'Primer paso hacia tu casa' }) });
+    const graph = ((await island.getAttribute('data-preload')) ?? '').split(' ');
+    expect(graph.length).toBeGreaterThan(3);
+    expect(scripts.filter((script) => graph.includes(script))).toEqual([]);
+
+    await page.getByLabel('Nombre de contacto').focus();
+    await expect(page.locator('form[aria-label="Primer paso hacia tu casa"][data-enhanced="ready"]')).toBeVisible();
+    // Asked for together, as module preloads, before any of them had to be discovered by an import.
+    await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(graph.length);
+    expect([...new Set(scripts)].sort()).toEqual(expect.arrayContaining([...graph].sort()));
+  });
+
   test('requires name, phone, municipality and land option', async ({ page }) => {
     await page.goto('/prefiltro');
     await page.getByRole('button', { name: 'Descubre si es tu momento' }).click();

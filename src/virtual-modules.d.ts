@@ -1,0 +1,7 @@
+// Ambient (no import or export here): the build's virtual modules.
+declare module 'virtual:page-script' {
+  /** src/scripts/site.ts as one minified classic script (src/integrations/page-script.ts). */
+  export const code: string;
+  /** Its Content-Security-Policy hash, `sha256-…`. */
+  export const hash: `sha256-${string}`;
+}

@@ -63,10 +63,14 @@ async function run(title: string, env: Record<string, string>): Promise<void> {
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    const rows = Number((await client.query('SELECT count(*) FROM cotizaciones_rapidas')).rows[0].count);
-    const queued = Number(
-      (await client.query(`SELECT count(*) FROM notification_deliveries WHERE purpose = 'lead'`)).rows[0].count,
+    // One statement, one snapshot: a request still in flight commits its row and its
+    // deliveries together, so two separate counts could straddle it.
+    const counts = await client.query<{ rows: string; queued: string }>(
+      `SELECT (SELECT count(*) FROM cotizaciones_rapidas) AS rows,
+              (SELECT count(*) FROM notification_deliveries WHERE purpose = 'lead') AS queued`,
     );
+    const rows = Number(counts.rows[0]?.rows);
+    const queued = Number(counts.rows[0]?.queued);
     await client.end();
 
     const ok = result['2xx'];

@@ -1,10 +1,11 @@
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
+import { filesUnder } from './build-files.ts';
 
 /** A static import or re-export of a sibling chunk in the build's minified output (not `import(…)`). */
-const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g;
+export const STATIC_IMPORT = /(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g;
 const ISLAND = /<astro-island\b[^>]*>/g;
 
 /**
@@ -43,9 +44,8 @@ export function islandPreload(): AstroIntegration {
         };
 
         let islands = 0;
-        for (const file of await htmlFiles(root)) {
+        for (const file of (await filesUnder(root)).filter((name) => name.endsWith('.html'))) {
           const html = await readFile(file, 'utf8');
-          let changed = false;
           let result = html;
           for (const [tag] of html.matchAll(ISLAND)) {
             const entries = ['renderer-url', 'component-url']
@@ -54,20 +54,12 @@ export function islandPreload(): AstroIntegration {
             if (entries.length === 0 || tag.includes(' data-preload=')) continue;
             const urls = await closure(entries);
             result = result.replace(tag, `${tag.slice(0, -1)} data-preload="${urls.join(' ')}">`);
-            changed = true;
             islands++;
           }
-          if (changed) await writeFile(file, result);
+          if (result !== html) await writeFile(file, result);
         }
         logger.info(`Wrote the module graph of ${islands} islands`);
       },
     },
   };
-}
-
-async function htmlFiles(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { withFileTypes: true, recursive: true });
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
-    .map((entry) => path.join(entry.parentPath, entry.name));
 }

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { STATIC_IMPORT } from '../../src/integrations/island-preload.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
@@ -176,7 +177,7 @@ describe('the built site on the local server', () => {
       // Every static import of every file in the graph is in the graph too.
       for (const url of graph) {
         const code = readFileSync(path.join(DIST, url), 'utf8');
-        for (const [, imported] of code.matchAll(/(?:\bfrom|\bimport)\s*["']\.\/([^"']+\.js)["']/g)) {
+        for (const [, imported] of code.matchAll(STATIC_IMPORT)) {
           expect(graph, `${url} imports ${imported}`).toContain(`/_astro/${imported}`);
         }
       }

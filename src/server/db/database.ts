@@ -19,25 +19,73 @@ export interface Database extends Queryable {
 /** What `pg.Pool` and Neon's pg-compatible `Pool` have in common. */
 interface PoolLike {
   query(text: string, values?: unknown[]): Promise<QueryResult<never>>;
-  connect(): Promise<{ query: PoolLike['query']; release(error?: Error | boolean): void }>;
+  connect(callback: (error: Error | undefined, client: PooledClient | undefined) => void): void;
   end(): Promise<void>;
   on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+interface PooledClient {
+  query: PoolLike['query'];
+  release(error?: Error | boolean): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * A client of the pool, already listening for its connection's death. A
+ * checked-out client has no listener of the pool's: the server dying emits
+ * 'error' on it, which would otherwise end the process. The listener is
+ * attached in the pool's callback, synchronously: the same chunk of bytes
+ * that hands a client over can carry the server's "terminating connection",
+ * before a promise's continuation would run.
+ */
+function checkOut(
+  pool: PoolLike,
+): Promise<{ client: PooledClient; lost(): Error | undefined; listener(error: Error): void }> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => {
+      if (error || !client) {
+        reject(error ?? new Error('no client'));
+        return;
+      }
+      let lost: Error | undefined;
+      const listener = (cause: Error) => {
+        lost = cause;
+        logJson('error', { event: 'db_client_lost', error: cause.message });
+      };
+      client.on('error', listener);
+      resolve({ client, lost: () => lost, listener });
+    });
+  });
 }
 
 function wrap(pool: PoolLike): Database {
   return {
     query: (text, values) => pool.query(text, values),
     async transaction(work) {
-      const client = await pool.connect();
+      const { client, lost, listener } = await checkOut(pool);
       try {
         await client.query('BEGIN');
         const result = await work({ query: (text, values) => client.query(text, values) });
         await client.query('COMMIT');
+        client.removeListener('error', listener);
         client.release();
         return result;
       } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        client.release(error instanceof Error ? error : true);
+        const healthy =
+          !lost() &&
+          (await client.query('ROLLBACK').then(
+            () => !lost(),
+            () => false,
+          ));
+        if (healthy) {
+          client.removeListener('error', listener);
+          client.release();
+        } else {
+          // Released with an error, the client is closed rather than returned to the
+          // pool; the listener stays, for whatever the dead connection still emits.
+          client.release(lost() ?? (error instanceof Error ? error : true));
+        }
         throw error;
       }
     },

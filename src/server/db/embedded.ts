@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { isAlive } from '../local/lifetime.ts';
+import { logJson } from '../log.ts';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the application database. */
@@ -22,7 +23,16 @@ export interface EmbeddedOptions {
   database?: string;
   /** Delete the data directory on stop (tests). */
   ephemeral?: boolean;
+  /**
+   * Start PostgreSQL again whenever it stops without `stop()` (killed, crashed,
+   * shut down by someone else), and say so in the log: the local server's
+   * supervisor. Off for a test's own database, which it stops on purpose.
+   */
+  supervise?: boolean;
 }
+
+/** Pauses between restarts of a supervised PostgreSQL: quick at first, then every 5 s. */
+const RESTART_DELAYS_MS = [250, 500, 1000, 2000, 5000];
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -70,13 +80,59 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     await client.end();
   }
 
+  // The package keeps the postmaster's child process to itself; its exit is what the supervisor watches.
+  const postmaster = () => (server as unknown as { process?: ChildProcess }).process;
+  const running = (child: ChildProcess | undefined) =>
+    child !== undefined && child.exitCode === null && child.signalCode === null;
+  let stopping = false;
+  let restarting: Promise<void> = Promise.resolve();
+
+  const restart = async (): Promise<void> => {
+    for (let attempt = 1; !stopping; attempt += 1) {
+      await sleep(RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length) - 1] as number);
+      if (stopping) return;
+      try {
+        // A killed postmaster's backends may hold its shared memory a moment longer: PostgreSQL then refuses, and we retry.
+        await server.start();
+      } catch {
+        logJson('warn', { event: 'embedded_postgres_restart_failed', attempt, port });
+        continue;
+      }
+      if (stopping) return;
+      watchOwner(dataDir, options.ephemeral === true);
+      watch();
+      logJson('warn', { event: 'embedded_postgres_restarted', attempt, port });
+      return;
+    }
+  };
+  const watch = () => {
+    postmaster()?.once('exit', (code, signal) => {
+      if (stopping) return;
+      logJson('error', {
+        event: 'embedded_postgres_exited',
+        code,
+        signal,
+        hint: 'PostgreSQL stopped without being asked; the server starts it again and keeps answering (503 until then).',
+      });
+      restarting = restart();
+    });
+  };
+  if (options.supervise) watch();
+
   return {
     url: `${base}/${encodeURIComponent(database)}`,
     adminUrl: `${base}/postgres`,
     port,
-    stop: () => server.stop(),
+    async stop() {
+      stopping = true;
+      await restarting;
+      // The package waits for an exit that already happened when PostgreSQL died on its own.
+      if (running(postmaster())) await server.stop();
+    },
   };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * `embedded-postgres` registers SIGINT/SIGTERM hooks that stop PostgreSQL at

@@ -48,7 +48,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   let embedded: EmbeddedDatabase | undefined;
   if (!environment.databaseUrl) {
     const { pgPort: port } = environment;
-    embedded = await startEmbeddedPostgres({ dataDir: dataDirectory(environment), ...(port ? { port } : {}) });
+    embedded = await startEmbeddedPostgres({
+      dataDir: dataDirectory(environment),
+      supervise: true,
+      ...(port ? { port } : {}),
+    });
     await migrate(embedded.url);
     process.env.DATABASE_URL = embedded.url;
   }
@@ -232,9 +236,26 @@ function stopOnSignals(server: LocalServer, parent: number): void {
   if (getConfig().exitWithParent) onParentExit(() => stop('SIGTERM'), parent);
 }
 
+/**
+ * An error no request caught (a library's event, a promise nobody awaited) is
+ * logged and the server keeps serving: every lead, session and notification
+ * lives in PostgreSQL, written in transactions, so nothing in this process is
+ * left half-done that a restart would repair; exiting would cut every request
+ * in flight, and nobody restarts `npm start` (decision 0024).
+ */
+function keepServingOnStrayErrors(): void {
+  process.on('unhandledRejection', (reason) => {
+    logJson('error', { event: 'unhandled_rejection', error: reason instanceof Error ? reason.stack : String(reason) });
+  });
+  process.on('uncaughtException', (error) => {
+    logJson('error', { event: 'uncaught_exception', error: error.stack ?? error.message });
+  });
+}
+
 /** Runs the server from the environment (PORT, HOST) until a signal stops it. */
 export async function main(): Promise<void> {
   const parent = process.ppid; // before start-up, which can take seconds (initdb, migrations)
+  keepServingOnStrayErrors();
   try {
     const { port, host } = readConfig();
     const server = await startLocalServer({ port, host, distDir: path.join(PROJECT_ROOT, 'dist') });

@@ -1,4 +1,5 @@
 import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import pg, { type Pool } from 'pg';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -27,11 +28,14 @@ function taskList(config: ServerConfig): TaskList {
   };
 }
 
-/** Jobs whose names are not ours, or a URL for a pooler that cannot prepare statements. */
-function runnerOptions(config: ServerConfig) {
+/**
+ * The runner's options: a URL for a pooler that cannot prepare statements,
+ * and, for the long-running worker, a pool of ours (see workerPool).
+ */
+function runnerOptions(config: ServerConfig, pgPool?: Pool) {
   const connectionString = requireDatabaseUrl(config);
   return {
-    connectionString,
+    ...(pgPool ? { pgPool } : { connectionString }),
     // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
     noPreparedStatements: new URL(connectionString).hostname.includes('-pooler'),
     concurrency: CONCURRENCY,
@@ -40,7 +44,28 @@ function runnerOptions(config: ServerConfig) {
     pollInterval: 1000,
     noHandleSignals: true,
     logger: quietLogger,
+    // Unbatched, graphile-worker records a job's outcome in a promise nobody
+    // awaits: a database gone at that moment is an unhandled rejection. Batched
+    // (at once, delay 0), the failure reaches the runner, which stops, and the
+    // supervisor below starts it again.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   };
+}
+
+/**
+ * The long-running worker's connections, one pool for every runner it starts:
+ * its error listeners stay for the life of the process. (A pool that
+ * graphile-worker makes itself loses its listeners when its runner stops,
+ * and a connection that reports the database's death after that would end
+ * the process.)
+ */
+function workerPool(config: ServerConfig): Pool {
+  const pool = new pg.Pool({ connectionString: requireDatabaseUrl(config), max: 8, connectionTimeoutMillis: 5_000 });
+  const lost = (error: Error) =>
+    logJson('warn', { event: 'notification_worker_connection_lost', error: error.message });
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  return pool;
 }
 
 /**
@@ -88,14 +113,62 @@ export interface NotificationWorker {
   stop(): Promise<void>;
 }
 
+/** Pauses before starting the worker again after it stopped on a database fault: quick at first, then every 10 s. */
+const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000];
+
 /**
  * The local server's worker: listens for new jobs (LISTEN/NOTIFY, so a lead's
  * notifications leave within a second) and keeps the queue honest. Nothing
  * runs when every channel is off.
+ *
+ * graphile-worker stops itself when it cannot record a job's outcome (the
+ * database went away): its runner's promise rejects. The worker is then
+ * started again, with growing pauses, until the database answers; what was
+ * in flight is retried from the queue (a send accepted just as the database
+ * died may repeat, with the same delivery id).
  */
 export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
   if (enabledChannels(config.notifications).length === 0) return null;
-  const runner = await run(runnerOptions(config), taskList(config));
+  let stopped = false;
+  const pool = workerPool(config);
+  let runner = await run(runnerOptions(config, pool), taskList(config));
+  let restarting: Promise<void> = Promise.resolve();
+
+  const restart = async () => {
+    for (let attempt = 1; !stopped; attempt += 1) {
+      await new Promise((resolve) =>
+        setTimeout(resolve, RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length) - 1]),
+      );
+      if (stopped) return;
+      try {
+        runner = await run(runnerOptions(config, pool), taskList(config));
+      } catch (error) {
+        logJson('warn', { event: 'notification_worker_restart_failed', attempt, error: (error as Error).message });
+        continue;
+      }
+      logJson('warn', { event: 'notification_worker_restarted', attempt });
+      supervise(runner);
+      if (stopped) await runner.stop().catch(() => {});
+      return;
+    }
+  };
+  const supervise = (current: Runner) => {
+    current.promise.then(
+      () => {
+        if (!stopped) {
+          logJson('error', { event: 'notification_worker_stopped', error: 'stopped without being asked' });
+          restarting = restart();
+        }
+      },
+      (error: unknown) => {
+        if (stopped) return;
+        logJson('error', { event: 'notification_worker_stopped', error: (error as Error).message });
+        restarting = restart();
+      },
+    );
+  };
+  supervise(runner);
+
   let maintaining: Promise<void> = Promise.resolve();
   const maintain = () => {
     maintaining = withDatabase((db) => maintainQueue(db, config), config).catch((error: unknown) =>
@@ -110,13 +183,16 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
   return {
     /** Stops taking jobs, lets the sends in flight finish; never throws (shutdown goes on). */
     async stop() {
+      stopped = true;
       clearInterval(timer);
       await maintaining;
+      await restarting;
       await runner
         .stop()
         .catch((error: unknown) =>
           logJson('warn', { event: 'notification_worker_stop', error: (error as Error).message }),
         );
+      await pool.end().catch(() => {});
     },
   };
 }

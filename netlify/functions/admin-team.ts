@@ -8,6 +8,7 @@ import {
   teamSettingsSchema,
 } from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
+import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
@@ -20,6 +21,8 @@ import { linkEmail } from '../../src/server/notifications/render.ts';
 import {
   changeMember,
   createInvitation,
+  InvitationLimit,
+  NoLongerAdmin,
   revokeInvitation,
   setTeamSettings,
   TeamConflict,
@@ -31,9 +34,12 @@ const BASE = '/api/admin/team';
 /**
  * The team (administrators only):
  * GET    /api/admin/team: members, open invitations, whether invitations are e-mailed.
- * POST   /api/admin/team/invitations {email, role}: 201 {link, emailed}; the link is shown once.
+ * POST   /api/admin/team/invitations {email, role}: 201 {link, emailed}; the link is shown once;
+ *        429 past 20 an hour from one administrator or 5 a day to one address.
  * DELETE /api/admin/team/invitations/{id}: revokes it.
- * PATCH  /api/admin/team/members/{id} {role?, active?}: 409 for the last active administrator.
+ * PATCH  /api/admin/team/members/{id} {role?, active?}: 409 for the last active administrator,
+ *        403 when the actor stopped being one meanwhile; a member deactivated or demoted loses
+ *        the invitations they sent.
  * PATCH  /api/admin/team/settings {roundRobin?, adminPasskeyRequired?}: new contacts go to the
  *        active advisers in turn; administrators must sign in with a passkey (turned on only
  *        from a passkey session, 409 otherwise, so its author keeps the panel).
@@ -73,6 +79,10 @@ export default logged(
         return json(201, { id: invitation.id, link, expiresAt: invitation.expiresAt, emailed });
       } catch (error) {
         if (error instanceof TeamConflict) return jsonError(409, error.message);
+        if (error instanceof NoLongerAdmin) return jsonError(403, ADMIN_ONLY);
+        if (error instanceof InvitationLimit) {
+          return json(429, { error: error.message }, { 'Retry-After': String(error.retryAfter) });
+        }
         throw error;
       }
     }
@@ -105,6 +115,7 @@ export default logged(
       const result = await changeMember(db, id, parsed.data, actor);
       if (result === 'missing') return jsonError(404, 'No encontramos a este miembro.');
       if (result === 'last-admin') return jsonError(409, LAST_ADMIN);
+      if (result === 'not-admin') return jsonError(403, ADMIN_ONLY);
       return json(200, await teamView(db, email !== null));
     }
     return jsonError(405, 'Método no permitido.');

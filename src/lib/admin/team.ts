@@ -17,6 +17,13 @@ export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 /** How long an invitation link works. */
 export const INVITATION_HOURS = 72;
 
+/**
+ * Invitations one administrator may create per hour, and one address may
+ * receive per day (issue #23): each sends an e-mail, and IPs rotate.
+ */
+export const INVITATIONS_PER_ADMIN_PER_HOUR = 20;
+export const INVITATIONS_PER_ADDRESS_PER_DAY = 5;
+
 export const ACTIVITY_KINDS = [
   'setup',
   'sign_in',
@@ -196,6 +203,8 @@ export const RESET_INVALID =
   'Este enlace para restablecer la contraseña ya no es válido: se usó o venció (dura 30 minutos). Pide uno nuevo.';
 
 export const LAST_ADMIN = 'Debe quedar al menos un administrador activo.';
+export const INVITATIONS_PER_ADMIN = `Ya creaste ${INVITATIONS_PER_ADMIN_PER_HOUR} invitaciones en la última hora, el máximo. Espera un poco para crear más.`;
+export const INVITATIONS_PER_ADDRESS = `Ese correo ya recibió ${INVITATIONS_PER_ADDRESS_PER_DAY} invitaciones en las últimas 24 horas, el máximo. Si la persona aún tiene la más reciente, puede usarla; si no, inténtalo de nuevo más tarde.`;
 export const INVITATION_INVALID =
   'Este enlace de invitación ya no es válido: se usó, venció o fue revocado. Pide una invitación nueva a tu administrador.';
 export const WRONG_CURRENT_PASSWORD = 'La contraseña actual no es correcta.';

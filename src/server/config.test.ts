@@ -9,6 +9,7 @@ describe('parseConfig', () => {
       databasePoolMax: 10,
       neonWsProxy: undefined,
       leadRateLimit: 20,
+      platformRateLimit: true,
       port: 4321,
       host: '127.0.0.1',
       dataDir: '.data',
@@ -71,6 +72,12 @@ describe('parseConfig', () => {
   it('reads LEAD_RATE_LIMIT, where 0 turns the limit off', () => {
     expect(parseConfig({ LEAD_RATE_LIMIT: '0' }).leadRateLimit).toBe(0);
     expect(parseConfig({ LEAD_RATE_LIMIT: '5' }).leadRateLimit).toBe(5);
+  });
+
+  it("reads PLATFORM_RATE_LIMIT: the functions' own limits are on unless it is 0", () => {
+    expect(parseConfig({ PLATFORM_RATE_LIMIT: '0' }).platformRateLimit).toBe(false);
+    expect(parseConfig({ PLATFORM_RATE_LIMIT: '1' }).platformRateLimit).toBe(true);
+    expect(() => parseConfig({ PLATFORM_RATE_LIMIT: 'no' })).toThrow(ConfigError);
   });
 
   it('reads DATA_DIR and PG_PORT of the local server, where blank is unset and PG_PORT 0 is a free port', () => {

@@ -31,6 +31,7 @@ const environmentSchema = z.object({
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   NEON_WS_PROXY: z.string().min(1).optional(),
   LEAD_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
+  PLATFORM_RATE_LIMIT: z.enum(['0', '1']).default('1'),
   JWT_SECRET: z
     .string()
     .refine((value) => Buffer.byteLength(value) >= 32, 'must be at least 32 bytes')
@@ -143,6 +144,8 @@ export interface ServerConfig {
   neonWsProxy: string | undefined;
   /** Lead submissions allowed per IP and endpoint in 10 minutes; 0 turns the limit off. */
   leadRateLimit: number;
+  /** The local server applies each function's `config.rateLimit` (PLATFORM_RATE_LIMIT=0 turns it off). */
+  platformRateLimit: boolean;
   /** Where the local server listens. */
   port: number;
   host: string;
@@ -160,7 +163,10 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** The local server stops when the process that started it is gone (tests, benchmarks). */
   exitWithParent: boolean;
-  /** The site's public URL (links in notifications). */
+  /**
+   * SITE_URL as configured; read it through publicSiteUrl(), which gives the
+   * local default and refuses production without it.
+   */
   siteUrl: string | undefined;
   /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
   voiceWebhookSecret: string | undefined;
@@ -209,6 +215,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     databasePoolMax: env.DATABASE_POOL_MAX,
     neonWsProxy: env.NEON_WS_PROXY,
     leadRateLimit: env.LEAD_RATE_LIMIT,
+    platformRateLimit: env.PLATFORM_RATE_LIMIT === '1',
     port: env.PORT,
     host: env.HOST,
     dataDir: env.DATA_DIR,
@@ -305,4 +312,34 @@ export function requireDatabaseUrl(config: ServerConfig = getConfig()): string {
     throw new ConfigError('DATABASE_URL is not set: point it at PostgreSQL, or start the site with `npm start`.');
   }
   return config.databaseUrl;
+}
+
+let localSiteUrl: string | undefined;
+
+/**
+ * The local server's own address once it listens (PORT=0 picks a port only
+ * then): the default of publicSiteUrl() when SITE_URL is unset.
+ */
+export function setLocalSiteUrl(url: string): void {
+  localSiteUrl = url.replace(/\/+$/, '');
+}
+
+/**
+ * The public address of the site, without a trailing slash: every link we
+ * send (password reset, invitation, notifications, the daily summary) starts
+ * with it, never with a request's `Host` or `X-Forwarded-Host`, which an
+ * attacker writes. SITE_URL; in development the local server's own address
+ * (HOST and PORT); production without SITE_URL is refused here, and the
+ * local server refuses to start without it.
+ */
+export function publicSiteUrl(config: ServerConfig = getConfig()): string {
+  if (config.siteUrl) return config.siteUrl.replace(/\/+$/, '');
+  if (config.production) {
+    throw new ConfigError(
+      'SITE_URL is not set: production builds the links it e-mails (password reset, invitations, notifications) from it.',
+    );
+  }
+  if (localSiteUrl) return localSiteUrl;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
 }

@@ -90,7 +90,8 @@ describe('PostgreSQL stopped', () => {
 describe('stopping the server', () => {
   it('answers every request in flight and stops its embedded PostgreSQL cleanly on SIGTERM', async () => {
     const dataDir = await tempDir();
-    const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir });
+    // 100 leads in flight from this machine: past the function's own rateLimit (tested in platform-rate-limit).
+    const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir, PLATFORM_RATE_LIMIT: '0' });
 
     const keys = Array.from({ length: 100 }, () => randomUUID());
     const inFlight = keys.map((key) =>

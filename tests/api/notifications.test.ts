@@ -73,7 +73,8 @@ async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boo
 describe('with every channel on', () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = await startServer(channelEnv());
+    // Its 200-lead burst comes from this machine: past the function's own rateLimit (tested in platform-rate-limit).
+    server = await startServer(channelEnv({ PLATFORM_RATE_LIMIT: '0' }));
   });
 
   it('an estimate reaches e-mail, webhook and WhatsApp once, with its fields, attribution and links', async () => {

@@ -45,7 +45,12 @@ async function run(title: string, env: Record<string, string>): Promise<void> {
   await chmod(dataDir, 0o755);
   const database = await startEmbeddedPostgres({ dataDir, ephemeral: true });
   await migrate(database.url);
-  const server = await spawnServer({ DATABASE_URL: database.url, LEAD_RATE_LIMIT: '0', ...env });
+  const server = await spawnServer({
+    DATABASE_URL: database.url,
+    LEAD_RATE_LIMIT: '0',
+    PLATFORM_RATE_LIMIT: '0',
+    ...env,
+  });
   try {
     const result = await autocannon({
       url: `${server.url}/api/quick-quotes`,

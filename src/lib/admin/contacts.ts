@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import type { LeadKind, LeadRow } from './columns.ts';
 import type { DeliveryView } from './notifications.ts';
+import { multiLineChecks, singleLineChecks } from './text.ts';
 
 export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
@@ -93,6 +94,7 @@ export const noteSchema = z.object({
   body: z
     .string({ error: 'Escribe la nota.' })
     .check(
+      ...multiLineChecks,
       z.trim(),
       z.minLength(1, 'Escribe la nota.'),
       z.maxLength(NOTE_MAX, `Usa como máximo ${NOTE_MAX.toLocaleString('es-MX')} caracteres.`),
@@ -101,11 +103,13 @@ export const noteSchema = z.object({
 
 /** GET /api/admin/contacts: the list's filters, all optional. */
 export const contactFilterSchema = z.object({
-  q: z.optional(z.string().check(z.trim(), z.maxLength(120, 'Busca con menos de 120 caracteres.'))),
+  q: z.optional(
+    z.string().check(...singleLineChecks, z.trim(), z.maxLength(120, 'Busca con menos de 120 caracteres.')),
+  ),
   state: z.optional(z.enum(CONTACT_STATES, { error: 'Estado desconocido.' })),
   kind: z.optional(z.enum(CONTACT_KINDS, { error: 'Tipo desconocido.' })),
   form: z.optional(z.enum(LEAD_FORMS, { error: 'Formulario desconocido.' })),
-  campaign: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
+  campaign: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
   from: z.optional(isoDate),
   to: z.optional(isoDate),
   /** `me` ("Mis prospectos"), `none` (sin asignar) or a member's id. */

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { accountEmail, passwordSchema } from '../forms/credentials.ts';
 import '../forms/errors.ts';
+import { singleLineChecks } from './text.ts';
 
 export const ROLES = ['admin', 'asesor'] as const;
 export type Role = (typeof ROLES)[number];
@@ -82,7 +83,12 @@ export interface PasskeyView {
 
 export const passkeyNameSchema = z
   .string({ error: 'Ponle un nombre a la llave.' })
-  .check(z.trim(), z.minLength(1, 'Ponle un nombre a la llave.'), z.maxLength(80, 'Usa como máximo 80 caracteres.'));
+  .check(
+    ...singleLineChecks,
+    z.trim(),
+    z.minLength(1, 'Ponle un nombre a la llave.'),
+    z.maxLength(80, 'Usa como máximo 80 caracteres.'),
+  );
 
 export interface Member {
   id: string;
@@ -140,6 +146,7 @@ export const acceptInvitationSchema = z.object({
   name: z
     .string({ error: 'Escribe tu nombre.' })
     .check(
+      ...singleLineChecks,
       z.trim(),
       z.minLength(2, 'Escribe tu nombre.'),
       z.maxLength(120, 'El nombre es demasiado largo (máximo 120 caracteres).'),

@@ -82,20 +82,40 @@ export async function changeContact(
   return contact ? { contact } : 'not_found';
 }
 
-/** Adds a note; null when there is no such contact. */
+/** SQLSTATE foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * Adds a note; null when there is no such contact, including one erased
+ * while the note was being written: the INSERT saw the contact, but the
+ * erasure (which holds it FOR UPDATE) committed first, so the note's
+ * foreign key no longer holds. That is a 404, not a database fault.
+ */
 export async function addNote(db: Database, contactId: string, body: string, actor: Actor): Promise<string | null> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO contact_notes (contact_id, author_id, author_name, body)
-     SELECT id, $2, $3, $4 FROM contacts WHERE id = $1
-     RETURNING id`,
-    [contactId, actor.id, actor.name, body],
-  );
-  return rows[0]?.id ?? null;
+  try {
+    const { rows } = await db.query<{ id: string }>(
+      `INSERT INTO contact_notes (contact_id, author_id, author_name, body)
+       SELECT id, $2, $3, $4 FROM contacts WHERE id = $1
+       RETURNING id`,
+      [contactId, actor.id, actor.name, body],
+    );
+    return rows[0]?.id ?? null;
+  } catch (error) {
+    if ((error as { code?: string }).code === FOREIGN_KEY_VIOLATION) return null;
+    throw error;
+  }
 }
 
-/** Deletes a note (it stays in the table, marked) and records who did it; false when there is no such note. */
+/**
+ * Deletes a note (it stays in the table, marked) and records who did it;
+ * false when there is no such note. The contact is locked first (FOR KEY
+ * SHARE): an erasure locks the contact and then deletes its notes, so taking
+ * the note first would deadlock with it; now one waits for the other.
+ */
 export async function deleteNote(db: Database, contactId: string, noteId: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
+    const contact = await tx.query('SELECT 1 FROM contacts WHERE id = $1 FOR KEY SHARE', [contactId]);
+    if (contact.rows.length === 0) return false;
     const { rows } = await tx.query<{ body: string }>(
       `UPDATE contact_notes SET deleted_at = now(), deleted_by = $3
        WHERE id = $2 AND contact_id = $1 AND deleted_at IS NULL

@@ -1,7 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { getConfig } from '../config.ts';
 import type { Handler } from '../http/handler.ts';
+import {
+  checkRateLimitConfig,
+  PlatformRateLimiter,
+  platformRateLimited,
+  type RateLimitConfig,
+} from '../http/platform-rate-limit.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 export interface FunctionRoute {
@@ -9,34 +16,50 @@ export interface FunctionRoute {
   pattern: URLPattern;
   excluded: URLPattern[];
   handler: Handler;
+  /**
+   * The function's `config.rateLimit`, as Netlify applies it before the
+   * function runs: the 429 to answer a request from `ip`, or null to call
+   * the handler. Counts the request.
+   */
+  limit(ip: string): Response | null;
 }
 
 const FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'netlify', 'functions');
 
 /**
  * Loads every module of netlify/functions and routes its `config.path` (minus
- * `config.excludedPath`) to its default export, as Netlify does: the local
- * server runs the same code.
+ * `config.excludedPath`) to its default export, with its `config.rateLimit`
+ * (unless `rateLimit` is false: PLATFORM_RATE_LIMIT=0), as Netlify does: the
+ * local server runs the same code behind the same limits.
  */
-export async function loadFunctionRoutes(directory = FUNCTIONS_DIR): Promise<FunctionRoute[]> {
+export async function loadFunctionRoutes(
+  directory = FUNCTIONS_DIR,
+  { rateLimit = getConfig().platformRateLimit } = {},
+): Promise<FunctionRoute[]> {
   const files = (await readdir(directory)).filter((file) => /^[\w-]+\.ts$/.test(file)).sort();
+  // One limiter for every function: its keys name the function, and its memory bound is the server's.
+  const limiter = new PlatformRateLimiter();
   const routes: FunctionRoute[] = [];
   for (const file of files) {
     const module = (await import(pathToFileURL(path.join(directory, file)).href)) as {
       default: Handler;
-      config?: { path?: string | string[]; excludedPath?: string | string[]; schedule?: string };
+      config?: {
+        path?: string | string[];
+        excludedPath?: string | string[];
+        schedule?: string;
+        rateLimit?: RateLimitConfig;
+      };
     };
     // A scheduled function has no public URL on Netlify; locally its work runs in-process.
     if (module.config?.schedule) continue;
-    const paths = [module.config?.path ?? `/.netlify/functions/${path.basename(file, '.ts')}`].flat();
+    const name = path.basename(file, '.ts');
+    const paths = [module.config?.path ?? `/.netlify/functions/${name}`].flat();
     const excluded = [module.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
+    const rule = rateLimit ? checkRateLimitConfig(name, module.config?.rateLimit) : undefined;
+    // Every path of a function shares its count, as on Netlify (the rule is the function's).
+    const limit = (ip: string) => platformRateLimited(limiter, name, rule, ip);
     for (const pathname of paths) {
-      routes.push({
-        name: path.basename(file, '.ts'),
-        pattern: new URLPattern({ pathname }),
-        excluded,
-        handler: module.default,
-      });
+      routes.push({ name, pattern: new URLPattern({ pathname }), excluded, handler: module.default, limit });
     }
   }
   return routes;

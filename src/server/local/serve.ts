@@ -6,7 +6,15 @@ import { staticMiddleware } from 'srvx/static';
 import { migrate, pendingMigrations } from '../../../db/migrate.ts';
 import { pagePath } from '../../lib/page-path.ts';
 import { sessionSecret } from '../auth/secret.ts';
-import { ConfigError, getConfig, readConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
+import {
+  ConfigError,
+  getConfig,
+  publicSiteUrl,
+  readConfig,
+  requireDatabaseUrl,
+  type ServerConfig,
+  setLocalSiteUrl,
+} from '../config.ts';
 import { closeDatabase } from '../db/database.ts';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -58,6 +66,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   }
   const config = getConfig(); // read and checked once, now that DATABASE_URL is known
   sessionSecret(); // production without JWT_SECRET stops here, naming it
+  publicSiteUrl(config); // and without SITE_URL, which every link we e-mail starts with
   if (!embedded) await requireMigrated(requireDatabaseUrl(config));
   const worker = await startNotificationWorker(config);
   checkEmailChannel(config);
@@ -101,7 +110,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
         hint: 'A proxy on this machine sends X-Forwarded-* headers; set TRUST_PROXY=loopback to use them (README).',
       });
     }
-    return route.handler(request, { ip: clientAddress(peer, forwardedFor, trustProxy) });
+    const ip = clientAddress(peer, forwardedFor, trustProxy);
+    return route.limit(ip) ?? route.handler(request, { ip }); // limit: its config.rateLimit, as on Netlify
   };
 
   // Netlify reads these files and never serves them, however the path is encoded
@@ -144,6 +154,8 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     fetch: notFound,
   });
   await server.ready();
+  // Without SITE_URL, the links we send point to this server as it listens (PORT=0 picks the port only now).
+  if (!config.siteUrl && server.url) setLocalSiteUrl(server.url);
 
   // Draining: every answer says `Connection: close`, so keep-alive clients move on
   // instead of holding the server open; after the grace period the rest are cut.
@@ -245,7 +257,10 @@ function stopOnSignals(server: LocalServer, parent: number): void {
  */
 function keepServingOnStrayErrors(): void {
   process.on('unhandledRejection', (reason) => {
-    logJson('error', { event: 'unhandled_rejection', error: reason instanceof Error ? reason.stack : String(reason) });
+    logJson('error', {
+      event: 'unhandled_rejection',
+      error: reason instanceof Error ? (reason.stack ?? reason.message) : String(reason),
+    });
   });
   process.on('uncaughtException', (error) => {
     logJson('error', { event: 'uncaught_exception', error: error.stack ?? error.message });

@@ -4,6 +4,13 @@ import { z } from 'zod';
 import { passkeyNameSchema } from '../../src/lib/admin/team.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin, requireAccount } from '../../src/server/auth/guard.ts';
+import {
+  clearLoginFailures,
+  recordFailedSignIn,
+  reserveLoginAttempt,
+  SIGN_IN_BLOCKED,
+  UNKNOWN_PASSKEY,
+} from '../../src/server/auth/login-limit.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
 import { displayName, findSessionUserById, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
@@ -18,6 +25,8 @@ import {
   authenticatePasskey,
   authenticationOptions,
   listPasskeys,
+  passkeyFirst,
+  passkeyOwner,
   registerPasskey,
   registrationOptions,
   removePasskey,
@@ -27,6 +36,7 @@ const BASE = '/api/auth/passkeys';
 const PASSKEY_FIRST =
   'Tu equipo exige llaves de acceso a los administradores: entra con tu llave para agregar o quitar otras.';
 const UNKNOWN_KEY = 'No reconocimos esta llave de acceso. Entra con tu contraseña o usa otra llave.';
+const DUPLICATE_KEY = 'Esta llave de acceso ya está registrada en el panel.';
 
 /** What a browser sends back from navigator.credentials: checked for shape, verified by @simplewebauthn. */
 const credentialSchema = z.looseObject({
@@ -44,6 +54,8 @@ const ceremonySchema = z.object({ challengeId: z.uuid(), response: credentialSch
  * POST   /api/auth/passkeys/register/options, then /api/auth/passkeys/register {challengeId, response, name}.
  * DELETE /api/auth/passkeys/{id}.
  * POST   /api/auth/passkeys/login/options, then /api/auth/passkeys/login {challengeId, response}: a session.
+ * A sign-in is counted before it is verified, like a password (login-limit.ts): five failures from one
+ * address, or fifty against one member's credential, lock it for 15 minutes (429).
  */
 export default logged('auth-passkeys', async (request: Request, context: Pick<Context, 'ip'>) => {
   const url = new URL(request.url);
@@ -61,28 +73,33 @@ export default logged('auth-passkeys', async (request: Request, context: Pick<Co
         const body = await readJsonObject(request);
         if (body instanceof Response) return body;
         const parsed = ceremonySchema.safeParse(body);
-        const userId = parsed.success
-          ? await authenticatePasskey(db, url, {
-              challengeId: parsed.data.challengeId,
-              response: parsed.data.response as unknown as AuthenticationResponseJSON,
-            })
-          : null;
+        // An answer of the wrong shape is refused like a malformed password login: nothing to count.
+        if (!parsed.success) return jsonError(401, UNKNOWN_KEY);
+        const ip = requestAddress(context);
+        const owner = await passkeyOwner(db, parsed.data.response.id);
+        const attempt = await reserveLoginAttempt(db, 'passkey', owner?.email ?? UNKNOWN_PASSKEY, ip);
+        if (!attempt) return jsonError(429, SIGN_IN_BLOCKED);
+        const userId = await authenticatePasskey(db, url, {
+          challengeId: parsed.data.challengeId,
+          response: parsed.data.response as unknown as AuthenticationResponseJSON,
+        });
         const user = userId ? await findSessionUserById(db, userId) : null;
         if (!user) {
-          await recordActivity(db, {
-            actor: null,
-            kind: 'sign_in_failed',
-            summary: 'Intento fallido de inicio de sesión con una llave de acceso',
-            ip: requestAddress(context),
+          await recordFailedSignIn(db, attempt, {
+            member: owner ? { id: owner.id, name: displayName(owner) } : null,
+            summary: owner
+              ? `Intento fallido de inicio de sesión con una llave de acceso de ${owner.email}`
+              : 'Intento fallido de inicio de sesión con una llave de acceso',
           });
           return jsonError(401, UNKNOWN_KEY);
         }
+        await clearLoginFailures(db, attempt);
         await db.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [user.id]);
         await recordActivity(db, {
           actor: { id: user.id, name: displayName(user) },
           kind: 'sign_in',
           summary: `${displayName(user)} inició sesión con una llave de acceso`,
-          ip: requestAddress(context),
+          ip,
         });
         return json(200, sessionAnswer(user), { 'Set-Cookie': await signIn(db, request, user, 'passkey') });
       }
@@ -92,7 +109,7 @@ export default logged('auth-passkeys', async (request: Request, context: Pick<Co
       const actor = { id: user.id, name: displayName(user) };
       if (rest === '' && request.method === 'GET') return json(200, { items: await listPasskeys(db, user.id) });
       // A password alone must not change the passkeys of an administrator who has one while they are required.
-      if (user.passkeyPending && (await listPasskeys(db, user.id)).length > 0) {
+      if (await passkeyFirst(db, user)) {
         return jsonError(403, PASSKEY_FIRST, { code: 'passkey_required' });
       }
       if (rest === '/register/options' && request.method === 'POST') {
@@ -119,7 +136,8 @@ export default logged('auth-passkeys', async (request: Request, context: Pick<Co
           },
           actor,
         );
-        if (!added) return jsonError(400, 'No pudimos verificar la llave de acceso. Intenta de nuevo.');
+        if (added === 'duplicate') return jsonError(409, DUPLICATE_KEY);
+        if (added === 'unverified') return jsonError(400, 'No pudimos verificar la llave de acceso. Intenta de nuevo.');
         return json(201, { items: await listPasskeys(db, user.id) });
       }
       if (request.method === 'DELETE' && /^\/[A-Za-z0-9_-]{16,1400}$/.test(rest)) {

@@ -13,6 +13,8 @@ const BLOCKED = 'Demasiados intentos fallidos. Espera 15 minutos e inténtalo de
 const BUSY = 'Estamos verificando muchos inicios de sesión a la vez. Espera unos segundos e inténtalo de nuevo.';
 
 const count = (statuses: number[], status: number) => statuses.filter((value) => value === status).length;
+/** These floods test the app's own lock and queue: the functions' rateLimit (platform-rate-limit.test.ts) would answer first. */
+const UNLIMITED = { PLATFORM_RATE_LIMIT: '0' };
 
 async function query<Row extends pg.QueryResultRow>(server: RunningServer, text: string, values: unknown[] = []) {
   const url = /DATABASE_URL=(\S+)/.exec(
@@ -35,7 +37,7 @@ function cpuSeconds(server: RunningServer): number {
 
 describe('the login lock under concurrency', () => {
   it('checks at most 5 of 30 wrong passwords sent at once; the rest get 429', async () => {
-    const server = await freshServer();
+    const server = await freshServer(UNLIMITED); // the app's own answers to a flood, not the platform's
     await setupAdmin(server.url, ADMIN.email, ADMIN.password);
     const statuses = (
       await Promise.all(Array.from({ length: 30 }, (_, index) => login(server.url, ADMIN.email, `mal-${index}`)))
@@ -89,7 +91,7 @@ describe('the login lock under concurrency', () => {
 
 describe('password hashing', () => {
   it('a setup refused because an administrator exists costs no hash', async () => {
-    const server = await freshServer();
+    const server = await freshServer(UNLIMITED); // the app's own answers to a flood, not the platform's
     await setupAdmin(server.url, ADMIN.email, ADMIN.password);
     const before = cpuSeconds(server);
     const statuses = (
@@ -109,7 +111,7 @@ describe('password hashing', () => {
   });
 
   it('60 logins at once: the excess waits or gets a Spanish 429, never a 503, and leads are still stored', async () => {
-    const server = await freshServer();
+    const server = await freshServer(UNLIMITED); // the app's own answers to a flood, not the platform's
     await setupAdmin(server.url, ADMIN.email, ADMIN.password);
     const logins = Array.from({ length: 60 }, (_, index) =>
       fetch(`${server.url}/api/auth/login`, {

@@ -9,7 +9,7 @@ import {
 } from '@simplewebauthn/server';
 import { site } from '../../data/site.ts';
 import type { PasskeyView } from '../../lib/admin/team.ts';
-import type { SessionUser } from '../auth/users.ts';
+import type { SessionMember, SessionUser } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { type Actor, recordActivity } from './activity.ts';
 
@@ -82,16 +82,36 @@ export async function registrationOptions(db: Queryable, user: SessionUser, url:
   return { challengeId, options };
 }
 
-/** Verifies and stores a new passkey; false when the browser's answer does not check out. */
+/**
+ * While the team requires passkeys for administrators, an administrator who
+ * has one and signed in with a password changes no credential (passkeys,
+ * password) until they sign in with a passkey: a stolen password alone cannot
+ * take the account over or sign the owner's passkey sessions out. Without a
+ * passkey yet, such a session may add the first one.
+ */
+export async function passkeyFirst(db: Queryable, user: SessionMember): Promise<boolean> {
+  if (!user.passkeyPending) return false;
+  const { rows } = await db.query<{ has: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has',
+    [user.id],
+  );
+  return rows[0]?.has === true;
+}
+
+/**
+ * Verifies and stores a new passkey: 'unverified' when the browser's answer
+ * does not check out, 'duplicate' when its credential is already registered
+ * (to this member or another; nothing is written).
+ */
 export async function registerPasskey(
   db: Database,
   user: SessionUser,
   url: URL,
   input: { challengeId: string; response: RegistrationResponseJSON; name: string },
   actor: Actor,
-): Promise<boolean> {
+): Promise<'added' | 'unverified' | 'duplicate'> {
   const challenge = await takeChallenge(db, input.challengeId, 'register', user.id);
-  if (!challenge) return false;
+  if (!challenge) return 'unverified';
   const { rpID, origin } = party(url);
   const verification = await verifyRegistrationResponse({
     response: input.response,
@@ -101,10 +121,12 @@ export async function registerPasskey(
     requireUserVerification: false,
   }).catch(() => null);
   const credential = verification?.verified ? verification.registrationInfo?.credential : undefined;
-  if (!credential) return false;
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO passkeys (id, user_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)`,
+  if (!credential) return 'unverified';
+  return db.transaction(async (tx): Promise<'added' | 'duplicate'> => {
+    // A credential already registered (to this member or another) is refused whole, races included.
+    const { rows } = await tx.query(
+      `INSERT INTO passkeys (id, user_id, public_key, counter, transports, name) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
       [
         credential.id,
         user.id,
@@ -114,13 +136,14 @@ export async function registerPasskey(
         input.name,
       ],
     );
+    if (!rows[0]) return 'duplicate';
     await recordActivity(tx, {
       actor,
       kind: 'passkey_added',
       summary: `${actor.name} agregó la llave de acceso «${input.name}»`,
     });
+    return 'added';
   });
-  return true;
 }
 
 export async function removePasskey(db: Database, userId: string, id: string, actor: Actor): Promise<boolean> {
@@ -144,6 +167,18 @@ export async function authenticationOptions(db: Queryable, url: URL) {
   const options = await generateAuthenticationOptions({ rpID: party(url).rpID, userVerification: 'preferred' });
   const challengeId = await saveChallenge(db, 'authenticate', options.challenge, null);
   return { challengeId, options };
+}
+
+/** The member a credential id names (active or not), whose sign-in attempts it counts against; null for nobody. */
+export async function passkeyOwner(
+  db: Queryable,
+  credentialId: string,
+): Promise<{ id: string; email: string; name: string | null } | null> {
+  const { rows } = await db.query<{ id: string; email: string; name: string | null }>(
+    'SELECT u.id, u.email, u.name FROM passkeys p JOIN users u ON u.id = p.user_id WHERE p.id = $1',
+    [credentialId],
+  );
+  return rows[0] ?? null;
 }
 
 /** The member a passkey answer signs in, or null (unknown key, bad signature, used challenge, deactivated member). */

@@ -23,12 +23,11 @@ if (!email.success || args.some((arg) => arg.startsWith('--') && arg !== '--quit
   process.exit(2);
 }
 
-const { getConfig } = await import('../src/server/config.ts');
+const { getConfig, publicSiteUrl } = await import('../src/server/config.ts');
 const { startEmbeddedPostgres } = await import('../src/server/db/embedded.ts');
 const { dataDirectory } = await import('../src/server/local/paths.ts');
 const { closeDatabase, withDatabase } = await import('../src/server/db/database.ts');
 const { createReset } = await import('../src/server/team/resets.ts');
-const { siteAddress } = await import('../src/server/notifications/message.ts');
 
 const config = getConfig();
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: dataDirectory(config) });
@@ -39,7 +38,7 @@ try {
     embedded ? { ...config, databaseUrl: embedded.url, databaseDriver: 'pg' } : config,
   );
   if (reset) {
-    const base = siteAddress(config.siteUrl);
+    const base = publicSiteUrl(config);
     console.log(`Enlace para ${email.data} (vale 30 minutos, una sola vez):\n${base}/auth/restablecer#${reset.token}`);
     if (removePasskeys)
       console.log('Se quitaron sus llaves de acceso: podrá entrar con la contraseña nueva y agregar otra.');

@@ -10,14 +10,12 @@ import {
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
-import { getConfig } from '../../src/server/config.ts';
+import { getConfig, publicSiteUrl } from '../../src/server/config.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
-import { logJson } from '../../src/server/log.ts';
-import { sendEmail } from '../../src/server/notifications/channels/email.ts';
-import { linkEmail } from '../../src/server/notifications/render.ts';
+import { sendAccountEmail } from '../../src/server/team/account-mail.ts';
 import {
   changeMember,
   createInvitation,
@@ -46,7 +44,7 @@ const BASE = '/api/admin/team';
  */
 export default logged(
   'admin-team',
-  adminEndpoint('admin-team', ['GET', 'POST', 'PATCH', 'DELETE'], async ({ request, db, user, url }) => {
+  adminEndpoint('admin-team', ['GET', 'POST', 'PATCH', 'DELETE'], async ({ request, db, user, url, context }) => {
     const actor = { id: user.id, name: displayName(user) };
     const email = getConfig().notifications.email;
     const [, section] = url.pathname.slice(BASE.length).split('/');
@@ -59,22 +57,19 @@ export default logged(
       if (!parsed.success) return jsonError(400, 'Revisa la invitación.', { fields: fieldMessages(parsed.error) });
       try {
         const invitation = await createInvitation(db, parsed.data, actor);
-        const link = `${url.origin}/auth/invitacion#${invitation.token}`;
-        let emailed = false;
-        if (email) {
+        // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
+        const link = `${publicSiteUrl()}/auth/invitacion#${invitation.token}`;
+        // Sent after the answer (a slow mail server must not hold the administrator up), retried if it fails.
+        const emailed = email !== null;
+        if (emailed) {
           const role = ROLE_LABELS[parsed.data.role].toLowerCase();
-          const text = `${actor.name} te invitó a trabajar los prospectos del sitio como ${role}. Abre este enlace para elegir tu nombre y tu contraseña (vale 72 horas y solo una vez):\n\n${link}`;
-          emailed = await sendEmail(
-            email,
-            linkEmail('Invitación al panel de prospectos', text, link, `<${invitation.id}.invitation@${url.hostname}>`),
-            [parsed.data.email],
-          ).then(
-            () => true,
-            (error: unknown) => {
-              logJson('warn', { event: 'invitation_not_emailed', error: (error as Error).message });
-              return false;
-            },
-          );
+          sendAccountEmail(context, {
+            to: parsed.data.email,
+            subject: 'Invitación al panel de prospectos',
+            text: `${actor.name} te invitó a trabajar los prospectos del sitio como ${role}. Abre este enlace para elegir tu nombre y tu contraseña (vale 72 horas y solo una vez):\n\n${link}`,
+            link,
+            expiresAt: invitation.expiresAt,
+          });
         }
         return json(201, { id: invitation.id, link, expiresAt: invitation.expiresAt, emailed });
       } catch (error) {

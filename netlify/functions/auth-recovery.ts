@@ -10,7 +10,7 @@ import {
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
 import { hashPassword, inPasswordSlot, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
-import { getConfig } from '../../src/server/config.ts';
+import { getConfig, publicSiteUrl } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
@@ -19,15 +19,15 @@ import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
-import { sendEmail } from '../../src/server/notifications/channels/email.ts';
-import { linkEmail } from '../../src/server/notifications/render.ts';
+import { sendAccountEmail } from '../../src/server/team/account-mail.ts';
 import { createReset, findReset, redeemReset } from '../../src/server/team/resets.ts';
 
 /**
  * Password recovery ("¿Olvidaste tu contraseña?"):
  * POST /api/auth/recovery {email}: 202 with the same answer whether or not the
- *   e-mail is a member's (the link, valid 30 minutes, is e-mailed after the
- *   answer); 409 when no SMTP is configured.
+ *   e-mail is a member's, and whether or not a limit held it back (the link,
+ *   valid 30 minutes, is e-mailed after the answer: at most 3 per member and
+ *   10 per address in an hour); 409 when no SMTP is configured.
  * POST /api/auth/recovery/check {token}: 200 {email} or 410.
  * POST /api/auth/recovery/reset {token, password}: 204; every session of the member ends.
  */
@@ -63,22 +63,20 @@ export default logged('auth-recovery', async (request: Request, context: Pick<Co
     const parsed = recoverySchema.safeParse(body);
     if (!parsed.success) return jsonError(400, 'Revisa el correo.', { fields: fieldMessages(parsed.error) });
     const ip = requestAddress(context);
-    // After the answer, so its time says nothing about whether the e-mail exists.
+    // After the answer, so its time says nothing about whether the e-mail exists,
+    // nor whether a limit held it back: the answer is the same whatever happens.
     const work = withDatabase(async (db) => {
       const reset = await createReset(db, parsed.data.email, { via: 'email', ip });
       if (!reset) return;
-      const link = `${url.origin}/auth/restablecer#${reset.token}`;
-      const text = `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`;
-      await sendEmail(
-        email,
-        linkEmail(
-          'Restablece tu contraseña del panel',
-          text,
-          link,
-          `<${reset.token.slice(0, 16)}.reset@${url.hostname}>`,
-        ),
-        [parsed.data.email],
-      );
+      // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
+      const link = `${publicSiteUrl()}/auth/restablecer#${reset.token}`;
+      sendAccountEmail(context, {
+        to: parsed.data.email,
+        subject: 'Restablece tu contraseña del panel',
+        text: `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`,
+        link,
+        expiresAt: reset.expiresAt,
+      });
     }).catch((error: unknown) => logJson('error', { event: 'recovery_not_sent', error: (error as Error).message }));
     if (context.waitUntil) context.waitUntil(work);
     return json(202, { message: RECOVERY_SENT });

@@ -107,6 +107,8 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
           DATABASE_URL: process.env.DATABASE_URL,
           NEON_WS_PROXY: relay.url,
           JWT_SECRET: 'a-production-like-secret-of-32-bytes-or-more',
+          // Production builds every link it sends from it (issue #23).
+          SITE_URL: 'https://www.ceibacasas.mx',
           NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`,
           NOTIFY_WEBHOOK_SECRET: WEBHOOK_SECRET,
         },

@@ -26,6 +26,8 @@ export interface SmtpReceiver {
   url: string;
   messages: ParsedMail[];
   waitFor(count: number, timeoutMs?: number): Promise<ParsedMail[]>;
+  /** The first e-mail that `match` accepts, once it has arrived. */
+  waitForMail(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,13 @@ export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpRecei
         timeoutMs,
         `${count} e-mails (got ${messages.length})`,
       ),
+    waitForMail: async (match, timeoutMs = 20_000) =>
+      (await until(
+        () => messages.find(match),
+        (mail) => mail !== undefined,
+        timeoutMs,
+        'the e-mail',
+      )) as ParsedMail,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,12 +1,12 @@
 import type { NotifiedKind } from '../../lib/admin/notifications.ts';
-import type { ServerConfig } from '../config.ts';
+import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { sendEmail } from './channels/email.ts';
 import { PermanentFailure } from './channels/permanent.ts';
 import { sendWebhook } from './channels/webhook.ts';
 import { sendWhatsapp } from './channels/whatsapp.ts';
-import { leadMessage, siteAddress } from './message.ts';
+import { leadMessage } from './message.ts';
 import type { Channel } from './queue.ts';
 import { scheduleDeliveries } from './queue.ts';
 import {
@@ -193,11 +193,12 @@ async function recordFailure(
 /** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
 async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
   const channels = config.notifications;
-  const panel = `${siteAddress(config.siteUrl)}/admin`;
+  const site = publicSiteUrl(config);
+  const panel = `${site}/admin`;
   const off = () => new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
 
   if (delivery.purpose === 'lead') {
-    const lead = await leadMessage(db, delivery.lead_kind as NotifiedKind, delivery.lead_id as string, config.siteUrl);
+    const lead = await leadMessage(db, delivery.lead_kind as NotifiedKind, delivery.lead_id as string, site);
     if (!lead) return null;
     switch (delivery.channel) {
       case 'email':
@@ -213,7 +214,7 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
   }
   if (delivery.purpose === 'summary') {
     if (!channels.email) throw off();
-    const summary = await dailySummary(db, delivery.summary_day as string, config.siteUrl);
+    const summary = await dailySummary(db, delivery.summary_day as string, site);
     return sendEmail(channels.email, summaryEmail(delivery.id, summary));
   }
   switch (delivery.channel) {

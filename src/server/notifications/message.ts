@@ -41,17 +41,13 @@ const TITLES: Record<LeadForm, string> = {
 
 const ATTRIBUTION_HEADERS = new Set(['Campaña', ...ATTRIBUTION_KEYS, 'Referencia', 'Página de llegada']);
 
-/** The public address of the site (SITE_URL, or the one in src/data/site.json), without a trailing slash. */
-export function siteAddress(siteUrl: string | undefined): string {
-  return (siteUrl ?? site.siteUrl).replace(/\/+$/, '');
-}
-
 /** The lead, or null when it was deleted since its notification was queued. */
 export async function leadMessage(
   db: Queryable,
   kind: NotifiedKind,
   leadId: string,
-  siteUrl: string | undefined,
+  /** publicSiteUrl(): the links start with it. */
+  siteUrl: string,
 ): Promise<LeadMessage | null> {
   if (kind === CALL_KIND) return callMessage(db, leadId, siteUrl);
   const { rows } = await db.query<LeadRow & { contact_id: string }>(
@@ -65,7 +61,7 @@ export async function leadMessage(
   const phone = String(row.phone);
   const municipality = typeof row.municipality === 'string' && row.municipality ? row.municipality : null;
   const title = TITLES[form];
-  const panel = `${siteAddress(siteUrl)}/admin/prospecto?id=${row.contact_id}`;
+  const panel = `${siteUrl}/admin/prospecto?id=${row.contact_id}`;
   const data = Object.fromEntries(
     Object.entries(row).filter(([key]) => !['idempotency_key', 'idempotency_fingerprint'].includes(key)),
   ) as Record<string, string | number | null>;
@@ -98,7 +94,7 @@ export async function leadMessage(
 }
 
 /** A voice call that left a phone, told like a form's request: who, what they want, how the call went. */
-async function callMessage(db: Queryable, id: string, siteUrl: string | undefined): Promise<LeadMessage | null> {
+async function callMessage(db: Queryable, id: string, siteUrl: string): Promise<LeadMessage | null> {
   const call = await getCall(db, id);
   if (!call?.phone || !call.contactId) return null;
   const name = call.name ?? call.contactName ?? 'Visitante';
@@ -139,7 +135,7 @@ async function callMessage(db: Queryable, id: string, siteUrl: string | undefine
     },
     contactId: call.contactId,
     links: {
-      panel: `${siteAddress(siteUrl)}/admin/llamada?id=${call.id}`,
+      panel: `${siteUrl}/admin/llamada?id=${call.id}`,
       whatsapp: whatsappLink(call.phone, name, site.brand.name),
       phone: `tel:${call.phone}`,
     },

@@ -1,6 +1,5 @@
 import { UNATTENDED_AFTER_HOURS } from '../../lib/admin/contacts.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { siteAddress } from './message.ts';
 import { enqueueDelivery } from './queue.ts';
 
 /** The daily summary goes out at 8:00 in Mérida (UTC-6 all year since 2022). */
@@ -50,8 +49,7 @@ const TITLES: Record<string, string> = {
 };
 
 /** The content of the summary sent on `day`: the leads of the day before, and who still waits. */
-export async function dailySummary(db: Queryable, day: string, siteUrl: string | undefined): Promise<DailySummary> {
-  const site = siteAddress(siteUrl);
+export async function dailySummary(db: Queryable, day: string, site: string): Promise<DailySummary> {
   const leads = await db.query<{
     created_at: Date;
     form: string;

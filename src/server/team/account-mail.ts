@@ -1,0 +1,112 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { sessionSecret } from '../auth/secret.ts';
+import { getConfig, publicSiteUrl, type ServerConfig } from '../config.ts';
+import { type Queryable, withDatabase } from '../db/database.ts';
+import type { RequestContext } from '../http/handler.ts';
+import { logJson } from '../log.ts';
+import { type EmailContent, sendEmail } from '../notifications/channels/email.ts';
+import { linkEmail } from '../notifications/render.ts';
+
+/**
+ * The e-mails of a member's account (a password-reset link, an invitation).
+ * They never hold up the request that asks for them: the first try is made
+ * after the answer, and one that fails is queued (a graphile-worker job) and
+ * retried with growing pauses while its link is valid. The job carries the
+ * link sealed (AES-256-GCM under a key derived from JWT_SECRET): the
+ * database never holds a usable link, as for the tokens themselves.
+ */
+
+/** The graphile-worker task that retries an account e-mail. */
+export const ACCOUNT_EMAIL_TASK = 'send_account_email';
+/** Tries of a queued account e-mail (graphile-worker waits e^n seconds between them: about 4 minutes in all). */
+const ATTEMPTS = 6;
+
+export interface AccountEmail {
+  to: string;
+  subject: string;
+  text: string;
+  link: string;
+  /** When the link stops working: a retry after that is dropped. */
+  expiresAt: string;
+}
+
+/** The e-mail as sent: its Message-ID names our site and a random id, never the link's secret. */
+function content(mail: AccountEmail, config: ServerConfig): EmailContent {
+  const host = new URL(publicSiteUrl(config)).hostname;
+  return linkEmail(mail.subject, mail.text, mail.link, `<${randomUUID()}.cuenta@${host}>`);
+}
+
+/**
+ * Sends `mail` after the answer: through Netlify's `waitUntil` when there is
+ * one, in the background on the local server. Never throws, never awaited
+ * by the request.
+ */
+export function sendAccountEmail(context: RequestContext, mail: AccountEmail): void {
+  const work = firstTry(mail).catch((error: unknown) =>
+    logJson('error', { event: 'account_email_lost', error: (error as Error).message }),
+  );
+  context.waitUntil?.(work);
+}
+
+async function firstTry(mail: AccountEmail): Promise<void> {
+  const config = getConfig();
+  const email = config.notifications.email;
+  if (!email) return;
+  try {
+    await sendEmail(email, content(mail, config), [mail.to]);
+  } catch (error) {
+    logJson('warn', { event: 'account_email_queued', error: (error as Error).message });
+    await withDatabase((db) => queueAccountEmail(db, mail), config);
+  }
+}
+
+/** Queues `mail` for the worker (the local server's, or Netlify's minute drain). */
+export async function queueAccountEmail(db: Queryable, mail: AccountEmail): Promise<void> {
+  await db.query('SELECT graphile_worker.add_job($1, $2::json, max_attempts => $3)', [
+    ACCOUNT_EMAIL_TASK,
+    JSON.stringify({ sealed: seal(mail) }),
+    ATTEMPTS,
+  ]);
+}
+
+/**
+ * The worker's task: sends a queued account e-mail. Throws when the SMTP
+ * server refuses or does not answer, so graphile-worker tries again later;
+ * a link that expired meanwhile, or a payload that is not ours, is dropped.
+ */
+export async function runAccountEmail(payload: unknown, config: ServerConfig): Promise<void> {
+  const sealed = (payload as { sealed?: unknown } | null)?.sealed;
+  const mail = typeof sealed === 'string' ? unseal(sealed) : null;
+  if (!mail) {
+    logJson('error', { event: 'account_email_dropped', reason: 'unreadable' });
+    return;
+  }
+  if (Date.parse(mail.expiresAt) <= Date.now()) {
+    logJson('warn', { event: 'account_email_dropped', reason: 'expired' });
+    return;
+  }
+  const email = config.notifications.email;
+  if (!email) return;
+  await sendEmail(email, content(mail, config), [mail.to]);
+}
+
+const key = () => Buffer.from(hkdfSync('sha256', sessionSecret(), '', 'ceiba/account-email/v1', 32));
+
+function seal(mail: AccountEmail): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key(), iv);
+  const body = Buffer.concat([cipher.update(JSON.stringify(mail), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+function unseal(sealed: string): AccountEmail | null {
+  try {
+    const bytes = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', key(), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    const text = Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+    return JSON.parse(text) as AccountEmail;
+  } catch {
+    return null;
+  }
+}

@@ -12,7 +12,7 @@ import {
   UNKNOWN_PASSKEY,
 } from '../../src/server/auth/login-limit.ts';
 import { signIn } from '../../src/server/auth/sign-in.ts';
-import { displayName, findSessionUserById, sessionAnswer } from '../../src/server/auth/users.ts';
+import { displayName, findSessionUserById, passkeyFirst, sessionAnswer } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
@@ -25,7 +25,6 @@ import {
   authenticatePasskey,
   authenticationOptions,
   listPasskeys,
-  passkeyFirst,
   passkeyOwner,
   registerPasskey,
   registrationOptions,

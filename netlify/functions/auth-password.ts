@@ -15,7 +15,7 @@ import {
   PASSWORDS_BUSY,
   PasswordsBusy,
 } from '../../src/server/auth/passwords.ts';
-import { displayName, revokeSessionsOf } from '../../src/server/auth/users.ts';
+import { displayName, passkeyFirst, revokeSessionsOf } from '../../src/server/auth/users.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
@@ -24,7 +24,6 @@ import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { recordActivity } from '../../src/server/team/activity.ts';
-import { passkeyFirst } from '../../src/server/team/passkeys.ts';
 
 const PASSKEY_FIRST =
   'Tu equipo exige llaves de acceso a los administradores: entra con tu llave para cambiar tu contraseña.';

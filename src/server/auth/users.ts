@@ -150,3 +150,19 @@ export async function revokeSessionsOf(db: Queryable, userId: string, except: st
 export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
   await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
 }
+
+/**
+ * While the team requires passkeys for administrators, an administrator who
+ * has one and signed in with a password changes no credential (passkeys,
+ * password) until they sign in with a passkey: a stolen password alone cannot
+ * take the account over or sign the owner's passkey sessions out. Without a
+ * passkey yet, such a session may add the first one.
+ */
+export async function passkeyFirst(db: Queryable, user: SessionMember): Promise<boolean> {
+  if (!user.passkeyPending) return false;
+  const { rows } = await db.query<{ has: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has',
+    [user.id],
+  );
+  return rows[0]?.has === true;
+}

@@ -9,7 +9,7 @@ import {
 } from '@simplewebauthn/server';
 import { site } from '../../data/site.ts';
 import type { PasskeyView } from '../../lib/admin/team.ts';
-import type { SessionMember, SessionUser } from '../auth/users.ts';
+import type { SessionUser } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { type Actor, recordActivity } from './activity.ts';
 
@@ -80,22 +80,6 @@ export async function registrationOptions(db: Queryable, user: SessionUser, url:
   });
   const challengeId = await saveChallenge(db, 'register', options.challenge, user.id);
   return { challengeId, options };
-}
-
-/**
- * While the team requires passkeys for administrators, an administrator who
- * has one and signed in with a password changes no credential (passkeys,
- * password) until they sign in with a passkey: a stolen password alone cannot
- * take the account over or sign the owner's passkey sessions out. Without a
- * passkey yet, such a session may add the first one.
- */
-export async function passkeyFirst(db: Queryable, user: SessionMember): Promise<boolean> {
-  if (!user.passkeyPending) return false;
-  const { rows } = await db.query<{ has: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1) AS has',
-    [user.id],
-  );
-  return rows[0]?.has === true;
 }
 
 /**

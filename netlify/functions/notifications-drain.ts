@@ -5,9 +5,10 @@ import { drainNotifications } from '../../src/server/notifications/worker.ts';
 
 /**
  * Every minute on Netlify: sends the notifications that are due (new leads,
- * retries, the 8:00 summary). A scheduled function has 30 seconds: the drain
- * stops taking work after 10 and finishes what it started (each send at most
- * 15 s). The local server does not route it: its own worker runs in-process.
+ * retries, the 8:00 summary, account e-mails refused at first), each channel
+ * with its own workers. A scheduled function has 30 seconds: the drain stops
+ * taking work after 10 and finishes what it started (each send at most 15 s).
+ * The local server does not route it: its own worker runs in-process.
  */
 export default logged('notifications-drain', async () => {
   await drainNotifications(10_000);

@@ -5,8 +5,17 @@ import type { Queryable } from '../db/database.ts';
 export const CHANNELS = ['email', 'webhook', 'whatsapp'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** The graphile-worker task that sends one delivery. */
-export const DELIVER_TASK = 'deliver_notification';
+const TASK_PREFIX = 'deliver_notification_';
+
+/**
+ * The graphile-worker task that sends one delivery of `channel`. One task per
+ * channel, so each channel has workers of its own: a channel that hangs (an
+ * SMTP server that never answers) holds up only its own deliveries.
+ */
+export const deliverTask = (channel: Channel): string => `${TASK_PREFIX}${channel}`;
+
+/** The one task every delivery had before (#23): jobs still queued under it are moved to their channel's task. */
+export const LEGACY_DELIVER_TASK = 'deliver_notification';
 
 /** The channels that are on (their variables are set). */
 export function enabledChannels(config: NotificationConfig = getConfig().notifications): Channel[] {
@@ -31,38 +40,41 @@ export async function enqueueLeadNotifications(
     `WITH delivery AS (
        INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
        SELECT 'lead', channel, $2, $3, $4 FROM unnest($1::text[]) AS channel
-       RETURNING id
+       RETURNING id, channel
      ), queued AS (
-       SELECT count(*) FROM graphile_worker.add_jobs(array(${jobSpecs('delivery', '$5', 'now()')}))
+       SELECT count(*) FROM graphile_worker.add_jobs(array(${jobSpecs('delivery', '$5::text', 'now()')}))
      )
      SELECT array_agg(delivery.id) AS ids FROM delivery, queued`,
-    [channels, kind, leadId, contactId, DELIVER_TASK],
+    [channels, kind, leadId, contactId, TASK_PREFIX],
   );
   return rows[0]?.ids ?? [];
 }
 
 /**
- * Adds (or moves) the job of each delivery: one job per delivery, keyed by
- * its id, so scheduling again replaces a waiting job instead of adding a
- * second. `runAt` null means now.
+ * Adds (or moves) the job of each delivery, under its channel's task: one job
+ * per delivery, keyed by its id, so scheduling again replaces a waiting job
+ * instead of adding a second (a running one keeps going, and the new job
+ * finds the outcome). `runAt` null means now. An id with no delivery (its
+ * lead was erased) gets no job.
  */
 export async function scheduleDeliveries(tx: Queryable, ids: readonly string[], runAt: Date | null): Promise<void> {
   if (ids.length === 0) return;
   await tx.query(
     `SELECT count(*) FROM graphile_worker.add_jobs(array(
-       ${jobSpecs('unnest($2::uuid[]) AS delivery(id)', '$1', 'coalesce($3::timestamptz, now())')}
+       ${jobSpecs('notification_deliveries AS delivery WHERE delivery.id = ANY($2::uuid[])', '$1::text', 'coalesce($3::timestamptz, now())')}
      ))`,
-    [DELIVER_TASK, ids, runAt?.toISOString() ?? null],
+    [TASK_PREFIX, ids, runAt?.toISOString() ?? null],
   );
 }
 
 /**
- * The job of each delivery id in `source`: task `task`, due at `runAt`, keyed
- * by the delivery so adding it again replaces a waiting job. One add_jobs
- * call for all of them: one NOTIFY per transaction instead of one per job.
+ * The job of each delivery (`id`, `channel`) in `source`: its channel's task
+ * (`prefix` || channel), due at `runAt`, keyed by the delivery so adding it
+ * again replaces a waiting job. One add_jobs call for all of them: one
+ * NOTIFY per transaction instead of one per job.
  */
-function jobSpecs(source: string, task: string, runAt: string): string {
-  return `SELECT ROW(${task}, json_build_object('deliveryId', delivery.id), NULL, ${runAt}, 3,
+function jobSpecs(source: string, prefix: string, runAt: string): string {
+  return `SELECT ROW(${prefix} || delivery.channel, json_build_object('deliveryId', delivery.id), NULL, ${runAt}, 3,
                      'delivery:' || delivery.id, NULL, NULL)::graphile_worker.job_spec
           FROM ${source}`;
 }

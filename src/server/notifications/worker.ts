@@ -1,17 +1,35 @@
-import { Logger, type Runner, run, type TaskList } from 'graphile-worker';
+import { Logger, type Runner, run, type Task, type TaskList } from 'graphile-worker';
 import pg, { type Pool } from 'pg';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
 import { deliver } from './deliver.ts';
-import { DELIVER_TASK, enabledChannels, scheduleDeliveries } from './queue.ts';
+import {
+  CHANNELS,
+  type Channel,
+  deliverTask,
+  enabledChannels,
+  LEGACY_DELIVER_TASK,
+  scheduleDeliveries,
+} from './queue.ts';
 import { ensureDailySummary } from './summary.ts';
 
 /**
- * Deliveries sent at once by one worker. Sends mostly wait on the network
- * (each at most 15 s), so a hanging channel must not hold up the others.
+ * Deliveries of one channel sent at once. Each channel that is on has a
+ * runner of its own with this many slots: sends mostly wait on the network
+ * (each at most 15 s), and a channel that hangs fills only its own slots,
+ * never another channel's.
  */
-export const CONCURRENCY = 16;
+export const CONCURRENCY = 8;
+
+/**
+ * Connections of the worker's pool per runner: one its LISTEN keeps, and four
+ * its eight slots borrow to take and finish jobs (for milliseconds, never
+ * during a send; the old single runner had seven for sixteen slots). With
+ * every channel on, 15.
+ */
+const CONNECTIONS_PER_RUNNER = 5;
 
 const quietLogger = new Logger((scope) => (level, message) => {
   if (level === 'error' || level === 'warning') {
@@ -19,28 +37,49 @@ const quietLogger = new Logger((scope) => (level, message) => {
   }
 });
 
-function taskList(config: ServerConfig): TaskList {
-  return {
-    async [DELIVER_TASK](payload) {
-      const { deliveryId } = payload as { deliveryId: string };
-      await withDatabase((db) => deliver(db, deliveryId, config), config);
-    },
-  };
+/** One runner's work: one channel's tasks. */
+interface Lane {
+  channel: Channel;
+  tasks: TaskList;
 }
 
 /**
- * The runner's options: a URL for a pooler that cannot prepare statements,
- * and, for the long-running worker, a pool of ours (see workerPool).
+ * The runners to start: one per channel that is on, taking only that
+ * channel's deliveries (and, for e-mail, the account e-mails, which go
+ * through the same SMTP server). Every runner also takes the jobs that finish
+ * at once: one queued under the old single task is moved to its channel's
+ * task, and a delivery whose channel is now off fails at once, saying why.
  */
-function runnerOptions(config: ServerConfig, pgPool?: Pool) {
-  const connectionString = requireDatabaseUrl(config);
+function lanes(config: ServerConfig): Lane[] {
+  const send: Task = async (payload) => {
+    const { deliveryId } = payload as { deliveryId: string };
+    await withDatabase((db) => deliver(db, deliveryId, config), config);
+  };
+  const quick: TaskList = {
+    async [LEGACY_DELIVER_TASK](payload) {
+      const { deliveryId } = payload as { deliveryId: string };
+      // This job is running, so add_jobs gives the key to a new job under the channel's task.
+      await withDatabase((db) => db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], null)), config);
+    },
+  };
+  for (const channel of CHANNELS) if (!config.notifications[channel]) quick[deliverTask(channel)] = send;
+  return enabledChannels(config.notifications).map((channel) => ({
+    channel,
+    tasks: {
+      ...quick,
+      [deliverTask(channel)]: send,
+      ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
+    },
+  }));
+}
+
+/** A runner's options, on the worker's pool (see workerPool). */
+function runnerOptions(config: ServerConfig, pgPool: Pool) {
   return {
-    ...(pgPool ? { pgPool } : { connectionString }),
+    pgPool,
     // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
-    noPreparedStatements: new URL(connectionString).hostname.includes('-pooler'),
+    noPreparedStatements: new URL(requireDatabaseUrl(config)).hostname.includes('-pooler'),
     concurrency: CONCURRENCY,
-    // Connections are held only to take and finish jobs, never during a send.
-    maxPoolSize: 8,
     pollInterval: 1000,
     noHandleSignals: true,
     logger: quietLogger,
@@ -53,14 +92,18 @@ function runnerOptions(config: ServerConfig, pgPool?: Pool) {
 }
 
 /**
- * The long-running worker's connections, one pool for every runner it starts:
- * its error listeners stay for the life of the process. (A pool that
- * graphile-worker makes itself loses its listeners when its runner stops,
- * and a connection that reports the database's death after that would end
- * the process.)
+ * The worker's connections, one pool for every runner it starts (each
+ * channel's, and each one started again): its error listeners stay for the
+ * pool's whole life. (A pool that graphile-worker makes itself loses its
+ * listeners when its runner stops, and a connection that reports the
+ * database's death after that would end the process.)
  */
-function workerPool(config: ServerConfig): Pool {
-  const pool = new pg.Pool({ connectionString: requireDatabaseUrl(config), max: 8, connectionTimeoutMillis: 5_000 });
+function workerPool(config: ServerConfig, runners: number): Pool {
+  const pool = new pg.Pool({
+    connectionString: requireDatabaseUrl(config),
+    max: runners * CONNECTIONS_PER_RUNNER,
+    connectionTimeoutMillis: 5_000,
+  });
   const lost = (error: Error) =>
     logJson('warn', { event: 'notification_worker_connection_lost', error: error.message });
   pool.on('error', lost);
@@ -113,25 +156,20 @@ export interface NotificationWorker {
   stop(): Promise<void>;
 }
 
-/** Pauses before starting the worker again after it stopped on a database fault: quick at first, then every 10 s. */
+/** Pauses before starting a runner again after it stopped on a database fault: quick at first, then every 10 s. */
 const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000];
 
 /**
- * The local server's worker: listens for new jobs (LISTEN/NOTIFY, so a lead's
- * notifications leave within a second) and keeps the queue honest. Nothing
- * runs when every channel is off.
- *
- * graphile-worker stops itself when it cannot record a job's outcome (the
- * database went away): its runner's promise rejects. The worker is then
- * started again, with growing pauses, until the database answers; what was
- * in flight is retried from the queue (a send accepted just as the database
- * died may repeat, with the same delivery id).
+ * Starts one channel's runner and keeps it running. graphile-worker stops
+ * itself when it cannot record a job's outcome (the database went away): its
+ * runner's promise rejects. The runner is then started again, with growing
+ * pauses, until the database answers; what was in flight is retried from
+ * the queue (a send accepted just as the database died may repeat, with the
+ * same delivery id).
  */
-export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
-  if (enabledChannels(config.notifications).length === 0) return null;
+async function superviseRunner(channel: Channel, start: () => Promise<Runner>): Promise<NotificationWorker> {
   let stopped = false;
-  const pool = workerPool(config);
-  let runner = await run(runnerOptions(config, pool), taskList(config));
+  let runner = await start();
   let restarting: Promise<void> = Promise.resolve();
 
   const restart = async () => {
@@ -141,12 +179,17 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
       );
       if (stopped) return;
       try {
-        runner = await run(runnerOptions(config, pool), taskList(config));
+        runner = await start();
       } catch (error) {
-        logJson('warn', { event: 'notification_worker_restart_failed', attempt, error: (error as Error).message });
+        logJson('warn', {
+          event: 'notification_worker_restart_failed',
+          channel,
+          attempt,
+          error: (error as Error).message,
+        });
         continue;
       }
-      logJson('warn', { event: 'notification_worker_restarted', attempt });
+      logJson('warn', { event: 'notification_worker_restarted', channel, attempt });
       supervise(runner);
       if (stopped) await runner.stop().catch(() => {});
       return;
@@ -156,18 +199,53 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
     current.promise.then(
       () => {
         if (!stopped) {
-          logJson('error', { event: 'notification_worker_stopped', error: 'stopped without being asked' });
+          logJson('error', { event: 'notification_worker_stopped', channel, error: 'stopped without being asked' });
           restarting = restart();
         }
       },
       (error: unknown) => {
         if (stopped) return;
-        logJson('error', { event: 'notification_worker_stopped', error: (error as Error).message });
+        logJson('error', { event: 'notification_worker_stopped', channel, error: (error as Error).message });
         restarting = restart();
       },
     );
   };
   supervise(runner);
+  return {
+    async stop() {
+      stopped = true;
+      await restarting;
+      await runner
+        .stop()
+        .catch((error: unknown) =>
+          logJson('warn', { event: 'notification_worker_stop', channel, error: (error as Error).message }),
+        );
+    },
+  };
+}
+
+/**
+ * The local server's worker: one runner per channel that is on, each with
+ * its own slots (so an SMTP server that hangs delays no webhook or WhatsApp
+ * message), all on one pool; each listens for new jobs (LISTEN/NOTIFY, so a
+ * lead's notifications leave within a second) and is started again if it
+ * stops on a database fault. It also keeps the queue honest. Nothing runs
+ * when every channel is off.
+ */
+export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
+  const work = lanes(config);
+  if (work.length === 0) return null;
+  const pool = workerPool(config, work.length);
+  const runners: NotificationWorker[] = [];
+  try {
+    for (const lane of work) {
+      runners.push(await superviseRunner(lane.channel, () => run(runnerOptions(config, pool), lane.tasks)));
+    }
+  } catch (error) {
+    await Promise.all(runners.map((runner) => runner.stop()));
+    await pool.end().catch(() => {});
+    throw error;
+  }
 
   let maintaining: Promise<void> = Promise.resolve();
   const maintain = () => {
@@ -183,15 +261,9 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
   return {
     /** Stops taking jobs, lets the sends in flight finish; never throws (shutdown goes on). */
     async stop() {
-      stopped = true;
       clearInterval(timer);
       await maintaining;
-      await restarting;
-      await runner
-        .stop()
-        .catch((error: unknown) =>
-          logJson('warn', { event: 'notification_worker_stop', error: (error as Error).message }),
-        );
+      await Promise.all(runners.map((runner) => runner.stop()));
       await pool.end().catch(() => {});
     },
   };
@@ -201,54 +273,77 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
  * One pass over the queue for a platform that gives a few seconds per call
  * (Netlify's scheduled function, every minute): keeps the queue honest, then
  * works until nothing is due or `budgetMs` has passed, and waits for the
- * deliveries in flight (each bounded by its channel's timeout).
+ * deliveries in flight (each bounded by its channel's timeout). Each channel
+ * gets its own runner here too, so a hanging one does not use up the pass.
  */
 export async function drainNotifications(
   budgetMs: number,
   config: ServerConfig = getConfig(),
 ): Promise<{ processed: number }> {
-  if (enabledChannels(config.notifications).length === 0) return { processed: 0 };
+  const work = lanes(config);
+  if (work.length === 0) return { processed: 0 };
+  const tasks = [...new Set(work.flatMap((lane) => Object.keys(lane.tasks)))];
   const { db, release } = await openDatabase(config);
   try {
     await maintainQueue(db, config);
     // Most minutes nothing is due: answer without starting a worker.
-    if ((await dueJobs(db)) === 0) return { processed: 0 };
-    return await drainWith(db, budgetMs, config);
+    if ((await dueJobs(db, tasks)) === 0) return { processed: 0 };
+    return await drainWith(db, budgetMs, config, work, tasks);
   } finally {
     await release();
   }
 }
 
-/** Jobs of ours that are due and not taken. */
-async function dueJobs(db: Database): Promise<number> {
+/** Jobs of these tasks that are due and not taken. */
+async function dueJobs(db: Database, tasks: readonly string[]): Promise<number> {
   const { rows } = await db.query<{ due: number }>(
     `SELECT count(*)::int AS due FROM graphile_worker.jobs
-     WHERE task_identifier = $1 AND run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`,
-    [DELIVER_TASK],
+     WHERE task_identifier = ANY($1::text[]) AND run_at <= now() AND locked_at IS NULL AND attempts < max_attempts`,
+    [tasks],
   );
   return rows[0]?.due ?? 0;
 }
 
-async function drainWith(db: Database, budgetMs: number, config: ServerConfig): Promise<{ processed: number }> {
-  const runner: Runner = await run(runnerOptions(config), taskList(config));
+async function drainWith(
+  db: Database,
+  budgetMs: number,
+  config: ServerConfig,
+  work: readonly Lane[],
+  tasks: readonly string[],
+): Promise<{ processed: number }> {
+  const pool = workerPool(config, work.length);
+  const runners: Runner[] = [];
   let processed = 0;
   let running = 0;
-  runner.events.on('job:start', () => {
-    running += 1;
-  });
-  runner.events.on('job:complete', () => {
-    running -= 1;
-    processed += 1;
-  });
-  const deadline = Date.now() + budgetMs;
   try {
+    for (const lane of work) {
+      const runner = await run(runnerOptions(config, pool), lane.tasks);
+      runners.push(runner);
+      // A runner that stops on a database fault ends this pass; the next minute's starts afresh.
+      runner.promise.catch((error: unknown) =>
+        logJson('warn', {
+          event: 'notification_drain_stopped',
+          channel: lane.channel,
+          error: (error as Error).message,
+        }),
+      );
+      runner.events.on('job:start', () => {
+        running += 1;
+      });
+      runner.events.on('job:complete', () => {
+        running -= 1;
+        processed += 1;
+      });
+    }
+    const deadline = Date.now() + budgetMs;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       if (running > 0) continue;
-      if ((await dueJobs(db)) === 0 && running === 0) break;
+      if ((await dueJobs(db, tasks)) === 0 && running === 0) break;
     }
   } finally {
-    await runner.stop();
+    await Promise.all(runners.map((runner) => runner.stop().catch(() => {})));
+    await pool.end().catch(() => {});
   }
   return { processed };
 }

@@ -1,11 +1,9 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ParsedMail } from 'mailparser';
-import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
 import { cookieOf, login, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
+import { type HeldSmtpReceiver, startHeldSmtpReceiver } from '../support/receivers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 
@@ -16,56 +14,6 @@ import { countRows, sql } from '../support/sql.ts';
  * carries token material; and a mail server that is slow or down neither
  * holds a request up nor loses the e-mail.
  */
-
-/**
- * A real SMTP server whose acceptance the test controls: while `hold` is on,
- * a message waits inside DATA; `refuse(n)` turns the next n messages away.
- */
-async function startGatedSmtp() {
-  const messages: ParsedMail[] = [];
-  let release: () => void = () => {};
-  let gate: Promise<void> = Promise.resolve();
-  let refusals = 0;
-  let waiting = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(async (mail) => {
-        if (refusals > 0) {
-          refusals -= 1;
-          callback(Object.assign(new Error('Servicio no disponible, intente más tarde'), { responseCode: 451 }));
-          return;
-        }
-        waiting += 1;
-        await gate;
-        waiting -= 1;
-        messages.push(mail);
-        callback();
-      }, callback);
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    messages,
-    waiting: () => waiting,
-    hold() {
-      gate = new Promise((resolve) => {
-        release = resolve;
-      });
-    },
-    open: () => release(),
-    refuse(count: number) {
-      refusals = count;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-type GatedSmtp = Awaited<ReturnType<typeof startGatedSmtp>>;
 
 async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -126,13 +74,13 @@ describe.each([
   { site: 'SITE_URL set', env: { SITE_URL } },
   { site: 'SITE_URL unset (the local default)', env: { SITE_URL: undefined } },
 ])('links in e-mails with a forged Host or X-Forwarded-Host ($site)', ({ env }) => {
-  let smtp: GatedSmtp;
+  let smtp: HeldSmtpReceiver;
   let server: RunningServer;
   let admin: string;
   let site: string;
 
   beforeAll(async () => {
-    smtp = await startGatedSmtp();
+    smtp = await startHeldSmtpReceiver();
     server = await startServer({
       SMTP_URL: smtp.url,
       NOTIFY_EMAIL_FROM: 'Avisos <avisos@ceiba.mx>',
@@ -192,12 +140,12 @@ describe.each([
 });
 
 describe('recovery limits and a mail server that is slow or down', () => {
-  let smtp: GatedSmtp;
+  let smtp: HeldSmtpReceiver;
   let server: RunningServer;
   let admin: string;
 
   beforeAll(async () => {
-    smtp = await startGatedSmtp();
+    smtp = await startHeldSmtpReceiver();
     server = await startServer({
       SMTP_URL: smtp.url,
       NOTIFY_EMAIL_FROM: 'Avisos <avisos@ceiba.mx>',

@@ -72,6 +72,70 @@ export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpRecei
   };
 }
 
+export interface HeldSmtpReceiver {
+  url: string;
+  messages: ParsedMail[];
+  /** Messages inside DATA right now, waiting for `open()`. */
+  waiting(): number;
+  /** From now on each message waits inside DATA, unanswered (the client waits until its own timeout). */
+  hold(): void;
+  /** Accepts the held messages, and every one after, until the next `hold()`. */
+  open(): void;
+  /** Turns the next `count` messages away with a temporary failure (451). */
+  refuse(count: number): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server whose answers the test controls: a mail provider that
+ * hangs (`hold`) or refuses for a while (`refuse`). `held`: hold from the start.
+ */
+export async function startHeldSmtpReceiver({ held = false } = {}): Promise<HeldSmtpReceiver> {
+  const messages: ParsedMail[] = [];
+  let release: () => void = () => {};
+  let gate: Promise<void> = Promise.resolve();
+  let refusals = 0;
+  let waiting = 0;
+  const hold = () => {
+    gate = new Promise((resolve) => {
+      release = resolve;
+    });
+  };
+  if (held) hold();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      simpleParser(stream).then(async (mail) => {
+        if (refusals > 0) {
+          refusals -= 1;
+          callback(Object.assign(new Error('Servicio no disponible, intente más tarde'), { responseCode: 451 }));
+          return;
+        }
+        waiting += 1;
+        await gate;
+        waiting -= 1;
+        messages.push(mail);
+        callback();
+      }, callback);
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waiting: () => waiting,
+    hold,
+    open: () => release(),
+    refuse(count) {
+      refusals = count;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 export interface ReceivedRequest {
   headers: IncomingMessage['headers'];
   body: string;

@@ -70,7 +70,11 @@ beforeAll(async () => {
     NOTIFY_RETRY_DELAYS: '1,1,1,1,1',
   };
   [site, local] = await Promise.all([startNetlifyDev(channels), startServer()]);
-}, 60_000);
+  // The emulator's first function call waits for it to bundle every function in the background
+  // (about a minute on a busy 2-core machine): waited for once here, not inside a test's own timeout.
+  const warm = await postJson(`${site.url}/api/not-found`, { path: '/calentando', referrer: null });
+  if (warm.status !== 204) throw new Error(`the emulator's first function call answered ${warm.status}`);
+}, 240_000);
 
 afterAll(async () => {
   await Promise.all([smtp?.close(), webhook?.close(), whatsapp?.close()]);

@@ -55,10 +55,12 @@ export default logged(
       if (body instanceof Response) return body;
       const parsed = invitationSchema.safeParse(body);
       if (!parsed.success) return jsonError(400, 'Revisa la invitación.', { fields: fieldMessages(parsed.error) });
+      // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those);
+      // read first, so a site without one writes no invitation it cannot link to.
+      const site = publicSiteUrl();
       try {
         const invitation = await createInvitation(db, parsed.data, actor);
-        // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
-        const link = `${publicSiteUrl()}/auth/invitacion#${invitation.token}`;
+        const link = `${site}/auth/invitacion#${invitation.token}`;
         // Sent after the answer (a slow mail server must not hold the administrator up), retried if it fails.
         const emailed = email !== null;
         if (emailed) {

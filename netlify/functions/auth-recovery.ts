@@ -67,6 +67,8 @@ export default logged('auth-recovery', async (request: Request, context: Pick<Co
     // nor whether a limit held it back: the answer is the same whatever happens.
     const work = withDatabase(async (db) => {
       const reset = await createReset(db, parsed.data.email, { via: 'email', ip });
+      // One line per request, never the e-mail: `none` is an unknown address or a limit reached.
+      logJson('info', { event: 'recovery_handled', outcome: reset ? 'link' : 'none' });
       if (!reset) return;
       // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
       const link = `${publicSiteUrl()}/auth/restablecer#${reset.token}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig, requireDatabaseUrl } from './config.ts';
+import { ConfigError, parseConfig, publicSiteUrl, requireDatabaseUrl } from './config.ts';
 
 describe('parseConfig', () => {
   it('has sensible defaults', () => {
@@ -109,6 +109,20 @@ describe('parseConfig', () => {
     expect(parseConfig({ TRUST_PROXY: 'loopback' }).trustProxy).toBe('loopback');
     expect(parseConfig({ TRUST_PROXY: '10.0.0.2, ::1' }).trustProxy).toEqual(['10.0.0.2', '::1']);
     expect(() => parseConfig({ TRUST_PROXY: '10.0.0.0/8' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('builds every link from SITE_URL, else from Netlify’s own URL, else the local server; production needs one', () => {
+    const db = { DATABASE_URL: 'postgres://u:p@db.example.com/app' };
+    expect(publicSiteUrl(parseConfig({ SITE_URL: 'https://www.ceiba.mx/' }))).toBe('https://www.ceiba.mx');
+    expect(publicSiteUrl(parseConfig({ HOST: '0.0.0.0', PORT: '8080' }))).toBe('http://localhost:8080');
+    // Netlify's functions runtime: SITE_ID and URL are the platform's, set with the site, not by a request.
+    const netlify = parseConfig({ ...db, SITE_ID: 'f00', URL: 'https://ceiba.netlify.app' });
+    expect(netlify.production).toBe(true);
+    expect(publicSiteUrl(netlify)).toBe('https://ceiba.netlify.app');
+    expect(
+      publicSiteUrl(parseConfig({ ...db, SITE_ID: 'f00', URL: 'https://x.app', SITE_URL: 'https://www.ceiba.mx' })),
+    ).toBe('https://www.ceiba.mx');
+    expect(() => publicSiteUrl(parseConfig({ ...db, NODE_ENV: 'production' }))).toThrow(/SITE_URL/);
   });
 
   it('refuses production without DATABASE_URL', () => {

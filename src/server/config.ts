@@ -48,6 +48,14 @@ const environmentSchema = z.object({
       .optional(),
   ),
   NETLIFY: z.string().optional(),
+  // Set by Netlify in the functions' runtime (NETLIFY is only a build variable there): the site's id and main URL.
+  SITE_ID: optionalText,
+  URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .optional()
+      .catch(undefined),
+  ),
   EXIT_WITH_PARENT: z.enum(['0', '1']).default('0'),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   TRUST_PROXY: z
@@ -202,12 +210,13 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     throw new ConfigError(`Invalid environment: ${problems.join('; ')}`);
   }
   const env = result.data;
-  const production = env.NODE_ENV === 'production' || env.NETLIFY === 'true';
+  const production = env.NODE_ENV === 'production' || env.NETLIFY === 'true' || env.SITE_ID !== undefined;
   if (production && !env.DATABASE_URL) {
     throw new ConfigError('Invalid environment: DATABASE_URL is not set; production needs its PostgreSQL (e.g. Neon).');
   }
   return {
-    siteUrl: env.SITE_URL,
+    // Netlify's own URL of the site (platform-set, never from a request) when SITE_URL is missing there.
+    siteUrl: env.SITE_URL ?? (env.SITE_ID ? env.URL : undefined),
     voiceWebhookSecret: env.VAPI_WEBHOOK_SECRET,
     notifications: notificationConfig(env),
     databaseUrl: env.DATABASE_URL,

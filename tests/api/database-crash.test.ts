@@ -47,18 +47,15 @@ type Outcome = number | 'reset';
 
 const SENT = 50;
 
-function sendLeads(server: RunningServer, keys: string[], onFirstAnswer: () => void): Promise<Outcome[]> {
+function sendLeads(server: RunningServer, keys: string[]): Promise<Outcome[]> {
   return Promise.all(
     keys.map((key, index) =>
       postJson(
         `${server.url}/api/quick-quotes`,
         quickQuote({ name: `Caída ${index}`, phone: `999${String(1_000_000 + index)}` }),
-        {
-          'Idempotency-Key': key,
-        },
+        { 'Idempotency-Key': key },
       ).then(
         async (response) => {
-          onFirstAnswer();
           await response.arrayBuffer();
           return response.status;
         },
@@ -66,6 +63,12 @@ function sendLeads(server: RunningServer, keys: string[], onFirstAnswer: () => v
       ),
     ),
   );
+}
+
+/** The embedded database of `dataDir`, on the port its running postmaster wrote down. */
+function databaseUrl(dataDir: string): string {
+  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3];
+  return `postgres://postgres:postgres@127.0.0.1:${port}/app`;
 }
 
 async function storedKeys(databaseUrl: string): Promise<string[]> {
@@ -108,15 +111,29 @@ describe.each([
     try {
       const firstPostmaster = postmasterPid(dataDir);
       const keys = Array.from({ length: SENT }, () => randomUUID());
-      let answered!: () => void;
-      const firstAnswer = new Promise<void>((resolve) => {
-        answered = resolve;
-      });
-      const inFlight = load ? sendLeads(server, keys, answered) : Promise.resolve([]);
-      // The kill lands while the leads are being written: after the first answer, before the last.
-      if (load) await firstAnswer;
-      process.kill(firstPostmaster, signal);
-      const outcomes: Outcome[] = await inFlight;
+      let outcomes: Outcome[] = [];
+      if (load) {
+        // Ten leads stored and acknowledged first; then the table is locked, so the other forty
+        // are certainly inside their transactions, waiting, when PostgreSQL dies.
+        const early = await sendLeads(server, keys.slice(0, 10));
+        const lock = new pg.Client({ connectionString: databaseUrl(dataDir) });
+        lock.on('error', () => {}); // it dies with the server, as intended
+        await lock.connect();
+        await lock.query('BEGIN');
+        await lock.query('LOCK TABLE cotizaciones_rapidas IN SHARE MODE');
+        const late = sendLeads(server, keys.slice(10));
+        await until(async () => {
+          const { rows } = await lock.query<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+          );
+          return (rows[0]?.waiting ?? 0) >= 5;
+        }, 'leads waiting inside their transactions');
+        process.kill(firstPostmaster, signal);
+        outcomes = [...early, ...(await late)];
+        await lock.end().catch(() => {});
+      } else {
+        process.kill(firstPostmaster, signal);
+      }
 
       // Every request got an answer: 201, or the form's Spanish 503; never a reset connection.
       expect(outcomes.filter((outcome) => outcome !== 201 && outcome !== 503)).toEqual([]);

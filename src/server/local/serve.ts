@@ -28,6 +28,7 @@ import {
 import { logJson } from '../log.ts';
 import { closeEmailTransports, verifyEmail } from '../notifications/channels/email.ts';
 import { startNotificationWorker } from '../notifications/worker.ts';
+import { settleAccountEmails } from '../team/account-mail.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { onParentExit } from './lifetime.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
@@ -68,7 +69,6 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   sessionSecret(); // production without JWT_SECRET stops here, naming it
   publicSiteUrl(config); // and without SITE_URL, which every link we e-mail starts with
   if (!embedded) await requireMigrated(requireDatabaseUrl(config));
-  const worker = await startNotificationWorker(config);
   checkEmailChannel(config);
 
   const routes = await loadFunctionRoutes();
@@ -154,8 +154,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     fetch: notFound,
   });
   await server.ready();
-  // Without SITE_URL, the links we send point to this server as it listens (PORT=0 picks the port only now).
-  if (!config.siteUrl && server.url) setLocalSiteUrl(server.url);
+  // Without SITE_URL, the links we send point to this server as it listens (PORT=0 picks the port only now);
+  // the worker starts after, so no notification is sent with a link to port 0.
+  if (!config.siteUrl && server.url)
+    setLocalSiteUrl(publicSiteUrl({ ...config, port: Number(new URL(server.url).port) }));
+  const worker = await startNotificationWorker(config);
 
   // Draining: every answer says `Connection: close`, so keep-alive clients move on
   // instead of holding the server open; after the grace period the rest are cut.
@@ -182,6 +185,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
       } finally {
         clearTimeout(grace);
       }
+      await settleAccountEmails(); // a reset or invitation e-mail on its first try is sent or queued
       await worker?.stop();
       closeEmailTransports();
       await closeDatabase();

@@ -42,10 +42,19 @@ function content(mail: AccountEmail, config: ServerConfig): EmailContent {
  * by the request.
  */
 export function sendAccountEmail(context: RequestContext, mail: AccountEmail): void {
-  const work = firstTry(mail).catch((error: unknown) =>
-    logJson('error', { event: 'account_email_lost', error: (error as Error).message }),
-  );
+  const work = firstTry(mail)
+    .catch((error: unknown) => logJson('error', { event: 'account_email_lost', error: (error as Error).message }))
+    .finally(() => inFlight.delete(work));
+  inFlight.add(work);
   context.waitUntil?.(work);
+}
+
+/** First tries still running in this process (the local server waits for them when it stops). */
+const inFlight = new Set<Promise<void>>();
+
+/** Waits for the account e-mails of this process still on their first try: sent, or queued for a retry. */
+export async function settleAccountEmails(): Promise<void> {
+  await Promise.allSettled([...inFlight]);
 }
 
 async function firstTry(mail: AccountEmail): Promise<void> {

@@ -8,9 +8,10 @@ import type { SignInMethod } from './users.ts';
  * included; or a passkey) in a sliding 15-minute window:
  * - five from one address lock that address, for every account (and so for
  *   the account and address together): a stranger locks out only themselves;
- * - fifty for one account from anywhere lock that account: a guesser who
- *   rotates addresses is still bounded, and it takes many addresses to keep a
- *   member out (who can still use the other method).
+ * - fifty for one account from anywhere lock that account, except at an
+ *   address where its member signed in during the last 30 days: a guesser
+ *   who rotates addresses is still bounded, and cannot keep the member out
+ *   of the places they work from (nor of the other method).
  * A password's account is the e-mail typed; a passkey's is the e-mail of the
  * member its credential id names, or UNKNOWN_PASSKEY.
  */
@@ -66,7 +67,8 @@ export async function reserveLoginAttempt(
       [method, account, ip, LOGIN_WINDOW_MINUTES],
     );
     const { by_pair = 0, by_account = 0, by_ip = 0 } = rows[0] ?? {};
-    if (by_ip >= FAILURES_PER_ADDRESS || by_account >= FAILURES_PER_ACCOUNT) return null;
+    if (by_ip >= FAILURES_PER_ADDRESS) return null;
+    if (by_account >= FAILURES_PER_ACCOUNT && !(await signedInFrom(tx, account, ip))) return null;
     const inserted = await tx.query<{ id: string }>(
       'INSERT INTO login_failures (method, email, ip) VALUES ($1, $2, $3) RETURNING id::text',
       [method, account, ip],
@@ -80,6 +82,27 @@ export async function reserveLoginAttempt(
       locks: by_account + 1 >= FAILURES_PER_ACCOUNT ? 'account' : by_ip + 1 >= FAILURES_PER_ADDRESS ? 'address' : null,
     };
   });
+}
+
+/** How long an address where a member signed in stays theirs: the account's ceiling does not lock it. */
+const KNOWN_ADDRESS_DAYS = 30;
+
+/**
+ * Whether the member of `account` signed in from `ip` in the last 30 days (the
+ * activity log keeps each sign-in with its address). A stranger who rotates
+ * addresses to reach the account's ceiling then locks it everywhere but
+ * where the member usually works; their own address lock still holds there.
+ */
+async function signedInFrom(db: Queryable, account: string, ip: string): Promise<boolean> {
+  if (account === UNKNOWN_PASSKEY) return false;
+  const { rows } = await db.query<{ known: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM activity_log a JOIN users u ON u.id = a.actor_id
+       WHERE u.email = $1 AND a.kind = 'sign_in' AND a.ip = $2 AND a.at > now() - make_interval(days => $3)
+     ) AS known`,
+    [account, ip, KNOWN_ADDRESS_DAYS],
+  );
+  return rows[0]?.known === true;
 }
 
 /**

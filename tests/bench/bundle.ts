@@ -1,0 +1,62 @@
+/**
+ * `npm run bench:bundle`: the JavaScript each built page loads, gzip-compressed,
+ * read from `dist/` (run `npm run build` first). A page's islands name their
+ * whole module graph in `data-preload`; inline scripts count too. Budgets:
+ * the panel's graph (issue #24: no more than the data library costs on top of
+ * what it was before the back office's redesign) and the public pages' (no
+ * island code before interaction beyond what they had).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { report } from './report.ts';
+
+const DIST = path.resolve(import.meta.dirname, '../../dist');
+if (!existsSync(DIST)) {
+  console.error('dist/ is missing: run `npm run build` first.');
+  process.exit(2);
+}
+
+const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefiltro.html', 'estimacion.html'];
+
+/**
+ * Before issue #24 (2026-11-24, this script): /admin 106.1 KB, /auth 85.2, / 91.9, /modelos 79.1,
+ * /prefiltro 92.1, /estimacion 92.4. The panel may grow by what TanStack Query costs (about 13 KB
+ * gzip); the public pages' islands may not grow beyond rounding.
+ */
+const BUDGET_KB: Record<string, number> = {
+  'admin.html': 120,
+  'auth.html': 86,
+  'index.html': 92.5,
+  'modelos.html': 79.5,
+  'prefiltro.html': 92.5,
+  'estimacion.html': 93,
+};
+
+const gzipKb = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length / 1024;
+
+function pageScripts(file: string): { files: string[]; inlineKb: number } {
+  const html = readFileSync(path.join(DIST, file), 'utf8');
+  const files = new Set<string>();
+  for (const [, list] of html.matchAll(/data-preload="([^"]*)"/g)) {
+    for (const url of (list ?? '').split(/\s+/).filter(Boolean)) files.add(url);
+  }
+  for (const [, url] of html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)) if (url) files.add(url);
+  const inline = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(([, body]) => body ?? '');
+  return { files: [...files], inlineKb: gzipKb(inline.join('')) };
+}
+
+const figures = PAGES.map((page) => {
+  const { files, inlineKb } = pageScripts(page);
+  const islandKb = files.reduce((sum, url) => sum + gzipKb(readFileSync(path.join(DIST, url))), 0);
+  const total = islandKb + inlineKb;
+  const budget = BUDGET_KB[page] ?? 0;
+  return {
+    figure: `/${page.replace(/(index)?\.html$/, '')} JavaScript at its first touch (${files.length} files + inline), gzip`,
+    value: `${total.toFixed(1)} KB`,
+    budget: `<= ${budget} KB`,
+    pass: total <= budget,
+  };
+});
+
+report('Page scripts (gzip, from dist/)', figures);

@@ -21,6 +21,9 @@ async function signIn(page: Page): Promise<void> {
 test.describe.configure({ mode: 'serial' });
 
 test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
+  // A long story (about 25 s alone, with axe checks at each step): Playwright's default 30 s
+  // bound for a whole test is too tight when the machine is busy, and a bound is not an assertion.
+  test.setTimeout(120_000);
   await sql('DELETE FROM user_roles');
   await sql('DELETE FROM users');
   await sql('DELETE FROM login_failures');

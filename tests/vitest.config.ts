@@ -5,6 +5,7 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: [
       'src/**/*.test.ts',
+      'src/components/**/*.test.tsx',
       'db/**/*.test.ts',
       'tests/api/**/*.test.ts',
       'tests/netlify/**/*.test.ts',

@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
 import { flashToast } from '../../lib/client/flash.ts';
-import { apiCall, goTo } from './api.ts';
+import { api, goTo, SIGN_IN_PAGE } from './api.ts';
+import { keys } from './keys.ts';
 
 export interface PanelUser {
   id: string;
@@ -12,6 +14,12 @@ export interface PanelUser {
   passkeyPending: boolean;
 }
 
+interface SessionAnswer {
+  admin?: boolean;
+  passkeyPending?: boolean;
+  user?: { id: string; email: string; name: string | null; role: 'admin' | 'asesor' | null } | null;
+}
+
 /**
  * The signed-in member once the session is checked (null while checking):
  * without a session the page goes to /auth, without a role in the team to the
@@ -19,46 +27,43 @@ export interface PanelUser {
  * what their role allows.
  */
 export function usePanelUser(): PanelUser | null {
-  const [member, setMember] = useState<PanelUser | null>(null);
+  const session = useQuery({
+    queryKey: keys.session,
+    queryFn: () => api<SessionAnswer>('/api/auth/session'),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  const user = session.data?.user;
   useEffect(() => {
-    (async () => {
-      const session = await apiCall<{
-        admin?: boolean;
-        passkeyPending?: boolean;
-        user?: { id: string; email: string; name: string | null; role: 'admin' | 'asesor' | null } | null;
-      }>('/api/auth/session').catch(() => null);
-      if (session?.ok && !session.body.user) return goTo('/auth');
-      if (!session?.ok) {
-        flashToast({
-          title: 'Error de verificación',
-          description: 'Error al verificar permisos de administrador',
-          variant: 'destructive',
-        });
-        return goTo('/auth');
-      }
-      const user = session.body.user;
-      if (!user?.role) {
-        flashToast({
-          title: 'Acceso denegado',
-          description: 'No tienes permisos para acceder al panel de administración',
-          variant: 'destructive',
-        });
-        return goTo('/');
-      }
-      setMember({
-        ...user,
-        role: user.role,
-        admin: session.body.admin === true,
-        passkeyPending: session.body.passkeyPending === true,
+    if (session.isError) {
+      flashToast({
+        title: 'Error de verificación',
+        description: 'Error al verificar permisos de administrador',
+        variant: 'destructive',
       });
-    })();
-  }, []);
-  return member;
-}
-
-/** The signed-in member's e-mail (null while checking): for the views that need no more. */
-export function useAdminSession(): string | null {
-  return usePanelUser()?.email ?? null;
+      return goTo(SIGN_IN_PAGE);
+    }
+    if (!session.data) return;
+    if (!user) return goTo(SIGN_IN_PAGE);
+    if (!user.role) {
+      flashToast({
+        title: 'Acceso denegado',
+        description: 'No tienes permisos para acceder al panel de administración',
+        variant: 'destructive',
+      });
+      goTo('/');
+    }
+  }, [session.isError, session.data, user]);
+  return useMemo(() => {
+    const role = user?.role;
+    if (!user || !role) return null;
+    return {
+      ...user,
+      role,
+      admin: session.data?.admin === true,
+      passkeyPending: session.data?.passkeyPending === true,
+    };
+  }, [user, session.data]);
 }
 
 /** Debounces a changing value: the search box asks the server once typing pauses. */

@@ -3,6 +3,10 @@ import './errors.ts'; // no library wording reaches a visitor
 
 /** Minimum length of an administrator's password. */
 export const PASSWORD_MIN = 8;
+/** The longest e-mail address (RFC 5321's path limit). */
+export const EMAIL_MAX = 254;
+/** The longest password a form sends: far above bcrypt's 72 bytes, so the schema can say why. */
+export const PASSWORD_INPUT_MAX = 1024;
 /** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
 const PASSWORD_MAX_BYTES = 72;
 
@@ -15,7 +19,7 @@ export function accountEmail(requiredMessage: string) {
         z.trim(),
         z.toLowerCase(),
         z.minLength(1, requiredMessage),
-        z.maxLength(254, 'El correo es demasiado largo.'),
+        z.maxLength(EMAIL_MAX, 'El correo es demasiado largo.'),
       ),
     z.email('Escribe un correo válido, por ejemplo nombre@correo.com.'),
   );
@@ -28,7 +32,7 @@ export const loginSchema = z.object({
   email,
   password: z
     .string({ error: 'Escribe tu contraseña.' })
-    .check(z.minLength(1, 'Escribe tu contraseña.'), z.maxLength(1024)),
+    .check(z.minLength(1, 'Escribe tu contraseña.'), z.maxLength(PASSWORD_INPUT_MAX)),
 });
 
 /** Every new password (setup, invitation, change): at least 8 characters, at most bcrypt's 72 bytes. */

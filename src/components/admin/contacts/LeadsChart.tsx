@@ -1,4 +1,4 @@
-import { FORM_LABELS, LEAD_FORMS, type LeadForm, type Metrics } from '../../lib/admin/contacts.ts';
+import { FORM_LABELS, LEAD_FORMS, type LeadForm, type Metrics } from '../../../lib/admin/contacts.ts';
 
 const COLORS: Record<LeadForm, string> = {
   cotizacion_rapida: '#245640',

@@ -1,11 +1,12 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { flashToast } from '../../lib/client/flash.ts';
-import { showToast } from '../../lib/client/toast.ts';
-import { loginSchema, PASSWORD_MIN, setupSchema } from '../../lib/forms/credentials.ts';
-import { fieldMessages } from '../../lib/forms/errors.ts';
-import { SubmitButton, TextField } from '../forms/fields.tsx';
-import { apiCall, goTo } from './api.ts';
-import { signInWithPasskey } from './passkeys.ts';
+import { flashToast } from '../../../lib/client/flash.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { loginSchema, setupSchema } from '../../../lib/forms/credentials.ts';
+import { fieldMessages } from '../../../lib/forms/errors.ts';
+import { SubmitButton } from '../../forms/fields.tsx';
+import { type ApiError, api, fieldErrors, goTo } from '../api.ts';
+import { signInWithPasskey } from '../passkeys.ts';
+import { EmailField, PasswordField } from '../shared/CredentialFields.tsx';
 
 type Mode = 'loading' | 'setup' | 'login';
 
@@ -17,11 +18,11 @@ export default function AuthPanel() {
 
   useEffect(() => {
     (async () => {
-      const session = await apiCall<{ user?: unknown }>('/api/auth/session').catch(() => null);
-      if (session?.body.user) return goTo('/admin');
+      const session = await api<{ user?: unknown }>('/api/auth/session', { anonymous: true }).catch(() => null);
+      if (session?.user) return goTo('/admin');
       // A failing check counts as "no administrator yet" (docs/product.md §13.5).
-      const exists = await apiCall<{ exists?: boolean }>('/api/admin-exists').catch(() => null);
-      setMode(exists?.body.exists ? 'login' : 'setup');
+      const exists = await api<{ exists?: boolean }>('/api/admin-exists', { anonymous: true }).catch(() => null);
+      setMode(exists?.exists ? 'login' : 'setup');
     })();
   }, []);
 
@@ -37,13 +38,13 @@ export default function AuthPanel() {
     setErrors({});
     setBusy(true);
     const endpoint = mode === 'setup' ? '/api/auth/setup' : '/api/auth/login';
-    const result = await apiCall<{ error?: string; fields?: Record<string, string> }>(endpoint, {
-      method: 'POST',
-      body: JSON.stringify(parsed.data),
-    }).catch(() => null);
+    const failure = await api(endpoint, { method: 'POST', json: parsed.data, anonymous: true }).then(
+      () => null,
+      (error: ApiError) => error,
+    );
     setBusy(false);
 
-    if (result?.ok) {
+    if (!failure) {
       flashToast(
         mode === 'setup'
           ? { title: 'Configuración exitosa', description: 'Tu cuenta de administrador está lista.' }
@@ -51,22 +52,23 @@ export default function AuthPanel() {
       );
       return goTo('/admin');
     }
-    if (mode === 'setup' && result?.status === 409) {
+    if (mode === 'setup' && failure.status === 409) {
       setMode('login');
-      showToast({ title: 'Error en la configuración', description: result.body.error ?? '', variant: 'destructive' });
+      showToast({ title: 'Error en la configuración', description: failure.body.error ?? '', variant: 'destructive' });
       return;
     }
-    if (result?.body.fields) setErrors(result.body.fields);
+    const fields = fieldErrors(failure);
+    if (fields) setErrors(fields);
     showToast(
       mode === 'setup'
         ? {
             title: 'Error en la configuración',
-            description: result?.body.error ?? 'Error al configurar la cuenta de administrador',
+            description: failure.body.error ?? 'Error al configurar la cuenta de administrador',
             variant: 'destructive',
           }
         : {
             title: 'Error de acceso',
-            description: result?.body.error ?? 'Credenciales incorrectas',
+            description: failure.body.error ?? 'Credenciales incorrectas',
             variant: 'destructive',
           },
     );
@@ -91,25 +93,8 @@ export default function AuthPanel() {
           {setup ? 'Configura la cuenta de administrador por única vez' : 'Ingresa con tu cuenta de administrador.'}
         </p>
       </div>
-      <TextField
-        name="email"
-        label="Correo electrónico"
-        type="email"
-        autoComplete="username"
-        required
-        error={errors.email}
-        maxLength={254}
-      />
-      <TextField
-        name="password"
-        label="Contraseña"
-        type="password"
-        autoComplete={setup ? 'new-password' : 'current-password'}
-        required
-        hint={setup ? `Mínimo ${PASSWORD_MIN} caracteres.` : undefined}
-        error={errors.password}
-        maxLength={1024}
-      />
+      <EmailField error={errors.email} />
+      <PasswordField purpose={setup ? 'new' : 'current'} error={errors.password} />
       <SubmitButton busy={busy} label={setup ? 'Configurar Administrador' : 'Ingresar'} busyLabel="Verificando..." />
       {!setup && (
         <>

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
-import { formatShortDate } from '../../lib/admin/columns.ts';
+import { formatShortDate } from '../../../lib/admin/columns.ts';
 import {
   attemptsText,
   CHANNEL_LABELS,
   DELIVERY_STATUS_LABELS,
   type DeliveryView,
-} from '../../lib/admin/notifications.ts';
-import { showToast } from '../../lib/client/toast.ts';
-import { apiCall, goTo } from './api.ts';
+} from '../../../lib/admin/notifications.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { api, explain } from '../api.ts';
 
 const STATUS_STYLES: Record<DeliveryView['status'], string> = {
   sent: 'bg-brand-100 text-brand-900',
@@ -18,19 +18,10 @@ const STATUS_STYLES: Record<DeliveryView['status'], string> = {
 
 /** "Reintentar": the delivery goes again now; false when the server refused. */
 export async function retryDelivery(id: string): Promise<boolean> {
-  const result = await apiCall<{ error?: string }>(`/api/admin/notifications/${id}/retry`, { method: 'POST' }).catch(
-    () => null,
-  );
-  if (result?.status === 401) {
-    goTo('/auth');
-    return false;
-  }
-  if (!result?.ok) {
-    showToast({
-      title: 'No se pudo reintentar',
-      description: result?.body.error ?? 'Revisa tu conexión e intenta de nuevo.',
-      variant: 'destructive',
-    });
+  try {
+    await api(`/api/admin/notifications/${id}/retry`, { method: 'POST' });
+  } catch (error) {
+    showToast({ title: 'No se pudo reintentar', description: explain(error), variant: 'destructive' });
     return false;
   }
   showToast({ title: 'Reintento en camino', description: 'La notificación se enviará en unos segundos.' });
@@ -41,7 +32,7 @@ export async function retryDelivery(id: string): Promise<boolean> {
 export const retryable = (delivery: DeliveryView): boolean =>
   delivery.status === 'failed' || (delivery.status === 'pending' && delivery.attempts > 0);
 
-function explain(delivery: DeliveryView): string {
+function deliveryText(delivery: DeliveryView): string {
   if (delivery.status === 'sent' && delivery.sentAt) return `Enviada el ${formatShortDate(delivery.sentAt)}`;
   if (delivery.status === 'failed') return `Falló tras ${attemptsText(delivery.attempts)}: ${delivery.lastError ?? ''}`;
   if (delivery.attempts > 0 && delivery.nextAttemptAt) {
@@ -71,10 +62,10 @@ export function DeliveryList({ deliveries, label }: { deliveries: DeliveryView[]
         <li key={delivery.id} className="flex items-center gap-1">
           <span
             className={`inline-flex whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-bold ${STATUS_STYLES[delivery.status]}`}
-            title={explain(delivery)}
+            title={deliveryText(delivery)}
           >
             {CHANNEL_LABELS[delivery.channel]}: {DELIVERY_STATUS_LABELS[delivery.status]}
-            <span className="sr-only">. {explain(delivery)}</span>
+            <span className="sr-only">. {deliveryText(delivery)}</span>
           </span>
           {retryable(delivery) && (
             <button

@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { RECOVERY_SENT, RESET_INVALID, recoverySchema, resetSchema } from '../../lib/admin/team.ts';
-import { flashToast } from '../../lib/client/flash.ts';
-import { showToast } from '../../lib/client/toast.ts';
-import { PASSWORD_MIN } from '../../lib/forms/credentials.ts';
-import { fieldMessages } from '../../lib/forms/errors.ts';
-import { SubmitButton, TextField } from '../forms/fields.tsx';
-import { apiCall, goTo } from './api.ts';
+import { RECOVERY_SENT, RESET_INVALID, recoverySchema, resetSchema } from '../../../lib/admin/team.ts';
+import { flashToast } from '../../../lib/client/flash.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { fieldMessages } from '../../../lib/forms/errors.ts';
+import { SubmitButton } from '../../forms/fields.tsx';
+import { type ApiError, api, explain, fieldErrors, goTo } from '../api.ts';
+import { EmailField, PasswordField } from '../shared/CredentialFields.tsx';
 
 /**
  * /auth/recuperar (`mode="request"`): asks for the e-mail; the answer is the
@@ -22,16 +22,15 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
   useEffect(() => {
     if (mode !== 'reset') return;
     const token = window.location.hash.slice(1);
-    apiCall<{ email?: string; error?: string }>('/api/auth/recovery/check', {
-      method: 'POST',
-      body: JSON.stringify({ token }),
-    })
-      .then((result) =>
-        result.ok && result.body.email
-          ? setReset({ token, email: result.body.email })
-          : setInvalid(result.body.error ?? RESET_INVALID),
-      )
-      .catch(() => setInvalid('No pudimos revisar el enlace. Recarga la página para intentarlo de nuevo.'));
+    api<{ email?: string }>('/api/auth/recovery/check', { method: 'POST', json: { token }, anonymous: true }).then(
+      (answer) => (answer.email ? setReset({ token, email: answer.email }) : setInvalid(RESET_INVALID)),
+      (error: ApiError) =>
+        setInvalid(
+          error.status === 0
+            ? 'No pudimos revisar el enlace. Recarga la página para intentarlo de nuevo.'
+            : (error.body.error ?? RESET_INVALID),
+        ),
+    );
   }, [mode]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -44,21 +43,27 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
     setErrors({});
     setBusy(true);
     const endpoint = mode === 'request' ? '/api/auth/recovery' : '/api/auth/recovery/reset';
-    const result = await apiCall<{ error?: string; message?: string; fields?: Record<string, string> }>(endpoint, {
+    const result = await api<{ message?: string }>(endpoint, {
       method: 'POST',
-      body: JSON.stringify(parsed.data),
-    }).catch(() => null);
+      json: parsed.data,
+      anonymous: true,
+    }).then(
+      (answer) => ({ answer }),
+      (error: ApiError) => ({ error }),
+    );
     setBusy(false);
-    if (result?.ok && mode === 'request') return setDone(result.body.message ?? RECOVERY_SENT);
-    if (result?.ok) {
+    if ('answer' in result && mode === 'request') return setDone(result.answer.message ?? RECOVERY_SENT);
+    if ('answer' in result) {
       flashToast({ title: 'Contraseña actualizada', description: 'Inicia sesión con tu contraseña nueva.' });
       return goTo('/auth');
     }
-    if (result?.status === 410) return setInvalid(result.body.error ?? RESET_INVALID);
-    if (result?.body.fields) setErrors(result.body.fields);
+    const { error } = result;
+    if (error.status === 410) return setInvalid(error.body.error ?? RESET_INVALID);
+    const fields = fieldErrors(error);
+    if (fields) setErrors(fields);
     showToast({
       title: mode === 'request' ? 'No se pudo enviar el enlace' : 'No se pudo cambiar la contraseña',
-      description: result?.body.error ?? 'Revisa tu conexión e intenta de nuevo.',
+      description: explain(error),
       variant: 'destructive',
     });
   }
@@ -105,26 +110,9 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
         </p>
       </div>
       {mode === 'request' ? (
-        <TextField
-          name="email"
-          label="Correo electrónico"
-          type="email"
-          autoComplete="username"
-          required
-          maxLength={254}
-          error={errors.email}
-        />
+        <EmailField error={errors.email} />
       ) : (
-        <TextField
-          name="password"
-          label="Contraseña nueva"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint={`Mínimo ${PASSWORD_MIN} caracteres.`}
-          maxLength={1024}
-          error={errors.password}
-        />
+        <PasswordField purpose="new" label="Contraseña nueva" error={errors.password} />
       )}
       <SubmitButton
         busy={busy}

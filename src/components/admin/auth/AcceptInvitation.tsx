@@ -1,11 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { acceptInvitationSchema, INVITATION_INVALID } from '../../lib/admin/team.ts';
-import { flashToast } from '../../lib/client/flash.ts';
-import { showToast } from '../../lib/client/toast.ts';
-import { PASSWORD_MIN } from '../../lib/forms/credentials.ts';
-import { fieldMessages } from '../../lib/forms/errors.ts';
-import { SubmitButton, TextField } from '../forms/fields.tsx';
-import { apiCall, goTo } from './api.ts';
+import { acceptInvitationSchema, INVITATION_INVALID } from '../../../lib/admin/team.ts';
+import { flashToast } from '../../../lib/client/flash.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { fieldMessages } from '../../../lib/forms/errors.ts';
+import { SubmitButton, TextField } from '../../forms/fields.tsx';
+import { type ApiError, api, explain, fieldErrors, goTo } from '../api.ts';
+import { PasswordField } from '../shared/CredentialFields.tsx';
 
 type State =
   | { step: 'checking' }
@@ -27,13 +27,14 @@ export default function AcceptInvitation() {
     const fromLink = window.location.hash.slice(1);
     setToken(fromLink);
     (async () => {
-      const result = await apiCall<{ email?: string; roleLabel?: string; error?: string }>(
-        '/api/auth/invitation/check',
-        { method: 'POST', body: JSON.stringify({ token: fromLink }) },
-      ).catch(() => null);
-      if (result?.ok && result.body.email) {
-        setState({ step: 'form', email: result.body.email, roleLabel: result.body.roleLabel ?? '' });
-      } else if (result && result.status !== 410) {
+      const result = await api<{ email?: string; roleLabel?: string }>('/api/auth/invitation/check', {
+        method: 'POST',
+        json: { token: fromLink },
+        anonymous: true,
+      }).catch((error: ApiError) => error);
+      if (!(result instanceof Error) && result.email) {
+        setState({ step: 'form', email: result.email, roleLabel: result.roleLabel ?? '' });
+      } else if (!(result instanceof Error) || result.status !== 410) {
         setState({
           step: 'invalid',
           message: 'No pudimos revisar la invitación. Recarga la página para intentarlo de nuevo.',
@@ -52,22 +53,19 @@ export default function AcceptInvitation() {
     if (!parsed.success) return setErrors(fieldMessages(parsed.error));
     setErrors({});
     setBusy(true);
-    const result = await apiCall<{ error?: string; fields?: Record<string, string> }>('/api/auth/invitation', {
-      method: 'POST',
-      body: JSON.stringify(parsed.data),
-    }).catch(() => null);
+    const failure = await api('/api/auth/invitation', { method: 'POST', json: parsed.data, anonymous: true }).then(
+      () => null,
+      (error: ApiError) => error,
+    );
     setBusy(false);
-    if (result?.ok) {
+    if (!failure) {
       flashToast({ title: 'Cuenta creada', description: 'Bienvenido al panel de prospectos.' });
       return goTo('/admin');
     }
-    if (result?.status === 410) return setState({ step: 'invalid', message: result.body.error ?? INVITATION_INVALID });
-    if (result?.body.fields) setErrors(result.body.fields);
-    showToast({
-      title: 'No se pudo crear tu cuenta',
-      description: result?.body.error ?? 'Revisa tu conexión e intenta de nuevo.',
-      variant: 'destructive',
-    });
+    if (failure.status === 410) return setState({ step: 'invalid', message: failure.body.error ?? INVITATION_INVALID });
+    const fields = fieldErrors(failure);
+    if (fields) setErrors(fields);
+    showToast({ title: 'No se pudo crear tu cuenta', description: explain(failure), variant: 'destructive' });
   }
 
   if (state.step === 'checking') {
@@ -100,16 +98,7 @@ export default function AcceptInvitation() {
         </p>
       </div>
       <TextField name="name" label="Tu nombre" autoComplete="name" required maxLength={120} error={errors.name} />
-      <TextField
-        name="password"
-        label="Contraseña"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={`Mínimo ${PASSWORD_MIN} caracteres.`}
-        maxLength={1024}
-        error={errors.password}
-      />
+      <PasswordField purpose="new" error={errors.password} />
       <SubmitButton busy={busy} label="Crear mi cuenta" busyLabel="Creando..." />
     </form>
   );

@@ -1,0 +1,110 @@
+// @vitest-environment happy-dom
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { type PanelApi, startPanelApi } from '../../../../tests/support/panel-api.ts';
+import { navigations, renderPanel, toasts } from '../../../../tests/support/panel-render.tsx';
+import { type ContactDetail, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { ContactPage } from './ContactPage.tsx';
+
+let api: PanelApi;
+beforeAll(async () => {
+  api = await startPanelApi();
+});
+afterAll(() => api.close());
+beforeEach(() => {
+  api.reset();
+  api.on('GET /api/auth/session', {
+    body: {
+      user: { id: 'a1b2c3d4-0000-4000-8000-000000000001', email: 'asesora@ceiba.mx', name: 'Marisol', role: 'asesor' },
+    },
+  });
+});
+
+const ID = '0b6f7c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e';
+const CONTACT: ContactDetail = {
+  id: ID,
+  name: 'Lucía Chablé',
+  phone: '+529991234567',
+  email: null,
+  municipality: 'Mérida',
+  kinds: ['comprador'],
+  state: 'nuevo',
+  lostReason: null,
+  nextContactAt: null,
+  createdAt: '2026-11-20T15:00:00.000Z',
+  lastActivityAt: '2026-11-20T15:00:00.000Z',
+  firstCampaign: null,
+  assignedTo: null,
+  requests: 1,
+  version: 1,
+  unattended: false,
+  firstTouch: {},
+  lastTouch: {},
+  timeline: [],
+};
+
+/** The state badge in the page's header. */
+const badge = () => screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent;
+
+test('a state change shows at once, before the server answers, and stays once saved', async () => {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
+  api.on(`PATCH /api/admin/contacts/${ID}`, async ({ body }) => {
+    await held;
+    const change = body as { state: ContactDetail['state']; version: number };
+    return { body: { ...CONTACT, state: change.state, version: change.version + 1 } };
+  });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  expect(screen.getByText('Cargando prospecto…')).toBeTruthy();
+  await screen.findByRole('heading', { name: 'Lucía Chablé' });
+  expect(badge()).toBe('Nuevo');
+
+  await userEvent.selectOptions(screen.getByLabelText('Estado'), 'contactado');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  await waitFor(() => expect(badge()).toBe('Contactado'));
+  expect(screen.getByRole('button', { name: 'Guardando…' })).toBeTruthy();
+  release();
+  await waitFor(() => expect(toasts()).toContain('Cambios guardados'));
+  expect(badge()).toBe('Contactado');
+});
+
+test('a 409 takes the change back and says someone else changed the contact; "Recargar" shows theirs', async () => {
+  api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
+  api.on(`PATCH /api/admin/contacts/${ID}`, { status: 409, body: { error: STALE_VERSION } });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByRole('heading', { name: 'Lucía Chablé' });
+
+  await userEvent.selectOptions(screen.getByLabelText('Estado'), 'en_seguimiento');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  expect(await screen.findByText(STALE_VERSION)).toBeTruthy();
+  expect(badge()).toBe('Nuevo');
+  expect(toasts()).toEqual([]);
+
+  api.on(`GET /api/admin/contacts/${ID}`, { body: { ...CONTACT, state: 'contactado', version: 2 } });
+  await userEvent.click(screen.getByRole('button', { name: 'Recargar' }));
+  await waitFor(() => expect(badge()).toBe('Contactado'));
+  expect((screen.getByLabelText('Estado') as HTMLSelectElement).value).toBe('contactado');
+  expect(screen.queryByText(STALE_VERSION)).toBeNull();
+});
+
+test('an unknown contact (404) and a malformed id say "No encontramos este prospecto" without a toast', async () => {
+  api.on(`GET /api/admin/contacts/${ID}`, { status: 404, body: { error: 'No encontramos este prospecto.' } });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  expect(await screen.findByRole('heading', { name: 'No encontramos este prospecto' })).toBeTruthy();
+  expect(toasts()).toEqual([]);
+  expect(navigations).toEqual([]);
+});
+
+test('a session that ended while the page was open: a save sends the adviser to /auth', async () => {
+  api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
+  api.on(`PATCH /api/admin/contacts/${ID}`, { status: 401, body: { error: 'Tu sesión expiró.' } });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByRole('heading', { name: 'Lucía Chablé' });
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  await waitFor(() => expect(navigations).toEqual(['/auth']));
+  expect(toasts()).toEqual([]);
+});

@@ -1,0 +1,99 @@
+import { useState } from 'react';
+import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { isUuid } from '../../../lib/ids.ts';
+import { STATE_BADGE } from '../contacts/badges.ts';
+import { PanelQueries } from '../query.tsx';
+import { usePanelUser } from '../session.ts';
+import { Loading } from '../shared/ui.tsx';
+import { ContactActions } from './ContactActions.tsx';
+import { FollowUpForm } from './FollowUpForm.tsx';
+import { NoteForm } from './NoteForm.tsx';
+import { PersonalData } from './PersonalData.tsx';
+import { useAssignable, useContact } from './queries.ts';
+import { Timeline } from './Timeline.tsx';
+import { stateWords } from './words.ts';
+
+/** The island of /admin/prospecto. */
+export default function ContactPageIsland({ brand }: { brand: string }) {
+  return (
+    <PanelQueries>
+      <ContactPage brand={brand} />
+    </PanelQueries>
+  );
+}
+
+function NotFound() {
+  return (
+    <div className="grid gap-4 py-16 text-center">
+      <h1 className="text-2xl font-bold">No encontramos este prospecto</h1>
+      <a href="/admin" className="btn btn-outline justify-self-center">
+        Volver a Prospectos
+      </a>
+    </div>
+  );
+}
+
+/** /admin/prospecto?id=…: one person, everything they sent and everything the team did, and the next step. */
+export function ContactPage({ brand }: { brand: string }) {
+  const member = usePanelUser();
+  const [id] = useState(() =>
+    typeof window === 'undefined' ? '' : (new URLSearchParams(window.location.search).get('id') ?? ''),
+  );
+  const [stale, setStale] = useState(false);
+  const query = useContact(id, member !== null && isUuid(id));
+  const members = useAssignable(member?.admin === true);
+  const contact = query.data;
+
+  if (member === null) return <Loading text="Cargando prospecto…" page />;
+  if (!isUuid(id) || query.error?.status === 404) return <NotFound />;
+  if (!contact) return <Loading text="Cargando prospecto…" page />;
+
+  return (
+    <div className="grid min-w-0 gap-6">
+      <a
+        href="/admin"
+        className="justify-self-start text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
+      >
+        ← Prospectos
+      </a>
+      <header className="grid gap-2">
+        <div className="flex flex-wrap items-center gap-3">
+          <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">{contact.name}</h1>
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATE_BADGE[contact.state]}`}>
+            {stateWords(contact.state === 'cerrado_perdido' ? `${contact.state}:${contact.lostReason}` : contact.state)}
+          </span>
+          {contact.unattended && (
+            <span className="rounded-full bg-danger-600 px-2.5 py-0.5 text-xs font-bold text-white">Sin atender</span>
+          )}
+        </div>
+        <p className="text-brand-800">
+          {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')} · {contact.requests}{' '}
+          {contact.requests === 1 ? 'solicitud' : 'solicitudes'}
+          {contact.municipality ? ` · ${contact.municipality}` : ''}
+          {contact.firstCampaign ? ` · campaña ${contact.firstCampaign}` : ''}
+        </p>
+      </header>
+
+      <ContactActions contact={contact} brand={brand} />
+      {stale && (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-sand-200 p-4 font-semibold"
+        >
+          {STALE_VERSION}
+          <button
+            type="button"
+            className="btn btn-primary min-h-11 px-4 py-2"
+            onClick={() => void query.refetch().then(() => setStale(false))}
+          >
+            Recargar
+          </button>
+        </div>
+      )}
+      <FollowUpForm contact={contact} members={members} onStale={() => setStale(true)} />
+      <NoteForm contactId={contact.id} />
+      <Timeline contact={contact} />
+      {member.admin && <PersonalData contact={contact} />}
+    </div>
+  );
+}

@@ -1,0 +1,143 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import {
+  CONTACT_STATES,
+  type ContactDetail,
+  type ContactState,
+  LOST_REASON_LABELS,
+  LOST_REASONS,
+  type LostReason,
+  STATE_LABELS,
+} from '../../../lib/admin/contacts.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { explain, fieldErrors } from '../api.ts';
+import { todayInMerida } from '../session.ts';
+import { useSaveFollowUp } from './queries.ts';
+
+/** State, reason, assignee and next contact, saved on the version the adviser saw. */
+export function FollowUpForm({
+  contact,
+  members,
+  onStale,
+}: {
+  contact: ContactDetail;
+  /** The active members, for an administrator (who assigns); null for an adviser. */
+  members: { id: string; name: string }[] | null;
+  onStale(): void;
+}) {
+  const [state, setState] = useState<ContactState>(contact.state);
+  const [assigned, setAssigned] = useState(contact.assignedTo?.id ?? '');
+  const [reason, setReason] = useState<LostReason | ''>(contact.lostReason ?? '');
+  const [next, setNext] = useState(contact.nextContactAt ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const save = useSaveFollowUp(contact.id);
+  // The fields follow the server's version only: an optimistic change, or one taken back, leaves what was typed.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the version is what says the stored contact changed
+  useEffect(() => {
+    setState(contact.state);
+    setReason(contact.lostReason ?? '');
+    setNext(contact.nextContactAt ?? '');
+    setAssigned(contact.assignedTo?.id ?? '');
+  }, [contact.id, contact.version]);
+  const overdue = contact.nextContactAt !== null && contact.nextContactAt < todayInMerida();
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (state === 'cerrado_perdido' && !reason) return setError('Elige el motivo por el que se perdió.');
+    save.mutate(
+      {
+        state,
+        lostReason: state === 'cerrado_perdido' ? (reason as LostReason) : null,
+        nextContactAt: next || null,
+        ...(members ? { assignedTo: assigned || null } : {}),
+        version: contact.version,
+      },
+      {
+        onSuccess: () => showToast({ title: 'Cambios guardados' }),
+        onError: (failure) => {
+          if (failure.status === 409) return onStale();
+          const fields = fieldErrors(failure);
+          setError(
+            (fields && Object.values(fields)[0]) ?? explain(failure, 'No se pudo guardar el cambio. Intenta de nuevo.'),
+          );
+        },
+      },
+    );
+  }
+
+  return (
+    <form
+      onSubmit={submit}
+      className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10 sm:grid-cols-3 sm:items-end"
+      aria-label="Seguimiento"
+    >
+      <label className="field">
+        <span className="field-label">Estado</span>
+        <select
+          className="field-input"
+          value={state}
+          onChange={(event) => setState(event.target.value as ContactState)}
+        >
+          {CONTACT_STATES.map((value) => (
+            <option key={value} value={value}>
+              {STATE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {state === 'cerrado_perdido' && (
+        <label className="field">
+          <span className="field-label">Motivo</span>
+          <select
+            className="field-input"
+            value={reason}
+            onChange={(event) => setReason(event.target.value as LostReason)}
+            aria-invalid={error !== null && !reason}
+          >
+            <option value="">Elige un motivo</option>
+            {LOST_REASONS.map((value) => (
+              <option key={value} value={value}>
+                {LOST_REASON_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {members ? (
+        <label className="field">
+          <span className="field-label">Asignado a</span>
+          <select className="field-input" value={assigned} onChange={(event) => setAssigned(event.target.value)}>
+            <option value="">Sin asignar</option>
+            {members.map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <p className="field">
+          <span className="field-label">Asignado a</span>
+          <span className="py-2">{contact.assignedTo?.name ?? 'Sin asignar'}</span>
+        </p>
+      )}
+      <label className="field">
+        <span className="field-label">Próximo contacto{overdue ? ' (vencido)' : ''}</span>
+        <input
+          type="date"
+          className={`field-input ${overdue ? 'text-danger-600' : ''}`}
+          value={next}
+          onChange={(event) => setNext(event.target.value)}
+        />
+      </label>
+      <button type="submit" className="btn btn-primary min-h-12" disabled={save.isPending}>
+        {save.isPending ? 'Guardando…' : 'Guardar cambios'}
+      </button>
+      {error && (
+        <p role="alert" className="field-error sm:col-span-3">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

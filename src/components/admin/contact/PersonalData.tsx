@@ -1,0 +1,88 @@
+import { useMutation } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { type ContactDetail, counted } from '../../../lib/admin/contacts.ts';
+import { flashToast } from '../../../lib/client/flash.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { api, explain, goTo } from '../api.ts';
+
+/**
+ * The person's rights of access and cancellation (ARCO), for administrators:
+ * everything stored about them as JSON or CSV, and erasing them whole after
+ * a confirmation that says what goes.
+ */
+export function PersonalData({ contact }: { contact: ContactDetail }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const erase = useMutation({
+    mutationFn: () => api(`/api/admin/contacts/${contact.id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      flashToast({ title: 'Persona eliminada', description: 'Se borraron todos sus datos.' });
+      goTo('/admin');
+    },
+    onError: (error) => {
+      dialog.current?.close();
+      showToast({ title: 'No se pudo eliminar a la persona', description: explain(error), variant: 'destructive' });
+    },
+  });
+  const calls = contact.timeline.filter((entry) => entry.type === 'call').length;
+  const notes = contact.timeline.filter((entry) => entry.type === 'note').length;
+
+  return (
+    <section
+      aria-labelledby="personal-data-title"
+      className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
+    >
+      <h2 id="personal-data-title" className="text-xl font-bold">
+        Datos personales (derechos ARCO)
+      </h2>
+      <p className="text-sm text-brand-800">
+        Si la persona pide sus datos, descárgalos y envíaselos. Si pide su cancelación, elimínala: se borra todo lo suyo
+        y queda constancia en Actividad.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <a
+          href={`/api/admin/contacts/${contact.id}/datos.json`}
+          download
+          className="btn btn-outline min-h-11 px-4 py-2"
+        >
+          Descargar datos (JSON)
+        </a>
+        <a href={`/api/admin/contacts/${contact.id}/datos.csv`} download className="btn btn-outline min-h-11 px-4 py-2">
+          Descargar datos (CSV)
+        </a>
+        <button
+          type="button"
+          className="btn min-h-11 bg-danger-600 px-4 py-2 text-white hover:bg-red-800"
+          onClick={() => dialog.current?.showModal()}
+        >
+          Eliminar a esta persona
+        </button>
+      </div>
+      <dialog
+        ref={dialog}
+        aria-labelledby="erase-title"
+        className="m-auto w-[min(28rem,calc(100vw-1.5rem))] rounded-3xl bg-sand-50 p-6 text-brand-900 shadow-2xl backdrop:bg-brand-900/60"
+      >
+        <h2 id="erase-title" className="text-lg font-bold">
+          ¿Eliminar a {contact.name}?
+        </h2>
+        <p className="mt-2">
+          Se borrarán {counted(contact.requests, 'solicitud', 'solicitudes')}, {counted(calls, 'llamada', 'llamadas')},{' '}
+          {counted(notes, 'nota', 'notas')}, su historial y sus avisos. No se puede deshacer.
+        </p>
+        <div className="mt-5 flex flex-wrap justify-end gap-2">
+          <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={() => dialog.current?.close()}>
+            Cancelar
+          </button>
+          <button
+            type="button"
+            className="btn min-h-11 bg-danger-600 px-4 py-2 text-white hover:bg-red-800"
+            disabled={erase.isPending}
+            onClick={() => erase.mutate()}
+          >
+            {erase.isPending ? 'Eliminando...' : 'Eliminar todo'}
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}

@@ -1,0 +1,90 @@
+import { formatShortDate } from '../../../lib/admin/columns.ts';
+import { type ContactDetail, FORM_LABELS, type TimelineEntry } from '../../../lib/admin/contacts.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
+import { DeliveryList } from '../shared/Deliveries.tsx';
+import { useRemoveNote } from './queries.ts';
+import { stateWords } from './words.ts';
+
+/** Each change the history records, in words. */
+const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event' }>) => string> = {
+  state: (entry) => `Estado: ${stateWords(entry.from)} → ${stateWords(entry.to)}`,
+  next_contact: (entry) => `Próximo contacto: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
+  note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,
+  assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
+};
+
+export function Timeline({ contact }: { contact: ContactDetail }) {
+  const remove = useRemoveNote(contact.id);
+  function removeNote(noteId: string) {
+    if (!window.confirm('¿Eliminar esta nota? Quedará registrado en el historial.')) return;
+    remove.mutate(noteId, { onSuccess: () => showToast({ title: 'Nota eliminada' }) });
+  }
+  const entries = [...contact.timeline].reverse();
+  return (
+    <section aria-labelledby="timeline-title" className="grid gap-3">
+      <h2 id="timeline-title" className="text-xl font-bold">
+        Historial
+      </h2>
+      <ol className="grid gap-3">
+        {entries.map((entry) => (
+          <li
+            key={`${entry.type}-${entry.at}-${entry.type === 'event' ? entry.kind : entry.id}`}
+            className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
+          >
+            <p className="text-xs text-brand-700">
+              <time dateTime={entry.at}>{formatShortDate(entry.at)}</time>
+              {entry.type === 'event' && entry.actor ? ` · ${entry.actor}` : ''}
+              {entry.type === 'note' ? ` · ${entry.author}` : ''}
+            </p>
+            {entry.type === 'request' && (
+              <>
+                <h3 className="mt-1 font-bold">Solicitud: {FORM_LABELS[entry.form]}</h3>
+                <div className="mt-2">
+                  <DeliveryList deliveries={entry.deliveries} label="Avisos al equipo de esta solicitud" />
+                </div>
+                <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
+                  {entry.fields.map(([label, value]) => (
+                    <div key={label} className="flex gap-2">
+                      <dt className="shrink-0 text-brand-700">{label}:</dt>
+                      <dd className="min-w-0 wrap-anywhere">{value}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </>
+            )}
+            {entry.type === 'call' && (
+              <>
+                <h3 className="mt-1 font-bold">
+                  Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} ·{' '}
+                  {endedReasonLabel(entry.endedReason)}
+                </h3>
+                {entry.summary && <p className="mt-1 text-sm wrap-anywhere">{entry.summary}</p>}
+                <a href={`/admin/llamada?id=${entry.id}`} className="mt-2 inline-block font-semibold underline">
+                  Ver la conversación
+                </a>
+              </>
+            )}
+            {entry.type === 'event' && (
+              <p className="mt-1 font-semibold">{EVENT_TITLES[entry.kind]?.(entry) ?? entry.kind}</p>
+            )}
+            {entry.type === 'note' && (
+              <div className="mt-1 flex items-start justify-between gap-3">
+                <p className="min-w-0 whitespace-pre-wrap break-words">{entry.body}</p>
+                <button
+                  type="button"
+                  className="min-h-11 shrink-0 rounded-full px-3 text-sm font-semibold text-danger-600 hover:bg-danger-600/10"
+                  onClick={() => removeNote(entry.id)}
+                  aria-label={`Eliminar nota del ${formatShortDate(entry.at)}`}
+                >
+                  Eliminar
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
+import type { TeamView } from '../../../lib/admin/team.ts';
+import { api } from '../api.ts';
+import { keys } from '../keys.ts';
+
+/** One contact (src/server/contacts/detail.ts); a 404 is an answer ("No encontramos…"), not a failure. */
+export function useContact(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: keys.contact(id),
+    queryFn: () => api<ContactDetail>(`/api/admin/contacts/${id}`),
+    enabled,
+    meta: { errorTitle: 'Error al cargar el prospecto' },
+  });
+}
+
+/** The active members an administrator can assign the contact to; null for an adviser (or while loading). */
+export function useAssignable(admin: boolean): { id: string; name: string }[] | null {
+  const team = useQuery({
+    queryKey: keys.team,
+    queryFn: () => api<TeamView>('/api/admin/team'),
+    enabled: admin,
+  });
+  if (team.isError) return [];
+  return (
+    team.data?.members
+      .filter((entry) => entry.active)
+      .map((entry) => ({ id: entry.id, name: entry.name ?? entry.email })) ?? null
+  );
+}
+
+export interface FollowUp {
+  state: ContactState;
+  lostReason: LostReason | null;
+  nextContactAt: string | null;
+  assignedTo?: string | null;
+  version: number;
+}
+
+/**
+ * Saves the follow-up. The page shows the new state at once (optimistic) and
+ * takes it back if the server refuses; the list and the figures are fetched
+ * again once it is saved.
+ */
+export function useSaveFollowUp(id: string) {
+  const client = useQueryClient();
+  const key = keys.contact(id);
+  return useMutation({
+    mutationFn: (change: FollowUp) =>
+      api<ContactDetail>(`/api/admin/contacts/${id}`, { method: 'PATCH', json: change }),
+    onMutate: async (change) => {
+      await client.cancelQueries({ queryKey: key });
+      const before = client.getQueryData<ContactDetail>(key);
+      if (before) {
+        client.setQueryData<ContactDetail>(key, {
+          ...before,
+          state: change.state,
+          lostReason: change.lostReason,
+          nextContactAt: change.nextContactAt,
+        });
+      }
+      return { before };
+    },
+    onError: (_error, _change, context) => {
+      if (context?.before) client.setQueryData(key, context.before);
+    },
+    onSuccess: (saved) => client.setQueryData(key, saved),
+    meta: { invalidates: [keys.contacts, keys.metrics] },
+  });
+}
+
+/** Adds a note; the mutation ends once the page shows it. */
+export const useAddNote = (id: string) =>
+  useMutation({
+    mutationFn: (body: string) => api(`/api/admin/contacts/${id}/notes`, { method: 'POST', json: { body } }),
+    meta: { invalidates: [keys.contact(id)] },
+  });
+
+/** Deletes a note (the history keeps a line saying so). */
+export const useRemoveNote = (id: string) =>
+  useMutation({
+    mutationFn: (noteId: string) => api(`/api/admin/contacts/${id}/notes/${noteId}`, { method: 'DELETE' }),
+    meta: { errorTitle: 'No se pudo eliminar la nota', invalidates: [keys.contact(id)] },
+  });

@@ -1,0 +1,62 @@
+import { formatShortDate } from '../../../lib/admin/columns.ts';
+import { type ContactSummary, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
+import { STATE_BADGE } from './badges.ts';
+
+/** One person in the list: name, phone, state, and what the team needs at a glance. */
+export function ContactCard({ contact, today }: { contact: ContactSummary; today: string }) {
+  const overdue = contact.nextContactAt !== null && contact.nextContactAt < today;
+  return (
+    <li
+      className={`min-w-0 rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="grid min-w-0 gap-1">
+          <a
+            href={`/admin/prospecto?id=${contact.id}`}
+            className="wrap-anywhere text-lg font-bold text-brand-900 underline-offset-4 hover:underline"
+          >
+            {contact.name}
+          </a>
+          <span className="text-sm text-brand-800">
+            {contact.phone}
+            {contact.municipality ? ` · ${contact.municipality}` : ''}
+          </span>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {contact.unattended && (
+            <span className="rounded-full bg-danger-600 px-2.5 py-0.5 text-xs font-bold text-white">Sin atender</span>
+          )}
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATE_BADGE[contact.state]}`}>
+            {STATE_LABELS[contact.state]}
+          </span>
+        </div>
+      </div>
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-1 text-sm sm:grid-cols-4">
+        <div>
+          <dt className="text-xs text-brand-700">Última actividad</dt>
+          <dd>{formatShortDate(contact.lastActivityAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-brand-700">Solicitudes</dt>
+          <dd>
+            {contact.requests} · {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-brand-700">Próximo contacto</dt>
+          <dd className={overdue ? 'font-bold text-danger-600' : ''}>
+            {contact.nextContactAt ? `${contact.nextContactAt}${overdue ? ' (vencido)' : ''}` : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-xs text-brand-700">Campaña</dt>
+          <dd className="wrap-anywhere">{contact.firstCampaign ?? '—'}</dd>
+        </div>
+        <div>
+          <dt className="text-xs text-brand-700">Asignado a</dt>
+          <dd className="wrap-anywhere">{contact.assignedTo?.name ?? 'Sin asignar'}</dd>
+        </div>
+      </dl>
+    </li>
+  );
+}

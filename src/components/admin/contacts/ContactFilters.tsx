@@ -1,0 +1,185 @@
+import { useEffect, useState } from 'react';
+import {
+  CONTACT_STATES,
+  type ContactFilter,
+  type ContactState,
+  FORM_LABELS,
+  KIND_LABELS,
+  STATE_LABELS,
+} from '../../../lib/admin/contacts.ts';
+
+/** A filter that is on or off ("Mis prospectos", "Sin asignar"). */
+const TOGGLE_CHIP =
+  'min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white';
+
+export type Filter = Omit<ContactFilter, 'q'>;
+
+/**
+ * The search box and the filters of "Prospectos": `counts` numbers the state
+ * chips (null past the server's counting cap, undefined before the first answer).
+ */
+export function ContactFilters({
+  search,
+  onSearch,
+  filter,
+  set,
+  counts,
+}: {
+  search: string;
+  onSearch(text: string): void;
+  filter: Filter;
+  set<K extends keyof Filter>(name: K, value: Filter[K] | ''): void;
+  counts: Record<ContactState, number> | null | undefined;
+}) {
+  // The extra filters start open where there is room for them, folded on phones.
+  const [moreOpen, setMoreOpen] = useState(false);
+  useEffect(() => setMoreOpen(window.matchMedia('(min-width: 640px)').matches), []);
+  const activeFilters = (['kind', 'form', 'campaign', 'from', 'to'] as const).filter((name) => filter[name]).length;
+  const allCount = counts ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
+
+  return (
+    <div className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
+      <label className="field">
+        <span className="field-label">Buscar por nombre, teléfono, correo o municipio</span>
+        <input
+          type="search"
+          className="field-input"
+          value={search}
+          onChange={(event) => onSearch(event.target.value)}
+          placeholder="Ej. Mérida, 999 123 4567"
+          maxLength={120}
+          autoComplete="off"
+        />
+      </label>
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          aria-pressed={filter.assigned === 'me'}
+          onClick={() => set('assigned', filter.assigned === 'me' ? '' : 'me')}
+          className={TOGGLE_CHIP}
+        >
+          Mis prospectos
+        </button>
+        <button
+          type="button"
+          aria-pressed={filter.assigned === 'none'}
+          onClick={() => set('assigned', filter.assigned === 'none' ? '' : 'none')}
+          className={TOGGLE_CHIP}
+        >
+          Sin asignar
+        </button>
+      </div>
+      <fieldset className="flex flex-wrap gap-2">
+        <legend className="sr-only">Estado</legend>
+        <StateChip label="Todos" count={allCount} pressed={!filter.state} onPress={() => set('state', '')} />
+        {CONTACT_STATES.map((state) => (
+          <StateChip
+            key={state}
+            label={STATE_LABELS[state]}
+            count={counts === undefined ? 0 : (counts?.[state] ?? null)}
+            pressed={filter.state === state}
+            onPress={() => set('state', filter.state === state ? '' : state)}
+          />
+        ))}
+      </fieldset>
+      <details open={moreOpen} onToggle={(event) => setMoreOpen(event.currentTarget.open)}>
+        <summary className="min-h-11 cursor-pointer py-2 font-semibold text-brand-800">
+          Más filtros{activeFilters ? ` (${activeFilters})` : ''}
+        </summary>
+        <div className="grid gap-3 pt-2 sm:grid-cols-2 lg:grid-cols-5">
+          <OptionFilter
+            label="Tipo"
+            value={filter.kind}
+            labels={KIND_LABELS}
+            onChange={(value) => set('kind', value)}
+          />
+          <OptionFilter
+            label="Formulario"
+            value={filter.form}
+            labels={FORM_LABELS}
+            onChange={(value) => set('form', value)}
+          />
+          <label className="field">
+            <span className="field-label">Campaña</span>
+            <input
+              className="field-input"
+              value={filter.campaign ?? ''}
+              onChange={(event) => set('campaign', event.target.value)}
+              maxLength={200}
+              placeholder="utm_campaign"
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">Desde</span>
+            <input
+              type="date"
+              className="field-input"
+              value={filter.from ?? ''}
+              onChange={(event) => set('from', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">Hasta</span>
+            <input
+              type="date"
+              className="field-input"
+              value={filter.to ?? ''}
+              onChange={(event) => set('to', event.target.value)}
+            />
+          </label>
+        </div>
+      </details>
+    </div>
+  );
+}
+
+/** A select of one option set, "Todos" meaning no filter. */
+function OptionFilter<T extends string>({
+  label,
+  value,
+  labels,
+  onChange,
+}: {
+  label: string;
+  value: T | undefined;
+  labels: Record<T, string>;
+  onChange(value: T | ''): void;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select className="field-input" value={value ?? ''} onChange={(event) => onChange(event.target.value as T | '')}>
+        <option value="">Todos</option>
+        {(Object.entries(labels) as [T, string][]).map(([option, text]) => (
+          <option key={option} value={option}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+function StateChip({
+  label,
+  count,
+  pressed,
+  onPress,
+}: {
+  label: string;
+  count: number | null;
+  pressed: boolean;
+  onPress(): void;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed}
+      onClick={onPress}
+      className="min-h-11 rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-700 aria-pressed:text-white"
+    >
+      {label}
+      {count !== null && <span className="tabular-nums"> ({count.toLocaleString('es-MX')})</span>}
+    </button>
+  );
+}

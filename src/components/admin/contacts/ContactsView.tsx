@@ -1,0 +1,78 @@
+import { useState } from 'react';
+import type { ContactFilter } from '../../../lib/admin/contacts.ts';
+import { todayInMerida, useDebounced } from '../session.ts';
+import { ContactCard } from './ContactCard.tsx';
+import { ContactFilters, type Filter } from './ContactFilters.tsx';
+import { KpiStrip } from './KpiStrip.tsx';
+import LeadsChart from './LeadsChart.tsx';
+import { contactsQuery, useContacts, useMetrics } from './queries.ts';
+
+/** "Prospectos": the team's daily list, one card per person, with the figures that matter on top. */
+/** `canExport`: administrators only (the server refuses the CSV to advisers too). */
+export function ContactsView({ canExport = true }: { canExport?: boolean }) {
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<Filter>({});
+  const q = useDebounced(search.trim(), 250);
+  const current: ContactFilter = { ...filter, ...(q ? { q } : {}) };
+  const { page, loading, more } = useContacts(current);
+  const metrics = useMetrics();
+  const key = contactsQuery(current);
+  const today = todayInMerida();
+
+  const set = <K extends keyof Filter>(name: K, value: Filter[K] | '') =>
+    setFilter((previous) => {
+      const next = { ...previous };
+      if (value) next[name] = value as Filter[K];
+      else delete next[name];
+      return next;
+    });
+
+  return (
+    <div className="grid min-w-0 gap-6">
+      <KpiStrip metrics={metrics} />
+      {metrics && <LeadsChart weeks={metrics.leadsPerWeek} />}
+
+      <section aria-labelledby="prospects-title" className="grid min-w-0 gap-4">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="prospects-title" className="text-xl font-bold">
+            Prospectos
+          </h2>
+          {canExport && (
+            <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
+              Descargar CSV
+            </a>
+          )}
+        </div>
+
+        <ContactFilters search={search} onSearch={setSearch} filter={filter} set={set} counts={page?.counts} />
+
+        <p role="status" aria-live="polite" className="text-sm text-brand-800">
+          {loading
+            ? 'Cargando…'
+            : page
+              ? `${page.capped ? 'Más de ' : ''}${page.total.toLocaleString('es-MX')} prospectos`
+              : ''}
+        </p>
+
+        {page && page.items.length === 0 && !loading ? (
+          <p className="rounded-2xl bg-white p-8 text-center text-brand-800 ring-1 ring-brand-900/10">
+            {Object.keys(current).length
+              ? 'Ningún prospecto coincide con la búsqueda o los filtros.'
+              : 'Aún no hay prospectos.'}
+          </p>
+        ) : (
+          <ul className="grid gap-3" aria-label="Prospectos">
+            {page?.items.map((contact) => (
+              <ContactCard key={contact.id} contact={contact} today={today} />
+            ))}
+          </ul>
+        )}
+        {page?.nextCursor && (
+          <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>
+            Cargar más
+          </button>
+        )}
+      </section>
+    </div>
+  );
+}

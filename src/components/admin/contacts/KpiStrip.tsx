@@ -1,0 +1,39 @@
+import { formatShortDate } from '../../../lib/admin/columns.ts';
+import type { Metrics } from '../../../lib/admin/contacts.ts';
+
+/** The figures on top of "Prospectos"; "…" until they arrive. */
+export function KpiStrip({ metrics }: { metrics: Metrics | null }) {
+  const thisWeek = metrics?.responseTime.at(-1);
+  const share = metrics?.contactedWithin24h.share;
+  const leads = metrics ? Object.values(metrics.byForm).reduce((sum, n) => sum + n, 0) : null;
+  const cards: [string, string, string?][] = [
+    ['Sin atender (más de 24 h)', metrics ? String(metrics.unattended) : '…'],
+    [
+      'Contactados en 24 h (4 semanas)',
+      share === undefined ? '…' : share === null ? '—' : `${Math.round(share * 100)} %`,
+    ],
+    [
+      'Tiempo de respuesta (mediana, esta semana)',
+      thisWeek === undefined ? '…' : thisWeek.medianHours === null ? '—' : `${thisWeek.medianHours} h`,
+    ],
+    ['Próximos contactos vencidos', metrics ? String(metrics.overdue) : '…'],
+    ['Solicitudes (12 semanas)', leads === null ? '…' : leads.toLocaleString('es-MX')],
+  ];
+  return (
+    <section aria-label="Indicadores" className="grid gap-2">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
+        {cards.map(([label, value]) => (
+          <div key={label} className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
+            <p className="text-xs font-semibold text-brand-700">{label}</p>
+            <p className="mt-1 text-2xl font-bold tabular-nums">{value}</p>
+          </div>
+        ))}
+      </div>
+      {metrics && (
+        <p className="text-xs text-brand-700">
+          Cifras de las {formatShortDate(metrics.computedAt)}; se actualizan cada minuto.
+        </p>
+      )}
+    </section>
+  );
+}

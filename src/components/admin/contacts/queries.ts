@@ -1,0 +1,48 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type { ContactFilter, ContactState, ContactSummary, Metrics } from '../../../lib/admin/contacts.ts';
+import { api } from '../api.ts';
+import { keys } from '../keys.ts';
+
+/** `/api/admin/contacts`'s answer (src/server/contacts/list.ts). */
+export interface ContactsPage {
+  items: ContactSummary[];
+  nextCursor: string | null;
+  total: number;
+  /** Null past the server's counting cap (a broad search): the chips then show no numbers. */
+  counts: Record<ContactState, number> | null;
+  capped: boolean;
+}
+
+/** The filters as a query string ("" without any), `cursor` for a next page. */
+export function contactsQuery(filter: ContactFilter, cursor?: string): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (value) params.set(key, String(value));
+  if (cursor) params.set('cursor', cursor);
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * The contacts matching `filter`, page after page. Each filter has its own
+ * cache entry, so a slow answer for "ma" never lands in the list for
+ * "maria"; the previous list stays on screen while the new one loads.
+ */
+export function useContacts(filter: ContactFilter) {
+  const query = useInfiniteQuery({
+    queryKey: keys.contactList(filter),
+    queryFn: ({ pageParam }) =>
+      api<ContactsPage>(`/api/admin/contacts${contactsQuery(filter, pageParam ?? undefined)}`),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+    meta: { errorTitle: 'Error al cargar los prospectos' },
+  });
+  const pages = query.data?.pages;
+  const last = pages?.at(-1);
+  const page = last && pages ? { ...last, items: pages.flatMap((each) => each.items) } : null;
+  return { page, loading: query.isFetching, more: () => void query.fetchNextPage() };
+}
+
+/** The figures on top of "Prospectos"; without them the cards show "…". */
+export const useMetrics = () =>
+  useQuery({ queryKey: keys.metrics, queryFn: () => api<Metrics>('/api/admin/metrics') }).data ?? null;

@@ -1,0 +1,17 @@
+import type { QueryKey } from '@tanstack/react-query';
+
+/** Every cached answer of the panel, by name: what a change invalidates is named here. */
+export const keys = {
+  session: ['session'],
+  metrics: ['metrics'],
+  contacts: ['contacts'],
+  contactList: (filter: object) => ['contacts', filter],
+  contact: (id: string) => ['contact', id],
+  calls: ['calls'],
+  call: (id: string) => ['call', id],
+  leads: (kind: string) => ['leads', kind],
+  notifications: ['notifications'],
+  team: ['team'],
+  activity: (filter: object) => ['activity', filter],
+  passkeys: ['passkeys'],
+} satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

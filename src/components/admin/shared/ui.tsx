@@ -1,0 +1,36 @@
+import { explain } from '../api.ts';
+
+/** The panel's white card. */
+export const card = 'rounded-2xl bg-white p-4 ring-1 ring-brand-900/10';
+
+/** A view whose data did not arrive: why (a 403 says so in words), and "Reintentar". */
+export function LoadFailed({
+  error,
+  retry,
+  what = 'No se pudo cargar esta vista.',
+}: {
+  error: unknown;
+  retry(): void;
+  what?: string;
+}) {
+  const refused = (error as { status?: number } | null)?.status === 403;
+  return (
+    <div role="alert" className={`grid justify-items-start gap-3 ${card}`}>
+      <p>{refused ? explain(error) : what}</p>
+      {!refused && (
+        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={retry}>
+          Reintentar
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** "Cargando…" where the view will be. */
+export function Loading({ text, page = false }: { text: string; page?: boolean }) {
+  return (
+    <p role="status" className={page ? 'py-16 text-center text-brand-800' : 'text-brand-800'}>
+      {text}
+    </p>
+  );
+}

@@ -1,0 +1,58 @@
+import type { TeamView as Team, TeamSettingsChange } from '../../../lib/admin/team.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { card } from '../shared/ui.tsx';
+import { useTeamSettings } from './queries.ts';
+
+/** "Ajustes del equipo": round-robin assignment and the passkey requirement. */
+export function Settings({ team }: { team: Team }) {
+  return (
+    <section aria-labelledby="settings-title" className={`grid gap-2 ${card}`}>
+      <h2 id="settings-title" className="text-xl font-bold">
+        Ajustes del equipo
+      </h2>
+      <SettingToggle
+        checked={team.roundRobin}
+        label="Asignar cada prospecto nuevo, por turnos, a los asesores activos"
+        change={{ roundRobin: !team.roundRobin }}
+        done={team.roundRobin ? 'Asignación por turnos desactivada' : 'Asignación por turnos activada'}
+      />
+      <SettingToggle
+        checked={team.adminPasskeyRequired}
+        label="Exigir llave de acceso a los administradores (con contraseña solo llegan a «Mi cuenta»)"
+        change={{ adminPasskeyRequired: !team.adminPasskeyRequired }}
+        done={
+          team.adminPasskeyRequired
+            ? 'Ya no se exige llave de acceso'
+            : 'Los administradores deberán entrar con su llave de acceso'
+        }
+      />
+    </section>
+  );
+}
+
+/** One of the team's settings: a checkbox saved at once, with the server's reason when it refuses. */
+function SettingToggle({
+  checked,
+  label,
+  change,
+  done,
+}: {
+  checked: boolean;
+  label: string;
+  change: TeamSettingsChange;
+  done: string;
+}) {
+  const save = useTeamSettings();
+  return (
+    <label className="flex min-h-11 items-center gap-3">
+      <input
+        type="checkbox"
+        className="size-5 shrink-0 accent-brand-700"
+        checked={checked}
+        disabled={save.isPending}
+        onChange={() => save.mutate(change, { onSuccess: () => showToast({ title: done }) })}
+      />
+      <span>{label}</span>
+    </label>
+  );
+}

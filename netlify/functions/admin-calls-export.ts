@@ -10,7 +10,7 @@ import { logged } from '../../src/server/http/logging.ts';
 import { methodNotAllowed } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { auditedExport } from '../../src/server/team/activity.ts';
-import { callsAfter } from '../../src/server/voice/calls.ts';
+import { callsAfter } from '../../src/server/voice/call-store.ts';
 
 const BATCH = 500;
 const HEADER = [

@@ -5,7 +5,7 @@ import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { deliveriesOfLeads } from '../../src/server/notifications/admin.ts';
-import { getCall, listCalls } from '../../src/server/voice/calls.ts';
+import { getCall, listCalls } from '../../src/server/voice/call-store.ts';
 
 const NOT_FOUND = 'No encontramos esta llamada.';
 

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { contactChangeSchema, STALE_VERSION, STATE_LABELS } from '../../src/lib/admin/contacts.ts';
+import { contactChangeSchema, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
@@ -10,7 +10,6 @@ import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { recordActivity } from '../../src/server/team/activity.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
 
@@ -49,24 +48,6 @@ export default logged(
       if (result === 'stale') return jsonError(409, STALE_VERSION);
       if (result === 'no_member') {
         return jsonError(400, 'Revisa el cambio.', { fields: { assignedTo: 'Elige a un miembro activo del equipo.' } });
-      }
-      if (change.data.state) {
-        await recordActivity(db, {
-          actor,
-          kind: 'state_change',
-          summary: `Cambió el estado de ${result.contact.name} a «${STATE_LABELS[change.data.state]}»`,
-          details: { contact: id, state: change.data.state },
-        });
-      }
-      if (change.data.assignedTo !== undefined) {
-        await recordActivity(db, {
-          actor,
-          kind: 'assignment',
-          summary: result.contact.assignedTo
-            ? `Asignó a ${result.contact.name} a ${result.contact.assignedTo.name}`
-            : `Dejó sin asignar a ${result.contact.name}`,
-          details: { contact: id, assignedTo: change.data.assignedTo },
-        });
       }
       return json(200, result.contact);
     },

@@ -4,9 +4,9 @@ import { type ContactFilter, KIND_LABELS, LOST_REASON_LABELS, STATE_LABELS } fro
 import { csvStream } from '../../src/server/admin/csv.ts';
 import type { Cursor } from '../../src/server/admin/cursor.ts';
 import { contactsAfter, toSummary } from '../../src/server/contacts/list.ts';
-import { contactFilterFrom } from '../../src/server/contacts/query.ts';
 import type { Database } from '../../src/server/db/database.ts';
 import { openForAdmin } from '../../src/server/http/admin-handler.ts';
+import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { methodNotAllowed } from '../../src/server/http/responses.ts';

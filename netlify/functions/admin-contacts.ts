@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { listContacts } from '../../src/server/contacts/list.ts';
-import { contactFilterFrom } from '../../src/server/contacts/query.ts';
 import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
+import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 

@@ -1,10 +1,9 @@
 import type { Config } from '@netlify/functions';
-import { CSV_FILE_NAMES, deleteLead } from '../../src/server/admin/leads.ts';
+import { deleteLead } from '../../src/server/admin/leads.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { adminLeadHandler } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, jsonError } from '../../src/server/http/responses.ts';
-import { recordActivity } from '../../src/server/team/activity.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -13,13 +12,8 @@ export default logged(
   'admin-delete',
   adminLeadHandler('DELETE', async ({ db, kind, rest: id, user }) => {
     if (!id || !UUID.test(id)) return jsonError(404, 'La solicitud no existe.');
-    if (!(await deleteLead(db, kind, id))) return jsonError(404, 'La solicitud no existe.');
-    await recordActivity(db, {
-      actor: { id: user.id, name: displayName(user) },
-      kind: 'deletion',
-      summary: `Eliminó una solicitud de ${CSV_FILE_NAMES[kind].replace('.csv', '').replaceAll('_', ' ')}`,
-      details: { leadKind: kind, id },
-    });
+    const actor = { id: user.id, name: displayName(user) };
+    if (!(await deleteLead(db, kind, id, actor))) return jsonError(404, 'La solicitud no existe.');
     return empty(204);
   }),
 );

@@ -1,4 +1,4 @@
-import type { Config, Context } from '@netlify/functions';
+import type { Config } from '@netlify/functions';
 import {
   LINK_TOKEN,
   RECOVERY_SENT,
@@ -7,17 +7,11 @@ import {
   recoverySchema,
   resetSchema,
 } from '../../src/lib/admin/team.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { refuseCrossOrigin } from '../../src/server/auth/guard.ts';
-import { hashPassword, inPasswordSlot, PASSWORDS_BUSY, PasswordsBusy } from '../../src/server/auth/passwords.ts';
+import { hashPassword, inPasswordSlot } from '../../src/server/auth/passwords.ts';
 import { getConfig, publicSiteUrl } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
-import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
-import { readJsonObject } from '../../src/server/http/body.ts';
-import { requestAddress } from '../../src/server/http/client-address.ts';
-import type { RequestContext } from '../../src/server/http/handler.ts';
-import { logged } from '../../src/server/http/logging.ts';
-import { empty, json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { endpoints } from '../../src/server/http/endpoint.ts';
+import { empty, json, jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { sendAccountEmail } from '../../src/server/team/account-mail.ts';
 import { createReset, findReset, redeemReset } from '../../src/server/team/resets.ts';
@@ -31,63 +25,63 @@ import { createReset, findReset, redeemReset } from '../../src/server/team/reset
  * POST /api/auth/recovery/check {token}: 200 {email} or 410.
  * POST /api/auth/recovery/reset {token, password}: 204; every session of the member ends.
  */
-export default logged('auth-recovery', async (request: Request, context: Pick<Context, 'ip'> & RequestContext) => {
-  if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const refused = refuseCrossOrigin(request);
-  if (refused) return refused;
-  const body = await readJsonObject(request);
-  if (body instanceof Response) return body;
-  const url = new URL(request.url);
-  try {
-    if (url.pathname.endsWith('/check')) {
-      const token = typeof body.token === 'string' && LINK_TOKEN.test(body.token) ? body.token : null;
-      const reset = token ? await withDatabase((db) => findReset(db, token)) : null;
+export default endpoints('auth-recovery', [
+  {
+    method: 'POST',
+    path: '/api/auth/recovery',
+    access: 'public',
+    async work({ ip, context, jsonObject, body }) {
+      await jsonObject();
+      if (!getConfig().notifications.email) return jsonError(409, RECOVERY_UNAVAILABLE);
+      const { email } = await body(recoverySchema, 'Revisa el correo.');
+      // After the answer, so its time says nothing about whether the e-mail exists,
+      // nor whether a limit held it back: the answer is the same whatever happens.
+      const work = withDatabase(async (db) => {
+        const reset = await createReset(db, email, { via: 'email', ip });
+        // One line per request, never the e-mail: `none` is an unknown address or a limit reached.
+        logJson('info', { event: 'recovery_handled', outcome: reset ? 'link' : 'none' });
+        if (!reset) return;
+        // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
+        const link = `${publicSiteUrl()}/auth/restablecer#${reset.token}`;
+        sendAccountEmail(context, {
+          to: email,
+          subject: 'Restablece tu contraseña del panel',
+          text: `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`,
+          link,
+          expiresAt: reset.expiresAt,
+        });
+      }).catch((error: unknown) => logJson('error', { event: 'recovery_not_sent', error: (error as Error).message }));
+      context.waitUntil?.(work);
+      return json(202, { message: RECOVERY_SENT });
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/recovery/check',
+    access: 'public',
+    async work({ jsonObject, database }) {
+      const { token } = await jsonObject();
+      const reset =
+        typeof token === 'string' && LINK_TOKEN.test(token) ? await database((db) => findReset(db, token)) : null;
       return reset ? json(200, reset) : jsonError(410, RESET_INVALID);
-    }
-    if (url.pathname.endsWith('/reset')) {
-      const parsed = resetSchema.safeParse(body);
-      if (!parsed.success) {
-        const fields = fieldMessages(parsed.error);
-        if (fields.token) return jsonError(410, RESET_INVALID);
-        return jsonError(400, 'Revisa la contraseña.', { fields });
-      }
-      return await withDatabase(async (db) => {
-        if (!(await findReset(db, parsed.data.token))) return jsonError(410, RESET_INVALID);
-        const passwordHash = await inPasswordSlot(() => hashPassword(parsed.data.password));
-        const done = await redeemReset(db, parsed.data.token, passwordHash, requestAddress(context));
-        return done ? empty(204) : jsonError(410, RESET_INVALID);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/recovery/reset',
+    access: 'public',
+    async work({ ip, body, database }) {
+      const { token, password } = await body(resetSchema, (fields) =>
+        fields.token ? jsonError(410, RESET_INVALID) : jsonError(400, 'Revisa la contraseña.', { fields }),
+      );
+      return database(async (db) => {
+        if (!(await findReset(db, token))) return jsonError(410, RESET_INVALID);
+        const passwordHash = await inPasswordSlot(() => hashPassword(password));
+        return (await redeemReset(db, token, passwordHash, ip)) ? empty(204) : jsonError(410, RESET_INVALID);
       });
-    }
-    const email = getConfig().notifications.email;
-    if (!email) return jsonError(409, RECOVERY_UNAVAILABLE);
-    const parsed = recoverySchema.safeParse(body);
-    if (!parsed.success) return jsonError(400, 'Revisa el correo.', { fields: fieldMessages(parsed.error) });
-    const ip = requestAddress(context);
-    // After the answer, so its time says nothing about whether the e-mail exists,
-    // nor whether a limit held it back: the answer is the same whatever happens.
-    const work = withDatabase(async (db) => {
-      const reset = await createReset(db, parsed.data.email, { via: 'email', ip });
-      // One line per request, never the e-mail: `none` is an unknown address or a limit reached.
-      logJson('info', { event: 'recovery_handled', outcome: reset ? 'link' : 'none' });
-      if (!reset) return;
-      // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
-      const link = `${publicSiteUrl()}/auth/restablecer#${reset.token}`;
-      sendAccountEmail(context, {
-        to: parsed.data.email,
-        subject: 'Restablece tu contraseña del panel',
-        text: `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`,
-        link,
-        expiresAt: reset.expiresAt,
-      });
-    }).catch((error: unknown) => logJson('error', { event: 'recovery_not_sent', error: (error as Error).message }));
-    if (context.waitUntil) context.waitUntil(work);
-    return json(202, { message: RECOVERY_SENT });
-  } catch (error) {
-    if (error instanceof PasswordsBusy) return json(429, { error: PASSWORDS_BUSY }, { 'Retry-After': '5' });
-    logJson('error', { function: 'auth-recovery', error: (error as Error).message });
-    return jsonError(503, DATABASE_DOWN);
-  }
-});
+    },
+  },
+]);
 
 export const config: Config = {
   path: ['/api/auth/recovery', '/api/auth/recovery/check', '/api/auth/recovery/reset'],

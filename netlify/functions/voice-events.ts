@@ -1,14 +1,11 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Config, Context } from '@netlify/functions';
+import type { Config } from '@netlify/functions';
 import { getConfig } from '../../src/server/config.ts';
-import { withDatabase } from '../../src/server/db/database.ts';
-import { DATABASE_DOWN } from '../../src/server/http/admin-handler.ts';
-import { readJsonObject } from '../../src/server/http/body.ts';
-import { logged } from '../../src/server/http/logging.ts';
-import { json, jsonError, methodNotAllowed } from '../../src/server/http/responses.ts';
+import { endpoints } from '../../src/server/http/endpoint.ts';
+import { DATABASE_DOWN, json, jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
-import { storeCall } from '../../src/server/voice/calls.ts';
+import { storeCall } from '../../src/server/voice/call-store.ts';
 import { readServerMessage } from '../../src/server/voice/report.ts';
 
 /** An end-of-call report carries the whole transcript and the assistant's configuration. */
@@ -44,29 +41,38 @@ function authentic(request: Request, secret: string | undefined): boolean {
  * stored (README lists them). Malformed bodies get a 4xx, never a 5xx.
  * Not same-origin: the platform's servers call it, the secret stands for the origin.
  */
-export default logged('voice-events', async (request: Request, context?: Pick<Context, 'waitUntil'>) => {
-  if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  if (!authentic(request, getConfig().voiceWebhookSecret)) return jsonError(401, UNAUTHORIZED);
-  const body = await readJsonObject(request, MAX_REPORT_BYTES);
-  if (body instanceof Response) return body;
-  const message = readServerMessage(body);
-  if (message.kind === 'invalid') return jsonError(400, message.error);
-  if (message.kind === 'ignored') return json(200, { received: message.type, stored: false });
-  try {
-    const stored = await withDatabase((db) => storeCall(db, message.report));
-    logJson('info', {
-      function: 'voice-events',
-      event: stored.created ? 'call_stored' : 'call_replayed',
-      call: message.report.callId,
-      contact: stored.contactId,
-    });
-    if (stored.deliveries.length > 0) context?.waitUntil?.(deliverSoon(stored.deliveries));
-    return json(200, { received: 'end-of-call-report', stored: stored.created, id: stored.id });
-  } catch (error) {
-    logJson('error', { function: 'voice-events', call: message.report.callId, error: (error as Error).message });
-    // The platform may retry (its backoffPlan): nothing was stored, a retry stores it.
-    return jsonError(503, DATABASE_DOWN);
-  }
-});
+export default endpoints(
+  'voice-events',
+  [
+    {
+      method: 'POST',
+      path: '/api/voice/events',
+      access: 'public',
+      async work({ request, context, jsonObject, database }) {
+        if (!authentic(request, getConfig().voiceWebhookSecret)) return jsonError(401, UNAUTHORIZED);
+        const message = readServerMessage(await jsonObject(MAX_REPORT_BYTES));
+        if (message.kind === 'invalid') return jsonError(400, message.error);
+        if (message.kind === 'ignored') return json(200, { received: message.type, stored: false });
+        try {
+          const stored = await database((db) => storeCall(db, message.report));
+          logJson('info', {
+            function: 'voice-events',
+            event: stored.created ? 'call_stored' : 'call_replayed',
+            call: message.report.callId,
+            contact: stored.contactId,
+          });
+          if (stored.deliveries.length > 0) context.waitUntil?.(deliverSoon(stored.deliveries));
+          return json(200, { received: 'end-of-call-report', stored: stored.created, id: stored.id });
+        } catch (error) {
+          logJson('error', { function: 'voice-events', call: message.report.callId, error: (error as Error).message });
+          // The platform may retry (its backoffPlan): nothing was stored, a retry stores it.
+          return jsonError(503, DATABASE_DOWN);
+        }
+      },
+    },
+  ],
+  // The platform's servers call it: the secret stands for the origin.
+  { sameOrigin: false },
+);
 
 export const config: Config = { path: '/api/voice/events' };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeAddress, type TrustProxy } from './http/client-address.ts';
+import { normalizeAddress, type TrustProxy } from './ip-address.ts';
 
 /**
  * Server configuration, read from the environment and checked once.

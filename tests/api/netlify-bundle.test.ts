@@ -31,13 +31,14 @@ const BUDGETS: Record<string, number> = {
   // "Enviar prueba" and "Reintentar" send right after answering, like the lead functions.
   'admin-notifications': 1.5 * MB,
   // Invitations are e-mailed; invitations and password changes hash passwords.
-  'admin-team': 1.5 * MB,
+  'admin-team-invitations': 1.5 * MB,
   'auth-invitation': 1.5 * MB,
   'auth-password': 1.5 * MB,
   // Both: a reset hashes the new password, a recovery link is e-mailed.
   'auth-recovery': 2 * MB,
   // Passkeys: @simplewebauthn/server and its CBOR and ASN.1 parsers.
   'auth-passkeys': 2 * MB,
+  'auth-passkey-login': 2 * MB,
   // A call with a phone is notified right after the answer, like the lead functions.
   'voice-events': 1.5 * MB,
   // Functions v2 are traced (nft), not bundled: graphile-worker's config loader

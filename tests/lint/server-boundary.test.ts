@@ -47,6 +47,7 @@ describe('the server boundary (lint rule)', () => {
     expect(status).toBe(1);
     const found = diagnostics
       .map(({ code, location, message }) => ({ path: location.path, rule: code.value, message }))
+      .filter(({ path }) => !path.startsWith('src/server/'))
       .sort((a, b) => (a.path < b.path ? -1 : 1));
     const expected = (file: string) => ({
       path: file,
@@ -67,6 +68,35 @@ describe('the server boundary (lint rule)', () => {
   it('lets src/lib, packages, the CLI scripts and the functions be imported where they belong', () => {
     const paths = diagnostics.map(({ location }) => location.path);
     for (const allowed of ['src/components/allowed.ts', 'scripts/allowed.ts', 'netlify/functions/allowed.ts']) {
+      expect(paths).not.toContain(allowed);
+    }
+  });
+
+  it('fails on an import of src/server/http or src/server/local from the rest of src/server', () => {
+    const found = diagnostics
+      .map(({ code, location, message }) => ({ path: location.path, rule: code.value, message }))
+      .filter(({ path }) => path.startsWith('src/server/'))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
+    const expected = (file: string) => ({
+      path: file,
+      rule: 'lint/style/noRestrictedImports',
+      message: expect.stringContaining('sit above the domain'),
+    });
+    expect(found).toEqual([
+      expected('src/server/auth/forbidden.ts'),
+      expected('src/server/forbidden.ts'),
+      expected('src/server/notifications/channels/forbidden.ts'),
+    ]);
+  });
+
+  it('lets http/ and local/ import each other and the domain, and the domain import itself and src/lib', () => {
+    const paths = diagnostics.map(({ location }) => location.path);
+    for (const allowed of [
+      'src/server/http/allowed.ts',
+      'src/server/http/responses.ts',
+      'src/server/local/paths.ts',
+      'src/server/auth/allowed.ts',
+    ]) {
       expect(paths).not.toContain(allowed);
     }
   });

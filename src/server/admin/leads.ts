@@ -3,6 +3,7 @@ import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
+import { type Actor, recordActivity } from '../team/activity.ts';
 import { type Cursor, cursorTime, encodeCursor } from './cursor.ts';
 
 const TABLES = LEAD_TABLE_OF_KIND;
@@ -67,9 +68,9 @@ export async function listLeads(
 /**
  * Deletes one lead; when it was the person's last one, the contact goes too,
  * with its notes and history: deleting every request of someone leaves
- * nothing of them.
+ * nothing of them. The activity log's entry commits with the deletion.
  */
-export async function deleteLead(db: Database, kind: LeadKind, id: string): Promise<boolean> {
+export async function deleteLead(db: Database, kind: LeadKind, id: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ contact_id: string }>(
       `DELETE FROM ${TABLES[kind]} WHERE id = $1 RETURNING contact_id`,
@@ -86,6 +87,12 @@ export async function deleteLead(db: Database, kind: LeadKind, id: string): Prom
          AND NOT EXISTS (SELECT 1 FROM partner_applications WHERE contact_id = c.id)`,
       [contactId],
     );
+    await recordActivity(tx, {
+      actor,
+      kind: 'deletion',
+      summary: `Eliminó una solicitud de ${CSV_FILE_NAMES[kind].replace('.csv', '').replaceAll('_', ' ')}`,
+      details: { leadKind: kind, id },
+    });
     return true;
   });
 }

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { jsonError } from '../http/responses.ts';
-import { readSessionCookie, verifySession } from './session.ts';
+import { readSessionCookie, verifySession } from './session-token.ts';
 import { findSessionUser, type SessionMember } from './users.ts';
 
 export const SESSION_EXPIRED = 'Tu sesión expiró. Inicia sesión de nuevo.';
@@ -12,44 +11,39 @@ export const PASSKEY_REQUIRED =
 /** A signed-in member and the session the request came with. */
 export type SignedIn = SessionMember & { sessionId: string };
 
-/** The signed-in user of this request, or the 401 to answer. */
-export async function requireUser(request: Request, db: Queryable): Promise<SignedIn | Response> {
+/**
+ * Who may do something:
+ * `user`: anyone signed in;
+ * `account`: a member working on their own account (password, passkeys), a
+ *   role in the team; an administrator who must still sign in with a passkey
+ *   gets here, to add one;
+ * `member`: a member of the team (administrator or adviser) at work;
+ * `admin`: an administrator at work.
+ */
+export type Access = 'user' | 'account' | 'member' | 'admin';
+
+/**
+ * Why a request is refused: no valid session (`signed_out`), no role in the
+ * team (`no_role`), an administrator who must still sign in with a passkey
+ * (`passkey_required`), an adviser where only administrators may go
+ * (`admin_only`). The HTTP layer answers 401 for the first, 403 for the others.
+ */
+export type Refusal = 'signed_out' | 'no_role' | 'passkey_required' | 'admin_only';
+
+/** The signed-in member of this request when `access` admits them, or why not. */
+export async function signedIn(request: Request, db: Queryable, access: Access): Promise<SignedIn | Refusal> {
   const token = readSessionCookie(request);
   const claims = token ? await verifySession(token) : null;
   const user = claims ? await findSessionUser(db, claims.sessionId, claims.userId) : null;
-  return user && claims ? { ...user, sessionId: claims.sessionId } : jsonError(401, SESSION_EXPIRED);
+  if (!user || !claims) return 'signed_out';
+  if (access === 'user') return { ...user, sessionId: claims.sessionId };
+  if (!user.role) return 'no_role';
+  if (access === 'account') return { ...user, sessionId: claims.sessionId };
+  if (user.passkeyPending) return 'passkey_required';
+  if (access === 'admin' && !user.admin) return 'admin_only';
+  return { ...user, sessionId: claims.sessionId };
 }
 
-/**
- * A member working on their own account (password, passkeys): a session with
- * a role in the team. An administrator who must still sign in with a passkey
- * gets here, to add one.
- */
-export async function requireAccount(request: Request, db: Queryable): Promise<SignedIn | Response> {
-  const user = await requireUser(request, db);
-  if (user instanceof Response) return user;
-  return user.role ? user : jsonError(403, NOT_ADMIN);
-}
-
-/**
- * A member of the team (administrator or adviser) at work, or the 401 / 403
- * to answer (403 too for an administrator who must still sign in with a passkey).
- */
-export async function requireMember(request: Request, db: Queryable): Promise<SignedIn | Response> {
-  const user = await requireAccount(request, db);
-  if (user instanceof Response) return user;
-  return user.passkeyPending ? jsonError(403, PASSKEY_REQUIRED, { code: 'passkey_required' }) : user;
-}
-
-/** The signed-in administrator, or the 401 (no valid session) / 403 (an adviser, no role, a passkey still due) to answer. */
-export async function requireAdmin(request: Request, db: Queryable): Promise<SignedIn | Response> {
-  const user = await requireMember(request, db);
-  if (user instanceof Response) return user;
-  return user.admin ? user : jsonError(403, ADMIN_ONLY);
-}
-
-/** A request that changes state must come from our own pages (CSRF). */
-export function refuseCrossOrigin(request: Request): Response | null {
-  const origin = request.headers.get('origin');
-  return origin === new URL(request.url).origin ? null : jsonError(403, 'Solicitud rechazada: origen no permitido.');
+export function isRefusal(value: SignedIn | Refusal): value is Refusal {
+  return typeof value === 'string';
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, getConfig } from '../config.ts';
-import { dataRoot } from '../local/paths.ts';
+import { dataRoot } from '../data-root.ts';
 
 let cached: Uint8Array | undefined;
 

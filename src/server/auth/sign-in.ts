@@ -1,6 +1,7 @@
-import type { Queryable } from '../db/database.ts';
-import { SESSION_HOURS, sessionCookie, signSession } from './session.ts';
-import { openSession, type SessionUser, type SignInMethod } from './users.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { recordActivity } from '../team/activity.ts';
+import { SESSION_HOURS, sessionCookie, signSession } from './session-token.ts';
+import { displayName, openSession, type SessionUser, type SignInMethod } from './users.ts';
 
 /** Opens a server-side session for `user` and returns the `Set-Cookie` value that carries it. */
 export async function signIn(
@@ -12,4 +13,18 @@ export async function signIn(
   const sessionId = await openSession(db, user.id, SESSION_HOURS, method);
   const token = await signSession({ sessionId, userId: user.id, email: user.email });
   return sessionCookie(request, token);
+}
+
+/** A member's successful sign-in: when, and its entry in the activity log, together. */
+export async function recordSignIn(db: Database, user: SessionUser, method: SignInMethod, ip: string): Promise<void> {
+  const name = displayName(user);
+  await db.transaction(async (tx) => {
+    await tx.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [user.id]);
+    await recordActivity(tx, {
+      actor: { id: user.id, name },
+      kind: 'sign_in',
+      summary: method === 'passkey' ? `${name} inició sesión con una llave de acceso` : `${name} inició sesión`,
+      ip,
+    });
+  });
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { recordActivity } from '../team/activity.ts';
 
 export type Role = 'admin' | 'asesor';
 
@@ -52,29 +53,34 @@ export async function adminExists(db: Queryable): Promise<boolean> {
 }
 
 /**
- * Creates the first administrator in one statement, only while the setup was
- * never done. Concurrent attempts race on the key of `first_admin_setup` (one
- * row, ever): one wins, the others fail whole (no user row without its role).
- * Returns null when the setup was already done.
+ * Creates the first administrator, with its entry in the activity log, only
+ * while the setup was never done. Concurrent attempts race on the key of
+ * `first_admin_setup` (one row, ever): one wins, the others fail whole (no
+ * user row without its role). Returns null when the setup was already done.
  */
-export async function createFirstAdmin(
-  db: Queryable,
-  email: string,
-  passwordHash: string,
-): Promise<SessionUser | null> {
+export async function createFirstAdmin(db: Database, email: string, passwordHash: string): Promise<SessionUser | null> {
   try {
-    const { rows } = await db.query<{ id: string }>(
-      `WITH new_user AS (
-         INSERT INTO users (email, password_hash)
-         SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM first_admin_setup)
-         RETURNING id
-       ), setup AS (
-         INSERT INTO first_admin_setup (user_id) SELECT id FROM new_user
-       )
-       INSERT INTO user_roles (user_id, role) SELECT id, 'admin' FROM new_user RETURNING user_id AS id`,
-      [email, passwordHash],
-    );
-    return rows[0] ? { id: rows[0].id, email, name: null, role: 'admin', admin: true } : null;
+    return await db.transaction(async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(
+        `WITH new_user AS (
+           INSERT INTO users (email, password_hash)
+           SELECT $1, $2 WHERE NOT EXISTS (SELECT 1 FROM first_admin_setup)
+           RETURNING id
+         ), setup AS (
+           INSERT INTO first_admin_setup (user_id) SELECT id FROM new_user
+         )
+         INSERT INTO user_roles (user_id, role) SELECT id, 'admin' FROM new_user RETURNING user_id AS id`,
+        [email, passwordHash],
+      );
+      if (!rows[0]) return null;
+      const admin: SessionUser = { id: rows[0].id, email, name: null, role: 'admin', admin: true };
+      await recordActivity(tx, {
+        actor: { id: admin.id, name: displayName(admin) },
+        kind: 'setup',
+        summary: `Creó la cuenta de administrador ${email}`,
+      });
+      return admin;
+    });
   } catch (error) {
     if ((error as { code?: string }).code === '23505') return null; // lost the race
     throw error;

@@ -1,20 +1,16 @@
-import type { ContactChange, ContactDetail } from '../../lib/admin/contacts.ts';
+import { type ContactChange, type ContactDetail, STATE_LABELS } from '../../lib/admin/contacts.ts';
 import type { Database } from '../db/database.ts';
+import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
-
-/** Who made a change: the signed-in user, named in the history. */
-export interface Actor {
-  id: string;
-  name: string;
-}
 
 export type ChangeResult = { contact: ContactDetail } | 'not_found' | 'stale' | 'no_member';
 
 /**
  * Applies a change made on `change.version` of the contact: 'stale' when
  * someone changed it since (nothing is written), otherwise the new state,
- * reason and next-contact date, version + 1, and one history entry per
- * field that changed, with who and when.
+ * reason and next-contact date, version + 1, one history entry per field
+ * that changed, with who and when, and the activity log's entries for a
+ * state or an assignment given, all in one transaction.
  */
 export async function changeContact(
   db: Database,
@@ -24,6 +20,7 @@ export async function changeContact(
 ): Promise<ChangeResult> {
   const result = await db.transaction(async (tx) => {
     const { rows } = await tx.query<{
+      name: string;
       state: string;
       lost_reason: string | null;
       next: string | null;
@@ -31,7 +28,7 @@ export async function changeContact(
       assigned_to: string | null;
       assigned_name: string | null;
     }>(
-      `SELECT state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
+      `SELECT name, state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
               (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
        FROM contacts c WHERE id = $1 FOR UPDATE`,
       [id],
@@ -74,6 +71,22 @@ export async function changeContact(
     if (next !== old.next) await record('next_contact', old.next, next);
     if (assignedTo !== old.assigned_to) {
       await record('assigned', old.assigned_to ? old.assigned_name : null, assignedTo ? assignedName : null);
+    }
+    if (change.state) {
+      await recordActivity(tx, {
+        actor,
+        kind: 'state_change',
+        summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[change.state]}»`,
+        details: { contact: id, state: change.state },
+      });
+    }
+    if (change.assignedTo !== undefined) {
+      await recordActivity(tx, {
+        actor,
+        kind: 'assignment',
+        summary: assignedTo ? `Asignó a ${old.name} a ${assignedName ?? ''}` : `Dejó sin asignar a ${old.name}`,
+        details: { contact: id, assignedTo: change.assignedTo },
+      });
     }
     return 'done' as const;
   });

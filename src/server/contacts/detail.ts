@@ -2,7 +2,7 @@ import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts
 import { type ContactDetail, leadForm, type TimelineEntry } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
-import { callsOfContact } from '../voice/calls.ts';
+import { callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 
 const SOURCES: { table: string; kind: LeadKind }[] = [

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { isAlive } from '../local/lifetime.ts';
 import { logJson } from '../log.ts';
+import { isAlive } from '../process-alive.ts';
 
 export interface EmbeddedDatabase {
   /** Connection URL of the application database. */

@@ -9,7 +9,7 @@
  * data directory.
  */
 import { rmSync } from 'node:fs';
-import { isAlive } from '../local/lifetime.ts';
+import { isAlive } from '../process-alive.ts';
 
 const [ownerArgument, postmasterArgument, dataDir, ephemeral] = process.argv.slice(2);
 const owner = Number(ownerArgument);

@@ -1,11 +1,12 @@
 import { isLeadKind, type LeadKind } from '../../lib/admin/columns.ts';
-import { refuseCrossOrigin, requireAdmin, requireMember, type SignedIn } from '../auth/guard.ts';
+import type { SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { admitted, refuseCrossOrigin } from './access.ts';
 import type { Handler, RequestContext } from './handler.ts';
-import { jsonError, methodNotAllowed } from './responses.ts';
+import { DATABASE_DOWN, jsonError, methodNotAllowed } from './responses.ts';
 
-export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta de nuevo en unos minutos.';
+export { DATABASE_DOWN };
 
 interface AdminRequest {
   request: Request;
@@ -68,7 +69,7 @@ export function adminEndpoint(
     }
     try {
       return await withDatabase(async (db) => {
-        const user = await (access === 'member' ? requireMember : requireAdmin)(request, db);
+        const user = await admitted(request, db, access);
         if (user instanceof Response) return user;
         return work({ request, db, user, url: new URL(request.url), context });
       });
@@ -96,7 +97,7 @@ export async function openForAdmin(
 ): Promise<{ db: Database; release(): Promise<void>; user: SignedIn } | Response> {
   try {
     const handle = await openDatabase();
-    const user = await requireAdmin(request, handle.db);
+    const user = await admitted(request, handle.db, 'admin');
     if (user instanceof Response) {
       await handle.release();
       return user;

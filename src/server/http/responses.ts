@@ -1,5 +1,8 @@
 import { API_HEADERS } from './headers.ts';
 
+/** The 503's text when the database is down. */
+export const DATABASE_DOWN = 'No se pudo conectar con la base de datos. Intenta de nuevo en unos minutos.';
+
 /** A JSON answer with the API's headers. */
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {

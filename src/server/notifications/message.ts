@@ -6,7 +6,7 @@ import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import { CALL_KIND, endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
-import { getCall } from '../voice/calls.ts';
+import { getCall } from '../voice/call-store.ts';
 
 /** Everything a notification says about one lead, whatever the channel. */
 export interface LeadMessage {

@@ -2,7 +2,6 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } f
 import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Queryable, withDatabase } from '../db/database.ts';
-import type { RequestContext } from '../http/handler.ts';
 import { logJson } from '../log.ts';
 import { type EmailContent, sendEmail } from '../notifications/channels/email.ts';
 import { linkEmail } from '../notifications/render.ts';
@@ -36,12 +35,17 @@ function content(mail: AccountEmail, config: ServerConfig): EmailContent {
   return linkEmail(mail.subject, mail.text, mail.link, `<${randomUUID()}.cuenta@${host}>`);
 }
 
+/** What of the request's platform an e-mail sent after the answer needs: Netlify's `waitUntil`, if any. */
+export interface AfterAnswer {
+  waitUntil?: (promise: Promise<unknown>) => void;
+}
+
 /**
  * Sends `mail` after the answer: through Netlify's `waitUntil` when there is
  * one, in the background on the local server. Never throws, never awaited
  * by the request.
  */
-export function sendAccountEmail(context: RequestContext, mail: AccountEmail): void {
+export function sendAccountEmail(context: AfterAnswer, mail: AccountEmail): void {
   const work = firstTry(mail)
     .catch((error: unknown) => logJson('error', { event: 'account_email_lost', error: (error as Error).message }))
     .finally(() => inFlight.delete(work));

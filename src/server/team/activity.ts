@@ -11,6 +11,14 @@ export interface Actor {
  * Appends one entry to the activity log: who (null for an unknown visitor,
  * e.g. a failed sign-in), what, and from where. The table refuses updates and
  * deletes (a trigger): the application has no path to change the record.
+ *
+ * The rule (docs/decisions/0028-layers-routes-and-audit-trail.md): a change's
+ * entry is written by the domain module that makes the change, with the
+ * transaction that makes it (`tx`), so both commit or neither does; a
+ * function never writes one after the change. Two kinds of entry record no
+ * change: a read that hands data out (an export, recorded when it is handed
+ * out) and a sign-in attempt (login-limit.ts), whose count is committed
+ * before its secret is checked, by design.
  */
 export async function recordActivity(
   db: Queryable,

@@ -1,11 +1,10 @@
 import { jwtVerify, SignJWT } from 'jose';
+import { isUuid } from '../../lib/ids.ts';
 import { sessionSecret } from './secret.ts';
 
 export const SESSION_COOKIE = 'ceiba_session';
 export const SESSION_HOURS = 8;
 const ISSUER = 'ceiba-admin';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SessionClaims {
   /** The server-side session row (`sessions.id`): revoking it ends the token. */
@@ -41,7 +40,7 @@ export async function verifySession(token: string): Promise<SessionClaims | null
     });
     const { sub, jti, email } = payload;
     if (typeof sub !== 'string' || typeof jti !== 'string' || typeof email !== 'string') return null;
-    if (!UUID.test(sub) || !UUID.test(jti)) return null;
+    if (!isUuid(sub) || !isUuid(jti)) return null;
     return { sessionId: jti, userId: sub, email };
   } catch {
     return null;

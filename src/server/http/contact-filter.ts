@@ -1,6 +1,6 @@
 import { type ContactFilter, contactFilterSchema } from '../../lib/admin/contacts.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
-import { jsonError } from '../http/responses.ts';
+import { jsonError } from './responses.ts';
 
 /**
  * The contact list's filters from a query string (empty values mean "not

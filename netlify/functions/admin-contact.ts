@@ -5,20 +5,38 @@ import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
 import { getContact } from '../../src/server/contacts/detail.ts';
+import { CONTACTS_CSV_FILE, CONTACTS_CSV_HEADER, contactCsvLines } from '../../src/server/contacts/export.ts';
 import { erasePerson } from '../../src/server/contacts/person.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { readJsonObject } from '../../src/server/http/body.ts';
+import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
+import { csvExport } from '../../src/server/http/csv-export.ts';
+import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
 
 /**
+ * GET /api/admin/contacts/export.csv?(the list's filters), administrators: one
+ * row per contact, streamed, formula-safe, UTF-8 with BOM. Its path is also
+ * one of `{id}`'s, so this function serves it: no two functions share a URL.
+ */
+const exportContacts = csvExport({
+  name: 'admin-contact',
+  file: CONTACTS_CSV_FILE,
+  header: CONTACTS_CSV_HEADER,
+  batch: 1000,
+  filter: (url, user) => contactFilterFrom(url, user.id),
+  read: contactCsvLines,
+});
+
+/**
  * GET /api/admin/contacts/{id}: the contact and its timeline.
  * PATCH /api/admin/contacts/{id} {state?, lostReason?, nextContactAt?, version}: 409 on a stale version.
  * DELETE /api/admin/contacts/{id} (administrators): erases the person and everything of theirs (ARCO).
  */
-export default logged(
+const contact = logged(
   'admin-contact',
   adminEndpoint(
     'admin-contact',
@@ -55,4 +73,9 @@ export default logged(
   ),
 );
 
-export const config: Config = { path: '/api/admin/contacts/:id', excludedPath: '/api/admin/contacts/export.csv' };
+export default (request: Request, context: RequestContext) =>
+  new URL(request.url).pathname === '/api/admin/contacts/export.csv'
+    ? exportContacts(request, context)
+    : contact(request, context);
+
+export const config: Config = { path: '/api/admin/contacts/:id' };

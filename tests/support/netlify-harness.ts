@@ -66,8 +66,8 @@ const setup = await call(
   json({ email: 'paquete@ceiba.mx', password: 'contraseña-segura' }),
 );
 const cookie = (setup.cookie ?? '').split(';')[0] ?? '';
-const list = await call('admin-list', '/api/admin/quick-quotes', { headers: { Cookie: cookie } });
-const refused = await call('admin-list', '/api/admin/quick-quotes');
+const list = await call('admin-leads', '/api/admin/quick-quotes', { headers: { Cookie: cookie } });
+const refused = await call('admin-leads', '/api/admin/quick-quotes');
 
 await Promise.all(afterAnswers);
 // The scheduled drain, invoked the way Netlify's scheduler does.

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
-import type { LeadKind, LeadRow } from './columns.ts';
+import { LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
 
@@ -31,23 +31,8 @@ export const LOST_REASON_LABELS: Record<LostReason, string> = {
   otro: 'Otro',
 };
 
-/** The four forms a lead can come from. */
-export const LEAD_FORMS = ['cotizacion_rapida', 'prefiltro', 'estimacion', 'socios'] as const;
-export type LeadForm = (typeof LEAD_FORMS)[number];
-
-export const FORM_LABELS: Record<LeadForm, string> = {
-  cotizacion_rapida: 'Cotización rápida',
-  prefiltro: 'Prefiltro',
-  estimacion: 'Estimación',
-  socios: 'Socios',
-};
-
-/** Which form a stored lead came from. */
-export function leadForm(kind: LeadKind, row: LeadRow): LeadForm {
-  if (kind === 'quick-quotes') return 'cotizacion_rapida';
-  if (kind === 'partner-applications') return 'socios';
-  return row.source === 'estimacion' ? 'estimacion' : 'prefiltro';
-}
+// The forms a lead can come from are the registry's (lib/leads/kinds.ts).
+export { FORM_LABELS, LEAD_FORMS, type LeadForm, leadForm } from '../leads/kinds.ts';
 
 export const CONTACT_KINDS = ['comprador', 'socio'] as const;
 export type ContactKind = (typeof CONTACT_KINDS)[number];

@@ -1,3 +1,5 @@
+import { isUuid } from '../../lib/ids.ts';
+
 /**
  * Position in a newest-first list (keyset pagination): the ordering time of
  * the last row, to the microsecond as PostgreSQL keeps it, and its id. Shared
@@ -13,7 +15,6 @@ export const cursorTime = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at`;
 
 const CURSOR_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d{6}Z$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(`${cursor.at}|${cursor.id}`).toString('base64url');
@@ -31,5 +32,5 @@ function isRealTime(value: string): boolean {
 export function decodeCursor(value: string | null): Cursor | null | 'invalid' {
   if (!value) return null;
   const [at, id, ...rest] = Buffer.from(value, 'base64url').toString('utf8').split('|');
-  return at && id && rest.length === 0 && isRealTime(at) && UUID.test(id) ? { at, id } : 'invalid';
+  return at && id && rest.length === 0 && isRealTime(at) && isUuid(id) ? { at, id } : 'invalid';
 }

@@ -1,18 +1,11 @@
-import type { LeadKind, LeadRow } from '../../lib/admin/columns.ts';
 import type { DeliveryView } from '../../lib/admin/notifications.ts';
+import type { LeadRow } from '../../lib/leads/columns.ts';
+import { CSV_FILE_NAMES, type LeadKind } from '../../lib/leads/kinds.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
+import { CONTACT_WITHOUT_LEADS, LEAD_TABLE_OF_KIND as TABLES } from '../leads/kinds.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { type Cursor, cursorTime, encodeCursor } from './cursor.ts';
-
-const TABLES = LEAD_TABLE_OF_KIND;
-
-export const CSV_FILE_NAMES: Record<LeadKind, string> = {
-  'quote-requests': 'cotizaciones_casas.csv',
-  'partner-applications': 'solicitudes_socios.csv',
-  'quick-quotes': 'cotizaciones_rapidas.csv',
-};
 
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
 export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {
@@ -66,9 +59,9 @@ export async function listLeads(
 }
 
 /**
- * Deletes one lead; when it was the person's last one, the contact goes too,
- * with its notes and history: deleting every request of someone leaves
- * nothing of them. The activity log's entry commits with the deletion.
+ * Deletes one lead and records it on the activity log, in one transaction;
+ * when it was the person's last one, the contact goes too, with its notes and
+ * history: deleting every request of someone leaves nothing of them.
  */
 export async function deleteLead(db: Database, kind: LeadKind, id: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -80,13 +73,7 @@ export async function deleteLead(db: Database, kind: LeadKind, id: string, actor
     if (!contactId) return false;
     // Its notifications go with it (a queued job then finds nothing to send).
     await tx.query(`DELETE FROM notification_deliveries WHERE purpose = 'lead' AND lead_id = $1`, [id]);
-    await tx.query(
-      `DELETE FROM contacts c WHERE c.id = $1
-         AND NOT EXISTS (SELECT 1 FROM cotizaciones_rapidas WHERE contact_id = c.id)
-         AND NOT EXISTS (SELECT 1 FROM quote_requests WHERE contact_id = c.id)
-         AND NOT EXISTS (SELECT 1 FROM partner_applications WHERE contact_id = c.id)`,
-      [contactId],
-    );
+    await tx.query(`DELETE FROM contacts c WHERE c.id = $1 AND ${CONTACT_WITHOUT_LEADS}`, [contactId]);
     await recordActivity(tx, {
       actor,
       kind: 'deletion',

@@ -1,15 +1,10 @@
-import { COLUMNS, type LeadKind, type LeadRow } from '../../lib/admin/columns.ts';
-import { type ContactDetail, leadForm, type TimelineEntry } from '../../lib/admin/contacts.ts';
+import type { ContactDetail, TimelineEntry } from '../../lib/admin/contacts.ts';
+import type { LeadRow } from '../../lib/leads/columns.ts';
+import { LEAD_KINDS_BY_FORM, type LeadKind, leadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
 import { callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
-
-const SOURCES: { table: string; kind: LeadKind }[] = [
-  { table: 'cotizaciones_rapidas', kind: 'quick-quotes' },
-  { table: 'quote_requests', kind: 'quote-requests' },
-  { table: 'partner_applications', kind: 'partner-applications' },
-];
 
 /** At the same instant a request comes first: the reopening it caused follows it. */
 const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, call: 0, event: 1, note: 2 };
@@ -32,7 +27,8 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
 
   const [requests, events, notes, calls] = await Promise.all([
     Promise.all(
-      SOURCES.map(async ({ table, kind }) => {
+      LEAD_KINDS_BY_FORM.map(async ({ table, kind: name, columns }) => {
+        const kind = name as LeadKind;
         const leads = await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id]);
         const deliveries = await deliveriesOfLeads(
           db,
@@ -47,7 +43,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
             kind,
             id: row.id,
             deliveries: deliveries[row.id] ?? [],
-            fields: COLUMNS[kind]
+            fields: columns
               .map((column): [string, string] => [column.header, column.value(row)])
               .filter(([, value]) => value !== ''),
           }),

@@ -10,13 +10,7 @@ import {
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
-
-const FORM_CONDITIONS: Record<NonNullable<ContactFilter['form']>, string> = {
-  cotizacion_rapida: 'EXISTS (SELECT 1 FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)',
-  prefiltro: `EXISTS (SELECT 1 FROM quote_requests l WHERE l.contact_id = c.id AND l.source = 'prefiltro')`,
-  estimacion: `EXISTS (SELECT 1 FROM quote_requests l WHERE l.contact_id = c.id AND l.source = 'estimacion')`,
-  socios: 'EXISTS (SELECT 1 FROM partner_applications l WHERE l.contact_id = c.id)',
-};
+import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
 
 /**
  * The search term as `search_text` holds it: a phone written any way
@@ -41,7 +35,7 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
   const where: string[] = [];
   if (filter.q) where.push(searchCondition(filter.q, values));
   if (filter.kind) where.push(filter.kind === 'comprador' ? 'c.is_buyer' : 'c.is_partner');
-  if (filter.form) where.push(FORM_CONDITIONS[filter.form]);
+  if (filter.form) where.push(sentForm(filter.form));
   if (filter.campaign) {
     values.push(filter.campaign);
     where.push(`c.first_touch ->> 'utm_campaign' = $${values.length}`);
@@ -78,9 +72,7 @@ const summaryColumns = (order: Order) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS},
-  (SELECT count(*) FROM cotizaciones_rapidas l WHERE l.contact_id = c.id)
-    + (SELECT count(*) FROM quote_requests l WHERE l.contact_id = c.id)
-    + (SELECT count(*) FROM partner_applications l WHERE l.contact_id = c.id) AS requests,
+  ${LEADS_OF_CONTACT} AS requests,
   ${cursorTime(`c.${ORDER_COLUMN[order]}`)}`;
 
 export interface SummaryRow {

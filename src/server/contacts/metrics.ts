@@ -1,5 +1,7 @@
-import { LEAD_FORMS, type LeadForm, type Metrics } from '../../lib/admin/contacts.ts';
+import type { Metrics } from '../../lib/admin/contacts.ts';
+import { LEAD_FORMS, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
+import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
 
 /** Monday 00:00 of this week in Mérida, as a local timestamp. */
 const THIS_WEEK = `date_trunc('week', now() AT TIME ZONE 'America/Merida')`;
@@ -18,12 +20,10 @@ const WEEK_INDEX = (column: string) => `floor(date_part('epoch', ${column} - (SE
 /** Leads of the last 12 weeks, in one pass over the covering (created_at) indexes: by week and form, and by campaign. */
 const LEADS_BY_WEEK_AND_CAMPAIGN = `${SINCE},
   leads AS (
-    SELECT 'cotizacion_rapida' AS form, created_at, utm_campaign FROM cotizaciones_rapidas
-     WHERE created_at >= (SELECT at FROM since)
-    UNION ALL
-    SELECT source, created_at, utm_campaign FROM quote_requests WHERE created_at >= (SELECT at FROM since)
-    UNION ALL
-    SELECT 'socios', created_at, utm_campaign FROM partner_applications WHERE created_at >= (SELECT at FROM since)
+    ${everyLeadTable(
+      (entry) => `SELECT ${formOfRow(entry)} AS form, l.created_at, l.utm_campaign FROM ${entry.table} l
+     WHERE l.created_at >= (SELECT at FROM since)`,
+    )}
   )
   SELECT ${WEEK_INDEX('created_at')} AS week_index, form, utm_campaign AS campaign,
          GROUPING(utm_campaign) AS by_week, count(*)::int AS n

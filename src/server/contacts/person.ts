@@ -5,7 +5,7 @@ import { counted } from '../../lib/admin/contacts.ts';
  * every request and call of theirs.
  */
 import type { Database, Queryable } from '../db/database.ts';
-import { LEAD_TABLES } from '../leads/repository.ts';
+import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 
 /** Every table that holds a person's rows, and how they are found: by the contact, or also by the phone. */
@@ -85,9 +85,7 @@ export async function erasePerson(
     const names = await tx.query<{ name: string }>(
       `SELECT DISTINCT name FROM (
          SELECT name FROM contacts WHERE id = $1
-         UNION ALL SELECT name FROM cotizaciones_rapidas WHERE contact_id = $1 OR phone = $2
-         UNION ALL SELECT name FROM quote_requests WHERE contact_id = $1 OR phone = $2
-         UNION ALL SELECT name FROM partner_applications WHERE contact_id = $1 OR phone = $2
+         UNION ALL ${everyLeadTable(({ table }) => `SELECT name FROM ${table} WHERE contact_id = $1 OR phone = $2`)}
          UNION ALL SELECT name FROM voice_calls WHERE (contact_id = $1 OR phone = $2) AND name IS NOT NULL
        ) AS known WHERE char_length(name) >= 2`,
       [contactId, contact.phone],

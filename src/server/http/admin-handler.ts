@@ -1,4 +1,5 @@
-import { isLeadKind, type LeadKind } from '../../lib/admin/columns.ts';
+import { isUuid } from '../../lib/ids.ts';
+import { isLeadKind, type LeadKind } from '../../lib/leads/kinds.ts';
 import type { SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -82,8 +83,8 @@ export function adminEndpoint(
 
 /** The path segment at `index` when it is a UUID (0 is the segment after /api/admin/contacts/). */
 export function uuidSegment(url: URL, index: number): string | null {
-  const segment = url.pathname.split('/').slice(4)[index] ?? '';
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(segment) ? segment : null;
+  const segment = url.pathname.split('/').slice(4)[index];
+  return isUuid(segment) ? segment : null;
 }
 
 /**

@@ -1,22 +1,10 @@
-import type { LeadKind } from '../../lib/admin/columns.ts';
 import { touchContact } from '../contacts/touch.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enqueueLeadNotifications } from '../notifications/queue.ts';
+import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { Row } from './rows.ts';
 
-export const LEAD_TABLES = ['cotizaciones_rapidas', 'quote_requests', 'partner_applications'] as const;
-export type LeadTable = (typeof LEAD_TABLES)[number];
-
-/** The table of each kind of lead the panel and the API name. */
-export const LEAD_TABLE_OF_KIND: Record<LeadKind, LeadTable> = {
-  'quote-requests': 'quote_requests',
-  'partner-applications': 'partner_applications',
-  'quick-quotes': 'cotizaciones_rapidas',
-};
-
-const KIND_OF_TABLE = Object.fromEntries(
-  Object.entries(LEAD_TABLE_OF_KIND).map(([kind, table]) => [table, kind]),
-) as Record<LeadTable, LeadKind>;
+export { LEAD_TABLE_OF_KIND, LEAD_TABLES, type LeadTable } from './kinds.ts';
 
 export interface StoredLead {
   id: string;
@@ -60,6 +48,7 @@ export async function insertLead(
     const first = await storedWithKey(db, table, output, idempotency);
     if (first) return first;
   }
+  const { kind, contactKind } = kindOfTable(table);
   try {
     return await db.transaction(async (tx) => {
       const contactId = await touchContact(tx, {
@@ -67,7 +56,7 @@ export async function insertLead(
         name: String(row.name),
         email: (row.email as string | null | undefined) ?? null,
         municipality: (row.municipality as string | null | undefined) ?? null,
-        kind: table === 'partner_applications' ? 'socio' : 'comprador',
+        kind: contactKind,
         row,
       });
       const values = { ...row, contact_id: contactId };
@@ -82,7 +71,7 @@ export async function insertLead(
       const fresh = inserted.rows[0];
       if (!fresh) throw new KeyTaken(); // rolls the contact's update back too
       // Queued in the lead's own transaction: a stored lead always has its notifications.
-      const deliveries = await enqueueLeadNotifications(tx, KIND_OF_TABLE[table], fresh.id, contactId);
+      const deliveries = await enqueueLeadNotifications(tx, kind, fresh.id, contactId);
       return { id: fresh.id, created: true, deliveries, values: fresh };
     });
   } catch (error) {

@@ -26,6 +26,30 @@ export interface FunctionRoute {
 
 const FUNCTIONS_DIR = path.join(PROJECT_ROOT, 'netlify', 'functions');
 
+/** What a function module says of itself, as Netlify reads it. */
+export interface FunctionConfig {
+  path?: string | string[];
+  excludedPath?: string | string[];
+  schedule?: string;
+  rateLimit?: RateLimitConfig;
+}
+
+/** Every module of netlify/functions: its name, handler and `config`. */
+export async function loadFunctions(
+  directory = FUNCTIONS_DIR,
+): Promise<{ name: string; handler: Handler; config: FunctionConfig | undefined }[]> {
+  const files = (await readdir(directory)).filter((file) => /^[\w-]+\.ts$/.test(file)).sort();
+  const modules = [];
+  for (const file of files) {
+    const module = (await import(pathToFileURL(path.join(directory, file)).href)) as {
+      default: Handler;
+      config?: FunctionConfig;
+    };
+    modules.push({ name: path.basename(file, '.ts'), handler: module.default, config: module.config });
+  }
+  return modules;
+}
+
 /**
  * Loads every module of netlify/functions and routes its `config.path` (minus
  * `config.excludedPath`) to its default export, with its `config.rateLimit`
@@ -36,30 +60,19 @@ export async function loadFunctionRoutes(
   directory = FUNCTIONS_DIR,
   { rateLimit = getConfig().platformRateLimit } = {},
 ): Promise<FunctionRoute[]> {
-  const files = (await readdir(directory)).filter((file) => /^[\w-]+\.ts$/.test(file)).sort();
   // One limiter for every function: its keys name the function, and its memory bound is the server's.
   const limiter = new PlatformRateLimiter();
   const routes: FunctionRoute[] = [];
-  for (const file of files) {
-    const module = (await import(pathToFileURL(path.join(directory, file)).href)) as {
-      default: Handler;
-      config?: {
-        path?: string | string[];
-        excludedPath?: string | string[];
-        schedule?: string;
-        rateLimit?: RateLimitConfig;
-      };
-    };
+  for (const { name, handler, config } of await loadFunctions(directory)) {
     // A scheduled function has no public URL on Netlify; locally its work runs in-process.
-    if (module.config?.schedule) continue;
-    const name = path.basename(file, '.ts');
-    const paths = [module.config?.path ?? `/.netlify/functions/${name}`].flat();
-    const excluded = [module.config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
-    const rule = rateLimit ? checkRateLimitConfig(name, module.config?.rateLimit) : undefined;
+    if (config?.schedule) continue;
+    const paths = [config?.path ?? `/.netlify/functions/${name}`].flat();
+    const excluded = [config?.excludedPath ?? []].flat().map((pathname) => new URLPattern({ pathname }));
+    const rule = rateLimit ? checkRateLimitConfig(name, config?.rateLimit) : undefined;
     // Every path of a function shares its count, as on Netlify (the rule is the function's).
     const limit = (ip: string) => platformRateLimited(limiter, name, rule, ip);
     for (const pathname of paths) {
-      routes.push({ name, pattern: new URLPattern({ pathname }), excluded, handler: module.default, limit });
+      routes.push({ name, pattern: new URLPattern({ pathname }), excluded, handler, limit });
     }
   }
   return routes;

@@ -3,6 +3,7 @@ import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import { COLUMNS, type LeadRow } from '../../lib/admin/columns.ts';
 import { type LeadForm, leadForm, whatsappLink } from '../../lib/admin/contacts.ts';
 import type { NotifiedKind } from '../../lib/admin/notifications.ts';
+import { FORM_NOTICES } from '../../lib/leads/kinds.ts';
 import { CALL_KIND, endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
@@ -32,13 +33,6 @@ export interface LeadMessage {
   links: { panel: string; whatsapp: string; phone: string };
 }
 
-const TITLES: Record<LeadForm, string> = {
-  cotizacion_rapida: 'Nueva cotización rápida',
-  prefiltro: 'Nuevo prefiltro',
-  estimacion: 'Nueva estimación',
-  socios: 'Nueva evaluación de socio',
-};
-
 const ATTRIBUTION_HEADERS = new Set(['Campaña', ...ATTRIBUTION_KEYS, 'Referencia', 'Página de llegada']);
 
 /** The lead, or null when it was deleted since its notification was queued. */
@@ -60,7 +54,7 @@ export async function leadMessage(
   const name = String(row.name);
   const phone = String(row.phone);
   const municipality = typeof row.municipality === 'string' && row.municipality ? row.municipality : null;
-  const title = TITLES[form];
+  const title = FORM_NOTICES[form];
   const panel = `${siteUrl}/admin/prospecto?id=${row.contact_id}`;
   const data = Object.fromEntries(
     Object.entries(row).filter(([key]) => !['idempotency_key', 'idempotency_fingerprint'].includes(key)),

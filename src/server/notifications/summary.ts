@@ -1,5 +1,7 @@
 import { UNATTENDED_AFTER_HOURS } from '../../lib/admin/contacts.ts';
+import { FORM_TITLES, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
 import { enqueueDelivery } from './queue.ts';
 
 /** The daily summary goes out at 8:00 in Mérida (UTC-6 all year since 2022). */
@@ -41,13 +43,6 @@ export async function ensureDailySummary(db: Database, now: Date, emailOn: boole
   return db.transaction((tx) => enqueueDelivery(tx, 'summary', 'email', day));
 }
 
-const TITLES: Record<string, string> = {
-  cotizaciones_rapidas: 'Cotización rápida',
-  prefiltro: 'Prefiltro',
-  estimacion: 'Estimación',
-  partner_applications: 'Evaluación de socio',
-};
-
 /** The content of the summary sent on `day`: the leads of the day before, and who still waits. */
 export async function dailySummary(db: Queryable, day: string, site: string): Promise<DailySummary> {
   const leads = await db.query<{
@@ -61,14 +56,12 @@ export async function dailySummary(db: Queryable, day: string, site: string): Pr
        SELECT (($1::date - 1)::timestamp AT TIME ZONE '${MERIDA}') AS since,
               ($1::date::timestamp AT TIME ZONE '${MERIDA}') AS until
      )
-     SELECT created_at, 'cotizaciones_rapidas' AS form, name, phone, NULL AS municipality
-       FROM cotizaciones_rapidas, bounds WHERE created_at >= since AND created_at < until
-     UNION ALL
-     SELECT created_at, source, name, phone, municipality
-       FROM quote_requests, bounds WHERE created_at >= since AND created_at < until
-     UNION ALL
-     SELECT created_at, 'partner_applications', name, phone, municipality
-       FROM partner_applications, bounds WHERE created_at >= since AND created_at < until
+     ${everyLeadTable(
+       // A table may have no municipality: read from the row as JSON, it is then null.
+       (entry) => `SELECT l.created_at, ${formOfRow(entry)} AS form, l.name, l.phone,
+              to_jsonb(l) ->> 'municipality' AS municipality
+       FROM ${entry.table} l, bounds WHERE l.created_at >= since AND l.created_at < until`,
+     )}
      ORDER BY created_at
      LIMIT 500`,
     [day],
@@ -83,7 +76,7 @@ export async function dailySummary(db: Queryable, day: string, site: string): Pr
     day,
     leads: leads.rows.map((row) => ({
       createdAt: new Date(row.created_at).toISOString(),
-      title: TITLES[row.form] ?? row.form,
+      title: FORM_TITLES[row.form as LeadForm] ?? row.form,
       name: row.name,
       phone: row.phone,
       municipality: row.municipality,

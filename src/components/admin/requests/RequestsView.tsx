@@ -1,12 +1,13 @@
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { LEAD_KINDS, type LeadKind } from '../../../lib/admin/columns.ts';
+import { LEAD_KIND_REGISTRY } from '../../../lib/leads/kinds.ts';
 import { Loading } from '../shared/ui.tsx';
 import { LeadTable } from './LeadTable.tsx';
 import { kindTexts, type LeadPage, useLeadActions } from './queries.ts';
 
 /** /admin#solicitudes (administrators): every request by form, one tab per registered kind. */
 export function RequestsView({ pages }: { pages: Partial<Record<LeadKind, LeadPage>> }) {
-  const [active, setActive] = useState<LeadKind>(LEAD_KINDS[0]);
+  const [active, setActive] = useState<LeadKind>(LEAD_KIND_REGISTRY[0].kind);
   const tabs = useRef<Partial<Record<LeadKind, HTMLButtonElement | null>>>({});
   const { more, remove } = useLeadActions(active);
   const page = pages[active];

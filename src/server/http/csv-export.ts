@@ -1,0 +1,73 @@
+import { csvStream } from '../admin/csv.ts';
+import type { Cursor } from '../admin/cursor.ts';
+import type { SignedIn } from '../auth/guard.ts';
+import type { Database } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { auditedExport } from '../team/activity.ts';
+import { openForAdmin } from './admin-handler.ts';
+import type { Handler } from './handler.ts';
+import { API_HEADERS } from './headers.ts';
+import { methodNotAllowed } from './responses.ts';
+
+/** One batch of an export: its CSV lines, and where the next batch starts (its last row). */
+export interface CsvBatch {
+  lines: string[][];
+  last: Cursor | null;
+}
+
+/** What an export declares: the routine does the rest. */
+export interface CsvExport<Filter extends object> {
+  /** The function's name in the logs. */
+  name: string;
+  /** The download's file name, also what the activity log says was exported. */
+  file: string;
+  header: readonly string[];
+  /** Rows read per batch. */
+  batch: number;
+  /** The request's filters (recorded with the export), or the 400 to answer instead. */
+  filter?(url: URL, user: SignedIn): Filter | Response;
+  /** Up to `limit` rows after `cursor`. */
+  read(db: Database, filter: Filter, cursor: Cursor | null, limit: number): Promise<CsvBatch>;
+  /** Added to the log line of an interrupted export. */
+  logFields?: Record<string, unknown>;
+}
+
+/**
+ * An administrator's CSV export (GET): the session, the rows streamed from
+ * the database a batch at a time (memory stays flat whatever the table's
+ * size), the activity entry once the stream ends, and the download's headers.
+ */
+export function csvExport<Filter extends object = Record<string, never>>(spec: CsvExport<Filter>): Handler {
+  return async (request) => {
+    if (request.method !== 'GET') return methodNotAllowed(['GET']);
+    const handle = await openForAdmin(request, spec.name);
+    if (handle instanceof Response) return handle;
+    const filter = spec.filter ? spec.filter(new URL(request.url), handle.user) : ({} as Filter);
+    if (filter instanceof Response) {
+      await handle.release();
+      return filter;
+    }
+
+    async function* batches(db: Database) {
+      let cursor: Cursor | null = null;
+      while (true) {
+        const { lines, last } = await spec.read(db, filter as Filter, cursor, spec.batch);
+        if (lines.length === 0) return;
+        yield lines;
+        cursor = last;
+        if (lines.length < spec.batch) return;
+      }
+    }
+
+    const interrupted = (error: Error) =>
+      logJson('error', { function: spec.name, event: 'export_interrupted', ...spec.logFields, error: error.message });
+    const audited = auditedExport(handle, spec.file, { ...filter } as Record<string, unknown>, batches(handle.db));
+    return new Response(csvStream(spec.header, audited.batches, audited.onEnd, interrupted), {
+      headers: {
+        ...API_HEADERS,
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${spec.file}"`,
+      },
+    });
+  };
+}

@@ -1,14 +1,16 @@
-import type {
-  ChannelView,
-  DeliveryEntry,
-  DeliveryView,
-  NotificationChannel,
-  NotificationsOverview,
-  NotifiedKind,
+import {
+  type ChannelView,
+  type DeliveryEntry,
+  type DeliveryView,
+  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
+  type NotificationsOverview,
+  type NotifiedKind,
 } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { CHANNELS, enqueueDelivery, scheduleDeliveries } from './queue.ts';
+import { CHANNEL_MODULES, channelOn } from './channels/index.ts';
+import { enqueueDelivery, scheduleDeliveries } from './queue.ts';
 import { SUMMARY_HOUR } from './summary.ts';
 
 interface DeliveryRecord {
@@ -74,12 +76,11 @@ export function retriesText(delays: readonly number[]): string {
 
 /** Where each channel sends, without what would let anyone else use it. */
 function channelViews(config: NotificationConfig): ChannelView[] {
-  const target: Record<NotificationChannel, string | null> = {
-    email: config.email ? config.email.to.join(', ') : null,
-    webhook: config.webhook ? new URL(config.webhook.url).host : null,
-    whatsapp: config.whatsapp ? `…${config.whatsapp.to.slice(-4)}` : null,
-  };
-  return CHANNELS.map((channel) => ({ channel, on: config[channel] !== null, target: target[channel] }));
+  return NOTIFICATION_CHANNELS.map((channel) => {
+    const implementation = CHANNEL_MODULES[channel];
+    const settings = implementation.settings(config);
+    return { channel, on: settings !== null, target: settings === null ? null : implementation.target(settings) };
+  });
 }
 
 /** The Notificaciones page: channels, the last delivery sent, recent failures, how many wait. */
@@ -133,7 +134,7 @@ export async function retryDelivery(
     const current = channel.rows[0];
     if (!current) return 'missing';
     // With its channel off nothing would send it: say so instead of "on its way".
-    if (!config[current.channel]) return 'channel-off';
+    if (!channelOn(current.channel, config)) return 'channel-off';
     const { rows } = await tx.query<{ id: string }>(
       `UPDATE notification_deliveries
        SET status = 'pending', attempts = 0, next_attempt_at = NULL, claimed_at = NULL, claim_id = NULL,

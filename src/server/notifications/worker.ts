@@ -1,18 +1,13 @@
 import { Logger, type Runner, run, type Task, type TaskList } from 'graphile-worker';
 import pg, { type Pool } from 'pg';
+import { type NotificationChannel as Channel, NOTIFICATION_CHANNELS } from '../../lib/admin/notifications.ts';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
+import { channelOn } from './channels/index.ts';
 import { deliver } from './deliver.ts';
-import {
-  CHANNELS,
-  type Channel,
-  deliverTask,
-  enabledChannels,
-  LEGACY_DELIVER_TASK,
-  scheduleDeliveries,
-} from './queue.ts';
+import { deliverTask, enabledChannels, LEGACY_DELIVER_TASK, scheduleDeliveries } from './queue.ts';
 import { ensureDailySummary } from './summary.ts';
 
 /**
@@ -62,7 +57,9 @@ function lanes(config: ServerConfig): Lane[] {
       await withDatabase((db) => db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], null)), config);
     },
   };
-  for (const channel of CHANNELS) if (!config.notifications[channel]) quick[deliverTask(channel)] = send;
+  for (const channel of NOTIFICATION_CHANNELS) {
+    if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send;
+  }
   return enabledChannels(config.notifications).map((channel) => ({
     channel,
     tasks: {

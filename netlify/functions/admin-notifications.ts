@@ -6,8 +6,9 @@ import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { notificationsOverview, retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
-import { channelOn } from '../../src/server/notifications/channels/index.ts';
+import { retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
+import { channelOn } from '../../src/server/notifications/channels/configured.ts';
+import { notificationsOverview } from '../../src/server/notifications/overview.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
 
 const BASE = '/api/admin/notifications';

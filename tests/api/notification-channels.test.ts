@@ -8,7 +8,10 @@ import {
   testNotificationSchema,
 } from '../../src/lib/admin/notifications.ts';
 import { parseConfig } from '../../src/server/config.ts';
+import { type ChannelModule, PermanentFailure } from '../../src/server/notifications/channels/channel.ts';
+import { channelSettings } from '../../src/server/notifications/channels/configured.ts';
 import { CHANNEL_MODULES } from '../../src/server/notifications/channels/index.ts';
+import { WhatsappRefusal } from '../../src/server/notifications/channels/whatsapp.ts';
 import { enabledChannels } from '../../src/server/notifications/queue.ts';
 import { sql } from '../support/sql.ts';
 
@@ -70,7 +73,7 @@ describe('the one list of notification channels', () => {
     expect([...values].sort(), migrationFor(name, 'purpose', purposes)).toEqual([...purposes].sort());
   });
 
-  it('has a module for each channel, which is on exactly when its variables are set', () => {
+  it('has a module for each channel; a channel is on when its variables are set, and says where it sends', () => {
     expect(Object.keys(CHANNEL_MODULES).sort()).toEqual([...NOTIFICATION_CHANNELS].sort());
     expect(Object.keys(CHANNEL_LABELS)).toEqual(NOTIFICATION_CHANNELS);
     const off = parseConfig({}).notifications;
@@ -86,12 +89,12 @@ describe('the one list of notification channels', () => {
       WHATSAPP_TEMPLATE: 'nuevo_prospecto',
       WHATSAPP_TO: '5219991234567',
     }).notifications;
-    expect(enabledChannels(on)).toEqual(NOTIFICATION_CHANNELS);
-    for (const channel of NOTIFICATION_CHANNELS) {
-      const settings = CHANNEL_MODULES[channel].settings(on);
-      expect(settings, channel).not.toBeNull();
-      expect(CHANNEL_MODULES[channel].target(settings)).not.toMatch(/secret|EAAG/);
-    }
+    expect(enabledChannels(on)).toEqual(['email', 'webhook', 'whatsapp']);
+    const views = enabledChannels(on).map((channel) => {
+      const settings = channelSettings(channel, on);
+      return settings && (CHANNEL_MODULES[channel] as ChannelModule<typeof settings>).target(settings);
+    });
+    expect(views).toEqual(['ventas@ceibacasas.mx', 'hooks.example.com', '…4567']);
   });
 
   it('names every channel in the test form’s message, from the list', () => {
@@ -100,5 +103,27 @@ describe('the one list of notification channels', () => {
     const message = parsed.error?.issues[0]?.message ?? '';
     expect(message).toMatch(/^Elige un canal: .+\.$/);
     for (const channel of NOTIFICATION_CHANNELS) expect(message).toContain(CHANNEL_REGISTRY[channel].inText);
+  });
+
+  it('classifies each channel’s failures: retried unless no retry can fix it, said in Spanish', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' });
+    for (const channel of NOTIFICATION_CHANNELS) {
+      const { classify } = CHANNEL_MODULES[channel];
+      expect(classify(refused), channel).toEqual({
+        permanent: false,
+        reason: 'El receptor rechazó la conexión (ECONNREFUSED)',
+      });
+      expect(classify(new PermanentFailure('apagado')), channel).toEqual({ permanent: true, reason: 'apagado' });
+    }
+    const smtp = Object.assign(new Error('Invalid login: 535'), { code: 'EAUTH' });
+    expect(CHANNEL_MODULES.email.classify(smtp)).toEqual({
+      permanent: false,
+      reason: 'El servidor SMTP rechazó el usuario o la contraseña (EAUTH)',
+    });
+    const token = new WhatsappRefusal('WhatsApp rechazó el mensaje (código 190: token)', true);
+    expect(CHANNEL_MODULES.whatsapp.classify(token)).toMatchObject({ permanent: true });
+    expect(CHANNEL_MODULES.whatsapp.classify(token).reason).toContain('Revisa WHATSAPP_TOKEN');
+    const busy = new WhatsappRefusal('WhatsApp rechazó el mensaje (HTTP 503)', false);
+    expect(CHANNEL_MODULES.whatsapp.classify(busy)).toEqual({ permanent: false, reason: busy.message });
   });
 });

@@ -1,19 +1,14 @@
-import {
-  type ChannelView,
-  type DeliveryEntry,
-  type DeliveryView,
-  NOTIFICATION_CHANNELS,
-  type NotificationChannel,
-  type NotificationsOverview,
-  type NotifiedKind,
-} from '../../lib/admin/notifications.ts';
+import type { DeliveryView, NotificationChannel, NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { CHANNEL_MODULES, channelOn } from './channels/index.ts';
+import { channelOn } from './channels/configured.ts';
 import { enqueueDelivery, scheduleDeliveries } from './queue.ts';
-import { SUMMARY_HOUR } from './summary.ts';
 
-interface DeliveryRecord {
+// Deliveries as the panel's lists show them, and the panel's two actions. Light on purpose: the
+// lead, contact and call functions read deliveries without bundling the channels' senders
+// (the Notificaciones page's overview, which asks the channels, is overview.ts).
+
+export interface DeliveryRecord {
   id: string;
   channel: NotificationChannel;
   status: DeliveryView['status'];
@@ -26,7 +21,7 @@ interface DeliveryRecord {
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-function view(row: DeliveryRecord): DeliveryView {
+export function view(row: DeliveryRecord): DeliveryView {
   return {
     id: row.id,
     channel: row.channel,
@@ -39,7 +34,8 @@ function view(row: DeliveryRecord): DeliveryView {
   };
 }
 
-const COLUMNS = 'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_attempt_at, d.sent_at, d.updated_at';
+export const COLUMNS =
+  'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_attempt_at, d.sent_at, d.updated_at';
 
 /** Each lead's deliveries, by lead id, in channel order. */
 export async function deliveriesOfLeads(
@@ -60,60 +56,6 @@ export async function deliveriesOfLeads(
     byLead[row.lead_id]?.push(view(row));
   }
   return byLead;
-}
-
-/** NOTIFY_RETRY_DELAYS in words: "1 min, 5 min, 30 min, 2 h y 12 h". */
-export function retriesText(delays: readonly number[]): string {
-  const words = delays.map((seconds) =>
-    seconds % 3600 === 0 && seconds > 0
-      ? `${seconds / 3600} h`
-      : seconds % 60 === 0 && seconds > 0
-        ? `${seconds / 60} min`
-        : `${seconds} s`,
-  );
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} y ${words.at(-1)}` : (words[0] ?? '');
-}
-
-/** Where each channel sends, without what would let anyone else use it. */
-function channelViews(config: NotificationConfig): ChannelView[] {
-  return NOTIFICATION_CHANNELS.map((channel) => {
-    const implementation = CHANNEL_MODULES[channel];
-    const settings = implementation.settings(config);
-    return { channel, on: settings !== null, target: settings === null ? null : implementation.target(settings) };
-  });
-}
-
-/** The Notificaciones page: channels, the last delivery sent, recent failures, how many wait. */
-export async function notificationsOverview(db: Queryable, config: NotificationConfig): Promise<NotificationsOverview> {
-  const entries = (where: string, limit: number) =>
-    db.query<
-      DeliveryRecord & { purpose: DeliveryEntry['purpose']; contact_id: string | null; contact_name: string | null }
-    >(
-      `SELECT ${COLUMNS}, d.purpose, d.contact_id, c.name AS contact_name
-       FROM notification_deliveries d LEFT JOIN contacts c ON c.id = d.contact_id
-       WHERE ${where} ORDER BY ${where.includes('sent') ? 'd.sent_at' : 'd.updated_at'} DESC LIMIT ${limit}`,
-    );
-  const [last, failures, pending] = await Promise.all([
-    entries(`d.status = 'sent'`, 1),
-    entries(`d.status = 'failed'`, 20),
-    db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM notification_deliveries WHERE status IN ('pending', 'sending')`,
-    ),
-  ]);
-  const entry = (row: (typeof last.rows)[number]): DeliveryEntry => ({
-    ...view(row),
-    purpose: row.purpose,
-    contactId: row.contact_id,
-    contactName: row.contact_name,
-  });
-  return {
-    channels: channelViews(config),
-    lastSent: last.rows[0] ? entry(last.rows[0]) : null,
-    failures: failures.rows.map(entry),
-    pending: pending.rows[0]?.count ?? 0,
-    summary: config.email ? `${SUMMARY_HOUR}:00 (hora de Mérida)` : null,
-    retries: retriesText(config.retryDelays),
-  };
 }
 
 /**

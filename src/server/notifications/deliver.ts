@@ -3,6 +3,7 @@ import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
+import { type ChannelSettings, channelSettings } from './channels/configured.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
 import { scheduleDeliveries } from './queue.ts';
@@ -197,7 +198,7 @@ async function noticeOf(db: Database, delivery: DeliveryRow, site: string): Prom
 }
 
 /** The channel's message for the notice, or a permanent failure when it does not carry that purpose. */
-function render(channel: ChannelModule, notice: Notice): unknown {
+function render<S>(channel: ChannelModule<S>, notice: Notice): unknown {
   const renderer = channel.render[notice.purpose] as ((notice: Notice) => unknown) | undefined;
   if (!renderer) throw new PermanentFailure('Este canal no lleva este tipo de aviso.');
   return renderer(notice);
@@ -205,10 +206,14 @@ function render(channel: ChannelModule, notice: Notice): unknown {
 
 /** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
 async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
-  const channel = CHANNEL_MODULES[delivery.channel];
   const notice = await noticeOf(db, delivery, publicSiteUrl(config));
   if (!notice) return null;
-  const settings = channel.settings(config.notifications);
+  return sendThrough(delivery.channel, config, notice);
+}
+
+async function sendThrough<C extends NotificationChannel>(channel: C, config: ServerConfig, notice: Notice) {
+  const settings = channelSettings(channel, config.notifications);
   if (settings === null) throw new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
-  return channel.send(settings, render(channel, notice));
+  const implementation: ChannelModule<ChannelSettings<C>> = CHANNEL_MODULES[channel];
+  return implementation.send(settings, render(implementation, notice));
 }

@@ -6,7 +6,7 @@ import {
 } from '../../lib/admin/notifications.ts';
 import { getConfig, type NotificationConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import { channelOn } from './channels/index.ts';
+import { channelOn } from './channels/configured.ts';
 
 const TASK_PREFIX = 'deliver_notification_';
 

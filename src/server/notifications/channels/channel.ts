@@ -1,5 +1,4 @@
 import type { DeliveryPurpose } from '../../../lib/admin/notifications.ts';
-import type { NotificationConfig } from '../../config.ts';
 import type { LeadMessage } from '../message.ts';
 import type { DailySummary } from '../summary.ts';
 
@@ -23,14 +22,13 @@ export interface Failure {
 }
 
 /**
- * One notification channel (issue #24): everything the queue, the worker,
- * deliver.ts and the panel need of it. `Settings` is what its environment
- * variables give, `Message` what its sender takes. (Methods, not function
+ * One notification channel (issue #24): everything deliver.ts and the panel
+ * need of it. `Settings` is what its environment variables give (its entry of
+ * NotificationConfig, null when it is off: channels/configured.ts, which the
+ * queue and the worker ask), `Message` what its sender takes. (Methods, not function
  * properties: a module with its own types still fits `ChannelModule`.)
  */
 export interface ChannelModule<Settings = unknown, Message = unknown> {
-  /** Its settings from src/server/config.ts, or null: the channel is off and nothing is queued for it. */
-  settings(config: NotificationConfig): Settings | null;
   /** Where it sends, without what would let anyone else use it (the panel). */
   target(settings: Settings): string;
   /** Its message for each purpose it carries; lead and test for every channel (the panel's "Enviar prueba"). */

@@ -71,7 +71,6 @@ const SMTP_REASONS: Record<string, string> = {
 
 /** E-mail to NOTIFY_EMAIL_TO through SMTP_URL: the only channel that carries the 8:00 summary. */
 export const emailChannel: ChannelModule<EmailConfig, EmailContent> = {
-  settings: (config) => config.email,
   target: (settings) => settings.to.join(', '),
   render: {
     lead: ({ lead }) => leadEmail(lead),

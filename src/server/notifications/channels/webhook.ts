@@ -82,7 +82,6 @@ export function testWebhookBody(deliveryId: string): string {
 
 /** Signed JSON to NOTIFY_WEBHOOK_URL; a lead's delivery id is the lead's, so a receiver can tell a repeat. */
 export const webhookChannel: ChannelModule<WebhookConfig, WebhookMessage> = {
-  settings: (config) => config.webhook,
   target: (settings) => new URL(settings.url).host,
   render: {
     lead: ({ lead }) => ({ deliveryId: lead.leadId, body: leadWebhookBody(lead) }),

@@ -88,7 +88,6 @@ export function testWhatsappParameters(panelUrl: string): string[] {
 
 /** The approved template to WHATSAPP_TO through Meta's Cloud API. */
 export const whatsappChannel: ChannelModule<WhatsappConfig, string[]> = {
-  settings: (config) => config.whatsapp,
   target: (settings) => `…${settings.to.slice(-4)}`,
   render: {
     lead: ({ lead }) => leadWhatsappParameters(lead),

@@ -6,7 +6,9 @@ import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.
 import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { notificationsOverview, retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
+import { retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
+import { channelOn } from '../../src/server/notifications/channels/configured.ts';
+import { notificationsOverview } from '../../src/server/notifications/overview.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
 
 const BASE = '/api/admin/notifications';
@@ -30,7 +32,7 @@ export default logged(
       const parsed = testNotificationSchema.safeParse(body);
       if (!parsed.success)
         return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
-      if (!notifications[parsed.data.channel]) return jsonError(409, CHANNEL_OFF);
+      if (!channelOn(parsed.data.channel, notifications)) return jsonError(409, CHANNEL_OFF);
       const id = await sendTest(db, parsed.data.channel);
       // On Netlify it leaves right after the answer, not at the next minute's drain.
       context.waitUntil?.(deliverSoon([id]));

@@ -5,15 +5,49 @@ import type { LeadKind } from './columns.ts';
 /** What a lead notification can be about: a form's request, or a voice call that left a phone. */
 export type NotifiedKind = LeadKind | typeof CALL_KIND;
 
-/** What the panel shows of notifications (shared by the functions and the panel). */
-export const NOTIFICATION_CHANNELS = ['email', 'webhook', 'whatsapp'] as const;
-export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
+/**
+ * The notification channels, in the panel's order: the one list (issue #24).
+ * Everything else derives from it: the server's implementations are a
+ * `Record` keyed by it (src/server/notifications/channels/index.ts, a missing
+ * one is a type error), the queue and the worker's tasks read that record,
+ * and a test holds the table's CHECK to it (tests/api/notification-channels.test.ts).
+ * Adding a channel: docs/decisions/0029-channels-behind-one-interface.md.
+ */
+export const CHANNEL_REGISTRY = {
+  email: { label: 'Correo', inText: 'correo', settings: 'SMTP_URL, NOTIFY_EMAIL_FROM y NOTIFY_EMAIL_TO' },
+  webhook: { label: 'Webhook', inText: 'webhook', settings: 'NOTIFY_WEBHOOK_URL y NOTIFY_WEBHOOK_SECRET' },
+  whatsapp: {
+    label: 'WhatsApp',
+    inText: 'WhatsApp',
+    settings: 'WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_TEMPLATE y WHATSAPP_TO',
+  },
+} as const satisfies Record<string, ChannelEntry>;
 
-export const CHANNEL_LABELS: Record<NotificationChannel, string> = {
-  email: 'Correo',
-  webhook: 'Webhook',
-  whatsapp: 'WhatsApp',
-};
+interface ChannelEntry {
+  /** Its name on its own (a heading, a badge). */
+  label: string;
+  /** Its name inside a sentence. */
+  inText: string;
+  /** The environment variables that turn it on, for the panel's help. */
+  settings: string;
+}
+
+export type NotificationChannel = keyof typeof CHANNEL_REGISTRY;
+export const NOTIFICATION_CHANNELS = Object.keys(CHANNEL_REGISTRY) as [NotificationChannel, ...NotificationChannel[]];
+
+const channelField = <T>(pick: (entry: ChannelEntry) => T) =>
+  Object.fromEntries(NOTIFICATION_CHANNELS.map((channel) => [channel, pick(CHANNEL_REGISTRY[channel])])) as Record<
+    NotificationChannel,
+    T
+  >;
+
+export const CHANNEL_LABELS: Record<NotificationChannel, string> = channelField((entry) => entry.label);
+export const CHANNEL_SETTINGS: Record<NotificationChannel, string> = channelField((entry) => entry.settings);
+
+/** "correo, webhook o WhatsApp" */
+const channelsInText = new Intl.ListFormat('es', { type: 'disjunction' }).format(
+  NOTIFICATION_CHANNELS.map((channel) => CHANNEL_REGISTRY[channel].inText),
+);
 
 export const DELIVERY_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -68,7 +102,7 @@ export interface NotificationsOverview {
 export const attemptsText = (attempts: number): string => `${attempts} ${attempts === 1 ? 'intento' : 'intentos'}`;
 
 export const testNotificationSchema = z.object({
-  channel: z.enum(NOTIFICATION_CHANNELS, { error: 'Elige un canal: correo, webhook o WhatsApp.' }),
+  channel: z.enum(NOTIFICATION_CHANNELS, { error: `Elige un canal: ${channelsInText}.` }),
 });
 
 export const CHANNEL_OFF = 'Este canal está desactivado: configura sus variables de entorno (README, Notificaciones).';

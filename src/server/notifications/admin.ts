@@ -1,17 +1,14 @@
-import type {
-  ChannelView,
-  DeliveryEntry,
-  DeliveryView,
-  NotificationChannel,
-  NotificationsOverview,
-  NotifiedKind,
-} from '../../lib/admin/notifications.ts';
+import type { DeliveryView, NotificationChannel, NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { CHANNELS, enqueueDelivery, scheduleDeliveries } from './queue.ts';
-import { SUMMARY_HOUR } from './summary.ts';
+import { channelOn } from './channels/configured.ts';
+import { enqueueDelivery, scheduleDeliveries } from './queue.ts';
 
-interface DeliveryRecord {
+// Deliveries as the panel's lists show them, and the panel's two actions. Light on purpose: the
+// lead, contact and call functions read deliveries without bundling the channels' senders
+// (the Notificaciones page's overview, which asks the channels, is overview.ts).
+
+export interface DeliveryRecord {
   id: string;
   channel: NotificationChannel;
   status: DeliveryView['status'];
@@ -24,7 +21,7 @@ interface DeliveryRecord {
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
-function view(row: DeliveryRecord): DeliveryView {
+export function view(row: DeliveryRecord): DeliveryView {
   return {
     id: row.id,
     channel: row.channel,
@@ -37,7 +34,8 @@ function view(row: DeliveryRecord): DeliveryView {
   };
 }
 
-const COLUMNS = 'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_attempt_at, d.sent_at, d.updated_at';
+export const COLUMNS =
+  'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_attempt_at, d.sent_at, d.updated_at';
 
 /** Each lead's deliveries, by lead id, in channel order. */
 export async function deliveriesOfLeads(
@@ -60,61 +58,6 @@ export async function deliveriesOfLeads(
   return byLead;
 }
 
-/** NOTIFY_RETRY_DELAYS in words: "1 min, 5 min, 30 min, 2 h y 12 h". */
-export function retriesText(delays: readonly number[]): string {
-  const words = delays.map((seconds) =>
-    seconds % 3600 === 0 && seconds > 0
-      ? `${seconds / 3600} h`
-      : seconds % 60 === 0 && seconds > 0
-        ? `${seconds / 60} min`
-        : `${seconds} s`,
-  );
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} y ${words.at(-1)}` : (words[0] ?? '');
-}
-
-/** Where each channel sends, without what would let anyone else use it. */
-function channelViews(config: NotificationConfig): ChannelView[] {
-  const target: Record<NotificationChannel, string | null> = {
-    email: config.email ? config.email.to.join(', ') : null,
-    webhook: config.webhook ? new URL(config.webhook.url).host : null,
-    whatsapp: config.whatsapp ? `…${config.whatsapp.to.slice(-4)}` : null,
-  };
-  return CHANNELS.map((channel) => ({ channel, on: config[channel] !== null, target: target[channel] }));
-}
-
-/** The Notificaciones page: channels, the last delivery sent, recent failures, how many wait. */
-export async function notificationsOverview(db: Queryable, config: NotificationConfig): Promise<NotificationsOverview> {
-  const entries = (where: string, limit: number) =>
-    db.query<
-      DeliveryRecord & { purpose: DeliveryEntry['purpose']; contact_id: string | null; contact_name: string | null }
-    >(
-      `SELECT ${COLUMNS}, d.purpose, d.contact_id, c.name AS contact_name
-       FROM notification_deliveries d LEFT JOIN contacts c ON c.id = d.contact_id
-       WHERE ${where} ORDER BY ${where.includes('sent') ? 'd.sent_at' : 'd.updated_at'} DESC LIMIT ${limit}`,
-    );
-  const [last, failures, pending] = await Promise.all([
-    entries(`d.status = 'sent'`, 1),
-    entries(`d.status = 'failed'`, 20),
-    db.query<{ count: number }>(
-      `SELECT count(*)::int AS count FROM notification_deliveries WHERE status IN ('pending', 'sending')`,
-    ),
-  ]);
-  const entry = (row: (typeof last.rows)[number]): DeliveryEntry => ({
-    ...view(row),
-    purpose: row.purpose,
-    contactId: row.contact_id,
-    contactName: row.contact_name,
-  });
-  return {
-    channels: channelViews(config),
-    lastSent: last.rows[0] ? entry(last.rows[0]) : null,
-    failures: failures.rows.map(entry),
-    pending: pending.rows[0]?.count ?? 0,
-    summary: config.email ? `${SUMMARY_HOUR}:00 (hora de Mérida)` : null,
-    retries: retriesText(config.retryDelays),
-  };
-}
-
 /**
  * "Reintentar": a failed delivery, or one waiting for its next attempt, goes
  * now with a fresh count of attempts; not one that was sent or is being
@@ -133,7 +76,7 @@ export async function retryDelivery(
     const current = channel.rows[0];
     if (!current) return 'missing';
     // With its channel off nothing would send it: say so instead of "on its way".
-    if (!config[current.channel]) return 'channel-off';
+    if (!channelOn(current.channel, config)) return 'channel-off';
     const { rows } = await tx.query<{ id: string }>(
       `UPDATE notification_deliveries
        SET status = 'pending', attempts = 0, next_attempt_at = NULL, claimed_at = NULL, claim_id = NULL,

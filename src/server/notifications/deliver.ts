@@ -1,29 +1,18 @@
-import type { NotifiedKind } from '../../lib/admin/notifications.ts';
+import type { DeliveryPurpose, NotificationChannel, NotifiedKind } from '../../lib/admin/notifications.ts';
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { sendEmail } from './channels/email.ts';
-import { PermanentFailure } from './channels/permanent.ts';
-import { sendWebhook } from './channels/webhook.ts';
-import { sendWhatsapp } from './channels/whatsapp.ts';
+import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
+import { type ChannelSettings, channelSettings } from './channels/configured.ts';
+import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
-import type { Channel } from './queue.ts';
 import { scheduleDeliveries } from './queue.ts';
-import {
-  leadEmail,
-  leadWebhookBody,
-  leadWhatsappParameters,
-  summaryEmail,
-  testEmail,
-  testWebhookBody,
-  testWhatsappParameters,
-} from './render.ts';
 import { dailySummary } from './summary.ts';
 
 interface DeliveryRow {
   id: string;
-  purpose: 'lead' | 'test' | 'summary';
-  channel: Channel;
+  purpose: DeliveryPurpose;
+  channel: NotificationChannel;
   lead_kind: NotifiedKind | null;
   lead_id: string | null;
   summary_day: string | null;
@@ -146,8 +135,8 @@ async function recordFailure(
   error: unknown,
   retryDelays: readonly number[],
 ): Promise<DeliveryOutcome> {
-  const reason = reasonOf(error);
-  const delay = error instanceof PermanentFailure ? undefined : retryDelays[delivery.attempts - 1];
+  const { permanent, reason } = CHANNEL_MODULES[delivery.channel].classify(error);
+  const delay = permanent ? undefined : retryDelays[delivery.attempts - 1];
   if (delay === undefined) {
     const recorded = await db.query(
       `UPDATE notification_deliveries
@@ -190,72 +179,41 @@ async function recordFailure(
   return 'retry';
 }
 
-/** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
-async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
-  const channels = config.notifications;
-  const site = publicSiteUrl(config);
-  const panel = `${site}/admin`;
-  const off = () => new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
-
-  if (delivery.purpose === 'lead') {
-    const lead = await leadMessage(db, delivery.lead_kind as NotifiedKind, delivery.lead_id as string, site);
-    if (!lead) return null;
-    switch (delivery.channel) {
-      case 'email':
-        if (!channels.email) throw off();
-        return sendEmail(channels.email, leadEmail(lead));
-      case 'webhook':
-        if (!channels.webhook) throw off();
-        return sendWebhook(channels.webhook, lead.leadId, leadWebhookBody(lead));
-      case 'whatsapp':
-        if (!channels.whatsapp) throw off();
-        return sendWhatsapp(channels.whatsapp, leadWhatsappParameters(lead));
+/** What the delivery is about, or null when its lead is gone. */
+async function noticeOf(db: Database, delivery: DeliveryRow, site: string): Promise<Notice | null> {
+  switch (delivery.purpose) {
+    case 'lead': {
+      const lead = await leadMessage(db, delivery.lead_kind as NotifiedKind, delivery.lead_id as string, site);
+      return lead && { purpose: 'lead', deliveryId: delivery.id, lead };
     }
-  }
-  if (delivery.purpose === 'summary') {
-    if (!channels.email) throw off();
-    const summary = await dailySummary(db, delivery.summary_day as string, site);
-    return sendEmail(channels.email, summaryEmail(delivery.id, summary));
-  }
-  switch (delivery.channel) {
-    case 'email':
-      if (!channels.email) throw off();
-      return sendEmail(channels.email, testEmail(delivery.id, 'el equipo'));
-    case 'webhook':
-      if (!channels.webhook) throw off();
-      return sendWebhook(channels.webhook, delivery.id, testWebhookBody(delivery.id));
-    case 'whatsapp':
-      if (!channels.whatsapp) throw off();
-      return sendWhatsapp(channels.whatsapp, testWhatsappParameters(panel));
+    case 'test':
+      return { purpose: 'test', deliveryId: delivery.id, panelUrl: `${site}/admin` };
+    case 'summary':
+      return {
+        purpose: 'summary',
+        deliveryId: delivery.id,
+        summary: await dailySummary(db, delivery.summary_day as string, site),
+      };
   }
 }
 
-const REASONS: Record<string, string> = {
-  ECONNREFUSED: 'El receptor rechazó la conexión',
-  ENOTFOUND: 'No se encontró el servidor del receptor',
-  EAI_AGAIN: 'No se encontró el servidor del receptor',
-  ETIMEDOUT: 'El receptor no respondió a tiempo',
-  ETIMEOUT: 'El receptor no respondió a tiempo',
-  ECONNECTION: 'No se pudo conectar con el servidor SMTP',
-  ECONNRESET: 'El receptor cortó la conexión',
-  EPIPE: 'El receptor cortó la conexión',
-  ESOCKET: 'Falló la conexión con el servidor SMTP',
-  EAUTH: 'El servidor SMTP rechazó el usuario o la contraseña',
-  EENVELOPE: 'El servidor SMTP rechazó el remitente o los destinatarios',
-  EMESSAGE: 'El servidor SMTP rechazó el mensaje',
-  UND_ERR_CONNECT_TIMEOUT: 'El receptor no respondió a tiempo',
-  UND_ERR_SOCKET: 'El receptor cortó la conexión',
-};
+/** The channel's message for the notice, or a permanent failure when it does not carry that purpose. */
+function render<S>(channel: ChannelModule<S>, notice: Notice): unknown {
+  const renderer = channel.render[notice.purpose] as ((notice: Notice) => unknown) | undefined;
+  if (!renderer) throw new PermanentFailure('Este canal no lleva este tipo de aviso.');
+  return renderer(notice);
+}
 
-/**
- * The reason shown to the team, in Spanish where the error is a known one
- * (with its code, for whoever fixes it), never a secret.
- */
-function reasonOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error).slice(0, 500);
-  if (error.name === 'TimeoutError') return 'El receptor no respondió a tiempo';
-  const code = (error as { code?: string }).code ?? (error.cause as { code?: string } | undefined)?.code ?? undefined;
-  const known = code ? REASONS[code] : undefined;
-  if (known) return `${known} (${code})`;
-  return (code && !error.message.includes(code) ? `${error.message} (${code})` : error.message).slice(0, 500);
+/** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
+async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
+  const notice = await noticeOf(db, delivery, publicSiteUrl(config));
+  if (!notice) return null;
+  return sendThrough(delivery.channel, config, notice);
+}
+
+async function sendThrough<C extends NotificationChannel>(channel: C, config: ServerConfig, notice: Notice) {
+  const settings = channelSettings(channel, config.notifications);
+  if (settings === null) throw new PermanentFailure('El canal está desactivado: faltan sus variables de entorno.');
+  const implementation: ChannelModule<ChannelSettings<C>> = CHANNEL_MODULES[channel];
+  return implementation.send(settings, render(implementation, notice));
 }

@@ -1,9 +1,12 @@
-import type { NotifiedKind } from '../../lib/admin/notifications.ts';
+import {
+  type DeliveryPurpose,
+  NOTIFICATION_CHANNELS,
+  type NotificationChannel,
+  type NotifiedKind,
+} from '../../lib/admin/notifications.ts';
 import { getConfig, type NotificationConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-
-export const CHANNELS = ['email', 'webhook', 'whatsapp'] as const;
-export type Channel = (typeof CHANNELS)[number];
+import { channelOn } from './channels/configured.ts';
 
 const TASK_PREFIX = 'deliver_notification_';
 
@@ -12,14 +15,14 @@ const TASK_PREFIX = 'deliver_notification_';
  * channel, so each channel has workers of its own: a channel that hangs (an
  * SMTP server that never answers) holds up only its own deliveries.
  */
-export const deliverTask = (channel: Channel): string => `${TASK_PREFIX}${channel}`;
+export const deliverTask = (channel: NotificationChannel): string => `${TASK_PREFIX}${channel}`;
 
 /** The one task every delivery had before (#23): jobs still queued under it are moved to their channel's task. */
 export const LEGACY_DELIVER_TASK = 'deliver_notification';
 
 /** The channels that are on (their variables are set). */
-export function enabledChannels(config: NotificationConfig = getConfig().notifications): Channel[] {
-  return CHANNELS.filter((channel) => config[channel] !== null);
+export function enabledChannels(config: NotificationConfig = getConfig().notifications): NotificationChannel[] {
+  return NOTIFICATION_CHANNELS.filter((channel) => channelOn(channel, config));
 }
 
 /**
@@ -82,8 +85,8 @@ function jobSpecs(source: string, prefix: string, runAt: string): string {
 /** Queues a delivery that is not about a lead ("Enviar prueba", the daily summary); returns its id or null. */
 export async function enqueueDelivery(
   tx: Queryable,
-  purpose: 'test' | 'summary',
-  channel: Channel,
+  purpose: Exclude<DeliveryPurpose, 'lead'>,
+  channel: NotificationChannel,
   summaryDay: string | null = null,
 ): Promise<string | null> {
   const { rows } = await tx.query<{ id: string }>(

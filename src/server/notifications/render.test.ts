@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { webhookSignature } from './channels/webhook.ts';
+import { leadWebhookBody, webhookSignature } from './channels/webhook.ts';
+import { leadWhatsappParameters } from './channels/whatsapp.ts';
 import type { LeadMessage } from './message.ts';
-import { escapeHtml, leadEmail, leadWebhookBody, leadWhatsappParameters } from './render.ts';
+import { escapeHtml, leadEmail } from './render.ts';
 
 const visitorText = fc
   .tuple(

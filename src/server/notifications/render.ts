@@ -4,9 +4,6 @@ import type { EmailContent } from './channels/email.ts';
 import type { LeadMessage } from './message.ts';
 import type { DailySummary } from './summary.ts';
 
-/** Version of the webhook's JSON (docs/webhook.md); a change that breaks receivers raises it. */
-export const WEBHOOK_SCHEMA_VERSION = 1;
-
 /** Text for HTML: whatever a visitor typed is shown, never interpreted. */
 export function escapeHtml(value: string): string {
   return value.replace(
@@ -77,42 +74,6 @@ export function leadEmail(lead: LeadMessage): EmailContent {
   return { subject: lead.subject, text, html, messageId: messageId(lead.leadId, 'lead') };
 }
 
-/** The webhook's JSON for a new lead (schema version 1, docs/webhook.md). */
-export function leadWebhookBody(lead: LeadMessage): string {
-  return JSON.stringify({
-    version: WEBHOOK_SCHEMA_VERSION,
-    event: 'lead.created',
-    delivery_id: lead.leadId,
-    sent_at: new Date().toISOString(),
-    lead: {
-      id: lead.leadId,
-      kind: lead.kind,
-      form: lead.form,
-      title: lead.title,
-      created_at: lead.createdAt,
-      name: lead.name,
-      phone: lead.phone,
-      email: lead.email,
-      municipality: lead.municipality,
-      fields: lead.fields,
-      attribution: lead.attribution,
-      data: lead.data,
-    },
-    contact: { id: lead.contactId },
-    links: lead.links,
-  });
-}
-
-/** The WhatsApp template's body parameters {{1}} to {{4}} (README): form, person, phone, panel link. */
-export function leadWhatsappParameters(lead: LeadMessage): string[] {
-  return [
-    lead.title,
-    `${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''}`,
-    lead.phone,
-    lead.links.panel,
-  ];
-}
-
 /**
  * A short e-mail whose point is one link (an invitation, a password reset):
  * the text as written, and in HTML escaped with the link made clickable.
@@ -127,7 +88,7 @@ export function linkEmail(subject: string, text: string, link: string, messageId
   };
 }
 
-const TEST_TITLE = 'Prueba de notificaciones';
+export const TEST_TITLE = 'Prueba de notificaciones';
 
 export function testEmail(deliveryId: string, requestedBy: string): EmailContent {
   const line = `Este es un mensaje de prueba enviado desde el panel por ${requestedBy}. Si lo recibes, los avisos de nuevos prospectos llegarán aquí.`;
@@ -137,19 +98,6 @@ export function testEmail(deliveryId: string, requestedBy: string): EmailContent
     html: htmlPage(TEST_TITLE, `<h1 style="font-size:20px">${TEST_TITLE}</h1><p>${escapeHtml(line)}</p>`),
     messageId: messageId(deliveryId, 'test'),
   };
-}
-
-export function testWebhookBody(deliveryId: string): string {
-  return JSON.stringify({
-    version: WEBHOOK_SCHEMA_VERSION,
-    event: 'notification.test',
-    delivery_id: deliveryId,
-    sent_at: new Date().toISOString(),
-  });
-}
-
-export function testWhatsappParameters(panelUrl: string): string[] {
-  return [TEST_TITLE, site.brand.name, '—', panelUrl];
 }
 
 const MERIDA_DAY = new Intl.DateTimeFormat('es-MX', { dateStyle: 'full', timeZone: 'UTC' });

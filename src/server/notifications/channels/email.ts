@@ -1,5 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationConfig } from '../../config.ts';
+import { leadEmail, summaryEmail, testEmail } from '../render.ts';
+import { type ChannelModule, classifyFailure } from './channel.ts';
 
 type EmailConfig = NonNullable<NotificationConfig['email']>;
 
@@ -57,3 +59,24 @@ export function closeEmailTransports(): void {
   for (const transport of transports.values()) transport.close();
   transports.clear();
 }
+
+/** nodemailer's codes, in the team's words. */
+const SMTP_REASONS: Record<string, string> = {
+  ECONNECTION: 'No se pudo conectar con el servidor SMTP',
+  ESOCKET: 'Falló la conexión con el servidor SMTP',
+  EAUTH: 'El servidor SMTP rechazó el usuario o la contraseña',
+  EENVELOPE: 'El servidor SMTP rechazó el remitente o los destinatarios',
+  EMESSAGE: 'El servidor SMTP rechazó el mensaje',
+};
+
+/** E-mail to NOTIFY_EMAIL_TO through SMTP_URL: the only channel that carries the 8:00 summary. */
+export const emailChannel: ChannelModule<EmailConfig, EmailContent> = {
+  target: (settings) => settings.to.join(', '),
+  render: {
+    lead: ({ lead }) => leadEmail(lead),
+    test: ({ deliveryId }) => testEmail(deliveryId, 'el equipo'),
+    summary: ({ deliveryId, summary }) => summaryEmail(deliveryId, summary),
+  },
+  send: (settings, content) => sendEmail(settings, content),
+  classify: (error) => classifyFailure(error, SMTP_REASONS),
+};

@@ -1,5 +1,8 @@
+import { site } from '../../../data/site.ts';
 import type { NotificationConfig } from '../../config.ts';
-import { PermanentFailure } from './permanent.ts';
+import type { LeadMessage } from '../message.ts';
+import { TEST_TITLE } from '../render.ts';
+import { type ChannelModule, classifyFailure } from './channel.ts';
 
 type WhatsappConfig = NonNullable<NotificationConfig['whatsapp']>;
 
@@ -11,6 +14,16 @@ const TIMEOUT_MS = 10_000;
  * 132000-132016 template missing, paused, disabled or with wrong parameters.
  */
 const PERMANENT_CODES = new Set([100, 190, 131030, 132000, 132001, 132005, 132007, 132012, 132015, 132016]);
+
+/** Meta's answer when it refused the message: `permanent` when no retry fixes it. */
+export class WhatsappRefusal extends Error {
+  override name = 'WhatsappRefusal';
+  readonly permanent: boolean;
+  constructor(message: string, permanent: boolean) {
+    super(message);
+    this.permanent = permanent;
+  }
+}
 
 /**
  * Sends the approved template to the sales number through the WhatsApp
@@ -48,15 +61,45 @@ export async function sendWhatsapp(config: WhatsappConfig, parameters: readonly 
   const reason = answer?.error
     ? `código ${answer.error.code ?? '?'}: ${answer.error.message ?? ''}`
     : `HTTP ${response.status}`;
-  const message = `WhatsApp rechazó el mensaje (${reason.trim()})`;
-  // A bad token, number or template stays bad: retrying for hours would only hide it.
-  if ((code !== undefined && PERMANENT_CODES.has(code)) || response.status === 401 || response.status === 403) {
-    throw new PermanentFailure(`${message}. Revisa WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID y WHATSAPP_TEMPLATE.`);
-  }
-  throw new Error(message);
+  throw new WhatsappRefusal(
+    `WhatsApp rechazó el mensaje (${reason.trim()})`,
+    (code !== undefined && PERMANENT_CODES.has(code)) || response.status === 401 || response.status === 403,
+  );
 }
 
 function templateText(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return (flat || '—').slice(0, 1000);
 }
+
+/** The WhatsApp template's body parameters {{1}} to {{4}} (README): form, person, phone, panel link. */
+export function leadWhatsappParameters(lead: LeadMessage): string[] {
+  return [
+    lead.title,
+    `${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''}`,
+    lead.phone,
+    lead.links.panel,
+  ];
+}
+
+export function testWhatsappParameters(panelUrl: string): string[] {
+  return [TEST_TITLE, site.brand.name, '—', panelUrl];
+}
+
+/** The approved template to WHATSAPP_TO through Meta's Cloud API. */
+export const whatsappChannel: ChannelModule<WhatsappConfig, string[]> = {
+  target: (settings) => `…${settings.to.slice(-4)}`,
+  render: {
+    lead: ({ lead }) => leadWhatsappParameters(lead),
+    test: ({ panelUrl }) => testWhatsappParameters(panelUrl),
+  },
+  send: sendWhatsapp,
+  classify(error) {
+    // A bad token, number or template stays bad: retrying for hours would only hide it.
+    if (error instanceof WhatsappRefusal && error.permanent) {
+      const advice = 'Revisa WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID y WHATSAPP_TEMPLATE.';
+      return { permanent: true, reason: `${error.message}. ${advice}`.slice(0, 500) };
+    }
+    return classifyFailure(error);
+  },
+};

@@ -1,0 +1,111 @@
+import { Logger, type Task, type TaskList } from 'graphile-worker';
+import pg, { type Pool } from 'pg';
+import { NOTIFICATION_CHANNELS, type NotificationChannel } from '../../lib/admin/notifications.ts';
+import { requireDatabaseUrl, type ServerConfig } from '../config.ts';
+import { withDatabase } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
+import { channelOn } from './channels/configured.ts';
+import { deliver } from './deliver.ts';
+import { deliverTask, enabledChannels, LEGACY_DELIVER_TASK, scheduleDeliveries } from './queue.ts';
+
+// Each channel's graphile-worker runner (its tasks, options and pool), from the one list of
+// channels; the local worker and Netlify's drain (worker.ts) start them.
+
+/**
+ * Deliveries of one channel sent at once. Each channel that is on has a
+ * runner of its own with this many slots: sends mostly wait on the network
+ * (each at most 15 s), and a channel that hangs fills only its own slots,
+ * never another channel's.
+ */
+export const CONCURRENCY = 8;
+
+/**
+ * Connections of the worker's pool per runner: one its LISTEN keeps, and four
+ * its eight slots borrow to take and finish jobs (for milliseconds, never
+ * during a send; the old single runner had seven for sixteen slots). With
+ * every channel on, 15.
+ */
+const CONNECTIONS_PER_RUNNER = 5;
+
+const quietLogger = new Logger((scope) => (level, message) => {
+  if (level === 'error' || level === 'warning') {
+    logJson(level === 'error' ? 'error' : 'warn', { event: 'job_queue', scope: String(scope.label ?? ''), message });
+  }
+});
+
+/** One runner's work: one channel's tasks. */
+export interface Lane {
+  channel: NotificationChannel;
+  tasks: TaskList;
+}
+
+/**
+ * The runners to start: one per channel that is on, taking only that
+ * channel's deliveries (and, for e-mail, the account e-mails, which go
+ * through the same SMTP server). Every runner also takes the jobs that finish
+ * at once: one queued under the old single task is moved to its channel's
+ * task, and a delivery whose channel is now off fails at once, saying why.
+ */
+export function lanes(config: ServerConfig): Lane[] {
+  const send: Task = async (payload) => {
+    const { deliveryId } = payload as { deliveryId: string };
+    await withDatabase((db) => deliver(db, deliveryId, config), config);
+  };
+  const quick: TaskList = {
+    async [LEGACY_DELIVER_TASK](payload) {
+      const { deliveryId } = payload as { deliveryId: string };
+      // This job is running, so add_jobs gives the key to a new job under the channel's task.
+      await withDatabase((db) => db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], null)), config);
+    },
+  };
+  for (const channel of NOTIFICATION_CHANNELS) {
+    if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send;
+  }
+  return enabledChannels(config.notifications).map((channel) => ({
+    channel,
+    tasks: {
+      ...quick,
+      [deliverTask(channel)]: send,
+      ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
+    },
+  }));
+}
+
+/** A runner's options, on the worker's pool (see workerPool). */
+export function runnerOptions(config: ServerConfig, pgPool: Pool) {
+  return {
+    pgPool,
+    // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
+    noPreparedStatements: new URL(requireDatabaseUrl(config)).hostname.includes('-pooler'),
+    concurrency: CONCURRENCY,
+    pollInterval: 1000,
+    noHandleSignals: true,
+    logger: quietLogger,
+    // Unbatched, graphile-worker records a job's outcome in a promise nobody
+    // awaits: a database gone at that moment is an unhandled rejection. Batched
+    // (at once, delay 0), the failure reaches the runner, which stops, and the
+    // supervisor below starts it again.
+    preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
+  };
+}
+
+/**
+ * The worker's connections, one pool for every runner it starts (each
+ * channel's, and each one started again): its error listeners stay for the
+ * pool's whole life. (A pool that graphile-worker makes itself loses its
+ * listeners when its runner stops, and a connection that reports the
+ * database's death after that would end the process.)
+ */
+export function workerPool(config: ServerConfig, runners: number): Pool {
+  const pool = new pg.Pool({
+    connectionString: requireDatabaseUrl(config),
+    max: runners * CONNECTIONS_PER_RUNNER,
+    connectionTimeoutMillis: 5_000,
+  });
+  const lost = (error: Error) =>
+    logJson('warn', { event: 'notification_worker_connection_lost', error: error.message });
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
+  return pool;
+}

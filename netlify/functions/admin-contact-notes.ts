@@ -1,10 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { noteSchema } from '../../src/lib/admin/contacts.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { addNote, deleteNote } from '../../src/server/contacts/change.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
-import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
 
@@ -17,7 +15,7 @@ export default logged(
   adminEndpoint(
     'admin-contact-notes',
     ['POST', 'DELETE'],
-    async ({ request, db, user, url }) => {
+    async ({ request, db, user, url, body }) => {
       const contactId = uuidSegment(url, 0);
       if (!contactId) return jsonError(404, 'No encontramos este prospecto.');
       const actor = { id: user.id, name: displayName(user) };
@@ -27,11 +25,8 @@ export default logged(
         return deleted ? empty(204) : jsonError(404, 'No encontramos esta nota.');
       }
       if (url.pathname.split('/').length !== 6) return jsonError(405, 'Método no permitido.');
-      const body = await readJsonObject(request);
-      if (body instanceof Response) return body;
-      const note = noteSchema.safeParse(body);
-      if (!note.success) return jsonError(400, 'Revisa la nota.', { fields: fieldMessages(note.error) });
-      const id = await addNote(db, contactId, note.data.body, actor);
+      const note = await body(noteSchema, 'Revisa la nota.');
+      const id = await addNote(db, contactId, note.body, actor);
       return id ? json(201, { id }) : jsonError(404, 'No encontramos este prospecto.');
     },
     'member',

@@ -1,6 +1,5 @@
 import type { Config } from '@netlify/functions';
 import { contactChangeSchema, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
@@ -8,7 +7,6 @@ import { getContact } from '../../src/server/contacts/detail.ts';
 import { CONTACTS_CSV_FILE, CONTACTS_CSV_HEADER, contactCsvLines } from '../../src/server/contacts/export.ts';
 import { erasePerson } from '../../src/server/contacts/person.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
-import { readJsonObject } from '../../src/server/http/body.ts';
 import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
 import { csvExport } from '../../src/server/http/csv-export.ts';
 import type { RequestContext } from '../../src/server/http/handler.ts';
@@ -41,7 +39,7 @@ const contact = logged(
   adminEndpoint(
     'admin-contact',
     ['GET', 'PATCH', 'DELETE'],
-    async ({ request, db, user, url }) => {
+    async ({ request, db, user, url, body }) => {
       const id = uuidSegment(url, 0);
       if (!id) return jsonError(404, NOT_FOUND);
       if (request.method === 'DELETE') {
@@ -54,10 +52,7 @@ const contact = logged(
         const contact = await getContact(db, id);
         return contact ? json(200, contact) : jsonError(404, NOT_FOUND);
       }
-      const body = await readJsonObject(request);
-      if (body instanceof Response) return body;
-      const change = contactChangeSchema.safeParse(body);
-      if (!change.success) return jsonError(400, 'Revisa el cambio.', { fields: fieldMessages(change.error) });
+      const change = { data: await body(contactChangeSchema, 'Revisa el cambio.') };
       // Advisers work their contacts; who follows whom is the administrators' call.
       if (change.data.assignedTo !== undefined && !user.admin) return jsonError(403, ADMIN_ONLY);
       const actor = { id: user.id, name: displayName(user) };

@@ -20,7 +20,6 @@ export default logged(
     ['GET'],
     async ({ db, url, user }) => {
       const filter = contactFilterFrom(url, user.id);
-      if (filter instanceof Response) return filter;
       const cursor = decodeCursor(url.searchParams.get('cursor') || null);
       const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);
       if (cursor === 'invalid' || !Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {

@@ -1,9 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { CHANNEL_OFF, DELIVERY_NOT_RETRYABLE, testNotificationSchema } from '../../src/lib/admin/notifications.ts';
-import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
-import { readJsonObject } from '../../src/server/http/body.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
@@ -20,20 +18,16 @@ const BASE = '/api/admin/notifications';
  */
 export default logged(
   'admin-notifications',
-  adminEndpoint('admin-notifications', ['GET', 'POST'], async ({ request, db, url, context }) => {
+  adminEndpoint('admin-notifications', ['GET', 'POST'], async ({ request, db, url, context, body }) => {
     const { notifications } = getConfig();
     if (request.method === 'GET') {
       if (url.pathname !== BASE) return jsonError(405, 'Método no permitido.');
       return json(200, await notificationsOverview(db, notifications));
     }
     if (url.pathname === `${BASE}/test`) {
-      const body = await readJsonObject(request);
-      if (body instanceof Response) return body;
-      const parsed = testNotificationSchema.safeParse(body);
-      if (!parsed.success)
-        return jsonError(400, 'Elige el canal de la prueba.', { fields: fieldMessages(parsed.error) });
-      if (!channelOn(parsed.data.channel, notifications)) return jsonError(409, CHANNEL_OFF);
-      const id = await sendTest(db, parsed.data.channel);
+      const { channel } = await body(testNotificationSchema, 'Elige el canal de la prueba.');
+      if (!channelOn(channel, notifications)) return jsonError(409, CHANNEL_OFF);
+      const id = await sendTest(db, channel);
       // On Netlify it leaves right after the answer, not at the next minute's drain.
       context.waitUntil?.(deliverSoon([id]));
       return json(202, { id });

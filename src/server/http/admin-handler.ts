@@ -4,6 +4,7 @@ import type { SignedIn } from '../auth/guard.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { admitted, refuseCrossOrigin } from './access.ts';
+import { Answered, bodyReaders, type Call } from './endpoint.ts';
 import type { Handler, RequestContext } from './handler.ts';
 import { DATABASE_DOWN, jsonError, methodNotAllowed } from './responses.ts';
 
@@ -41,7 +42,7 @@ export function adminLeadHandler(
   };
 }
 
-export interface AdminEndpointRequest {
+export interface AdminEndpointRequest extends Pick<Call, 'jsonObject' | 'body'> {
   request: Request;
   db: Database;
   user: SignedIn;
@@ -72,9 +73,10 @@ export function adminEndpoint(
       return await withDatabase(async (db) => {
         const user = await admitted(request, db, access);
         if (user instanceof Response) return user;
-        return work({ request, db, user, url: new URL(request.url), context });
+        return work({ request, db, user, url: new URL(request.url), context, ...bodyReaders(request) });
       });
     } catch (error) {
+      if (error instanceof Answered) return error.response;
       logJson('error', { function: name, path: new URL(request.url).pathname, error: (error as Error).message });
       return jsonError(503, DATABASE_DOWN);
     }

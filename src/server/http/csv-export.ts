@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { auditedExport } from '../team/activity.ts';
 import { openForAdmin } from './admin-handler.ts';
+import { Answered } from './endpoint.ts';
 import type { Handler } from './handler.ts';
 import { API_HEADERS } from './headers.ts';
 import { methodNotAllowed } from './responses.ts';
@@ -24,8 +25,8 @@ export interface CsvExport<Filter extends object> {
   header: readonly string[];
   /** Rows read per batch. */
   batch: number;
-  /** The request's filters (recorded with the export), or the 400 to answer instead. */
-  filter?(url: URL, user: SignedIn): Filter | Response;
+  /** The request's filters (recorded with the export); it throws Answered (a 400) when they do not parse. */
+  filter?(url: URL, user: SignedIn): Filter;
   /** Up to `limit` rows after `cursor`. */
   read(db: Database, filter: Filter, cursor: Cursor | null, limit: number): Promise<CsvBatch>;
   /** Added to the log line of an interrupted export. */
@@ -42,16 +43,19 @@ export function csvExport<Filter extends object = Record<string, never>>(spec: C
     if (request.method !== 'GET') return methodNotAllowed(['GET']);
     const handle = await openForAdmin(request, spec.name);
     if (handle instanceof Response) return handle;
-    const filter = spec.filter ? spec.filter(new URL(request.url), handle.user) : ({} as Filter);
-    if (filter instanceof Response) {
+    let filter: Filter;
+    try {
+      filter = spec.filter ? spec.filter(new URL(request.url), handle.user) : ({} as Filter);
+    } catch (error) {
       await handle.release();
-      return filter;
+      if (error instanceof Answered) return error.response;
+      throw error;
     }
 
     async function* batches(db: Database) {
       let cursor: Cursor | null = null;
       while (true) {
-        const { lines, last } = await spec.read(db, filter as Filter, cursor, spec.batch);
+        const { lines, last } = await spec.read(db, filter, cursor, spec.batch);
         if (lines.length === 0) return;
         yield lines;
         cursor = last;

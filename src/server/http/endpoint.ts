@@ -25,7 +25,7 @@ export interface Schema<T> {
  * refused session): thrown by the call's helpers, answered by the wrapper, so
  * a function reads straight through instead of checking for Responses.
  */
-class Answered extends Error {
+export class Answered extends Error {
   override name = 'Answered';
   readonly response: Response;
   constructor(response: Response) {
@@ -124,23 +124,7 @@ export function routedHandler(name: string, routes: readonly Route[], options: E
       if (refused) return refused;
     }
     const params = { ...found.pattern.exec(pathname)?.groups };
-    let read: Promise<Record<string, unknown> | Response> | undefined;
-    const jsonObject = async (limit?: number) => {
-      // Read once: a function may look at the object before checking it.
-      read ??= readJsonObject(request, limit);
-      const body = await read;
-      if (body instanceof Response) throw new Answered(body);
-      return body;
-    };
-    const call: Call = {
-      request,
-      url,
-      params,
-      context,
-      ip: requestAddress(context),
-      jsonObject,
-      body: checked(jsonObject),
-    };
+    const call: Call = { request, url, params, context, ip: requestAddress(context), ...bodyReaders(request) };
     try {
       const { route } = found;
       if (route.access === 'public') {
@@ -165,6 +149,19 @@ function admit(request: Request) {
     if (isRefusal(user)) throw new Answered(refusalAnswer(user));
     return user;
   };
+}
+
+/** A request's JSON body readers: each answers (throws Answered) instead of returning a Response. */
+export function bodyReaders(request: Request): Pick<Call, 'jsonObject' | 'body'> {
+  let read: Promise<Record<string, unknown> | Response> | undefined;
+  const jsonObject = async (limit?: number) => {
+    // Read once: a function may look at the object before checking it.
+    read ??= readJsonObject(request, limit);
+    const body = await read;
+    if (body instanceof Response) throw new Answered(body);
+    return body;
+  };
+  return { jsonObject, body: checked(jsonObject) };
 }
 
 function checked(jsonObject: Call['jsonObject']): Call['body'] {

@@ -1,18 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import {
   CHANNEL_LABELS,
+  CHANNEL_SETTINGS,
   type NotificationChannel,
   type NotificationsOverview,
 } from '../../../lib/admin/notifications.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
-
-const CHANNEL_HELP: Record<NotificationChannel, string> = {
-  email: 'SMTP_URL, NOTIFY_EMAIL_FROM y NOTIFY_EMAIL_TO',
-  webhook: 'NOTIFY_WEBHOOK_URL y NOTIFY_WEBHOOK_SECRET',
-  whatsapp: 'WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_TEMPLATE y WHATSAPP_TO',
-};
 
 /** "Canales": which are on (never their secrets), where they send, and "Enviar prueba". */
 export function Channels({ overview, refreshSoon }: { overview: NotificationsOverview; refreshSoon(): void }) {
@@ -68,7 +63,7 @@ export function Channels({ overview, refreshSoon }: { overview: NotificationsOve
                 </button>
               </>
             ) : (
-              <p className="text-sm text-brand-800">Para activarlo, configura {CHANNEL_HELP[channel.channel]}.</p>
+              <p className="text-sm text-brand-800">Para activarlo, configura {CHANNEL_SETTINGS[channel.channel]}.</p>
             )}
           </li>
         ))}

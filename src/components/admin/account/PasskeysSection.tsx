@@ -7,7 +7,7 @@ import { SubmitButton, TextField } from '../../forms/fields.tsx';
 import { api, explain } from '../api.ts';
 import { keys } from '../keys.ts';
 import { addPasskey, passkeysSupported } from '../passkeys.ts';
-import { card, Loading } from '../shared/ui.tsx';
+import { card, Loading, Section } from '../shared/ui.tsx';
 
 /** The member's passkeys: add one (named), remove one. */
 export function PasskeysSection() {
@@ -51,10 +51,7 @@ export function PasskeysSection() {
   }
 
   return (
-    <section aria-labelledby="passkeys-title" className={`grid max-w-lg gap-3 ${card}`}>
-      <h2 id="passkeys-title" className="text-xl font-bold">
-        Llaves de acceso
-      </h2>
+    <Section title="Llaves de acceso" className={`grid max-w-lg gap-3 ${card}`}>
       <p className="text-sm text-brand-800">
         Entra con la huella, el rostro o el PIN de tu dispositivo en lugar de la contraseña.
       </p>
@@ -101,6 +98,6 @@ export function PasskeysSection() {
       ) : (
         <p className="text-sm text-brand-800">Este navegador no permite llaves de acceso.</p>
       )}
-    </section>
+    </Section>
   );
 }

@@ -6,7 +6,7 @@ import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { SubmitButton } from '../../forms/fields.tsx';
 import { api, fieldErrors } from '../api.ts';
 import { PasswordField } from '../shared/CredentialFields.tsx';
-import { card } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 
 /** "Cambiar contraseña": the other sessions end, this one stays. */
 export function PasswordSection() {
@@ -33,15 +33,12 @@ export function PasswordSection() {
   }
 
   return (
-    <section aria-labelledby="password-title" className={`grid max-w-lg gap-3 ${card}`}>
-      <h2 id="password-title" className="text-xl font-bold">
-        Cambiar contraseña
-      </h2>
+    <Section title="Cambiar contraseña" className={`grid max-w-lg gap-3 ${card}`}>
       <form noValidate onSubmit={submit} className="grid gap-3">
         <PasswordField purpose="current" name="current" label="Contraseña actual" error={errors.current} />
         <PasswordField purpose="new" label="Contraseña nueva" error={errors.password} />
         <SubmitButton busy={change.isPending} label="Cambiar contraseña" busyLabel="Guardando..." />
       </form>
-    </section>
+    </Section>
   );
 }

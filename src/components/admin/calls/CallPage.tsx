@@ -6,7 +6,7 @@ import { endedReasonLabel, formatDuration, SPEAKER_LABELS } from '../../../lib/v
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
-import { card, Loading } from '../shared/ui.tsx';
+import { BackLink, card, Loading, Section } from '../shared/ui.tsx';
 import { useCall } from './queries.ts';
 
 /** The island of /admin/llamada. */
@@ -52,12 +52,7 @@ export function CallPage() {
   ];
   return (
     <div className="grid min-w-0 gap-6">
-      <a
-        href="/admin#llamadas"
-        className="justify-self-start text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
-      >
-        ← Llamadas
-      </a>
+      <BackLink href="/admin#llamadas">Llamadas</BackLink>
       <header className="grid gap-2">
         <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">Llamada de {who}</h1>
         {call.contactId && (
@@ -95,10 +90,7 @@ export function CallPage() {
           Escuchar la grabación
         </a>
       )}
-      <section aria-labelledby="conversation-title" className="grid gap-3">
-        <h2 id="conversation-title" className="text-lg font-bold">
-          Conversación
-        </h2>
+      <Section title="Conversación" titleClass="text-lg font-bold">
         {call.messages.length === 0 ? (
           call.transcript ? (
             <p className={`whitespace-pre-wrap wrap-anywhere ${card}`}>{call.transcript}</p>
@@ -126,7 +118,7 @@ export function CallPage() {
             ))}
           </ol>
         )}
-      </section>
+      </Section>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { isUuid } from '../../../lib/ids.ts';
 import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
-import { Loading } from '../shared/ui.tsx';
+import { BackLink, Loading } from '../shared/ui.tsx';
 import { ContactActions } from './ContactActions.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
@@ -50,12 +50,7 @@ export function ContactPage({ brand }: { brand: string }) {
 
   return (
     <div className="grid min-w-0 gap-6">
-      <a
-        href="/admin"
-        className="justify-self-start text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
-      >
-        ← Prospectos
-      </a>
+      <BackLink href="/admin">Prospectos</BackLink>
       <header className="grid gap-2">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">{contact.name}</h1>

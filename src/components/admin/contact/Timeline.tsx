@@ -3,6 +3,7 @@ import { type ContactDetail, FORM_LABELS, type TimelineEntry } from '../../../li
 import { showToast } from '../../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
+import { Section } from '../shared/ui.tsx';
 import { useRemoveNote } from './queries.ts';
 import { stateWords } from './words.ts';
 
@@ -23,10 +24,7 @@ export function Timeline({ contact }: { contact: ContactDetail }) {
   }
   const entries = [...contact.timeline].reverse();
   return (
-    <section aria-labelledby="timeline-title" className="grid gap-3">
-      <h2 id="timeline-title" className="text-xl font-bold">
-        Historial
-      </h2>
+    <Section title="Historial">
       <ol className="grid gap-3">
         {entries.map((entry) => (
           <li
@@ -85,6 +83,6 @@ export function Timeline({ contact }: { contact: ContactDetail }) {
           </li>
         ))}
       </ol>
-    </section>
+    </Section>
   );
 }

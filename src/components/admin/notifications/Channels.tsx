@@ -8,6 +8,7 @@ import {
 import { showToast } from '../../../lib/client/toast.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
+import { Section } from '../shared/ui.tsx';
 
 /** "Canales": which are on (never their secrets), where they send, and "Enviar prueba". */
 export function Channels({ overview, refreshSoon }: { overview: NotificationsOverview; refreshSoon(): void }) {
@@ -28,10 +29,7 @@ export function Channels({ overview, refreshSoon }: { overview: NotificationsOve
     });
 
   return (
-    <section aria-labelledby="channels-title" className="grid gap-3">
-      <h2 id="channels-title" className="text-xl font-bold">
-        Canales
-      </h2>
+    <Section title="Canales">
       <p className="text-sm text-brand-800">
         Cada solicitud nueva avisa al equipo por los canales activos. Si un canal falla, se reintenta tras{' '}
         {overview.retries}.{overview.summary ? ` Resumen diario por correo a las ${overview.summary}.` : ''}
@@ -68,6 +66,6 @@ export function Channels({ overview, refreshSoon }: { overview: NotificationsOve
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   );
 }

@@ -10,7 +10,7 @@ import {
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
 import { retryDelivery } from '../shared/Deliveries.tsx';
-import { LoadFailed, Loading } from '../shared/ui.tsx';
+import { LoadFailed, Loading, Section } from '../shared/ui.tsx';
 import { Channels } from './Channels.tsx';
 
 /** A delivery's work takes a few seconds: the overview is asked again after them. */
@@ -61,10 +61,7 @@ export function NotificationsView() {
     <div className="grid min-w-0 gap-6">
       <Channels overview={data} refreshSoon={refreshSoon} />
 
-      <section aria-labelledby="activity-title" className="grid gap-3">
-        <h2 id="activity-title" className="text-xl font-bold">
-          Actividad
-        </h2>
+      <Section title="Actividad">
         <dl className="grid gap-3 sm:grid-cols-2">
           <div className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
             <dt className="text-sm text-brand-800">Último envío</dt>
@@ -84,12 +81,9 @@ export function NotificationsView() {
             <dd className="mt-1 text-2xl font-bold">{data.pending}</dd>
           </div>
         </dl>
-      </section>
+      </Section>
 
-      <section aria-labelledby="failures-title" className="grid gap-3">
-        <h2 id="failures-title" className="text-xl font-bold">
-          Fallas recientes
-        </h2>
+      <Section title="Fallas recientes">
         {data.failures.length === 0 ? (
           <p className="rounded-2xl bg-white p-6 text-center text-brand-800 ring-1 ring-brand-900/10">
             Ninguna notificación ha fallado.
@@ -122,7 +116,7 @@ export function NotificationsView() {
             ))}
           </ul>
         )}
-      </section>
+      </Section>
     </div>
   );
 }

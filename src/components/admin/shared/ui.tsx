@@ -1,3 +1,4 @@
+import { type ReactNode, useId } from 'react';
 import { explain } from '../api.ts';
 
 /** The panel's white card. */
@@ -32,5 +33,40 @@ export function Loading({ text, page = false }: { text: string; page?: boolean }
     <p role="status" className={page ? 'py-16 text-center text-brand-800' : 'text-brand-800'}>
       {text}
     </p>
+  );
+}
+
+/** A titled part of a view: its heading names it for assistive technology. */
+export function Section({
+  title,
+  className = 'grid gap-3',
+  titleClass = 'text-xl font-bold',
+  children,
+}: {
+  title: ReactNode;
+  className?: string;
+  titleClass?: string;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className={className}>
+      <h2 id={id} className={titleClass}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/** "← Prospectos": back to a list. */
+export function BackLink({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      className="justify-self-start text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
+    >
+      ← {children}
+    </a>
   );
 }

@@ -1,7 +1,7 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type OpenInvitation, ROLE_LABELS } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { card } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 import { useRevokeInvitation } from './queries.ts';
 
 /** The invitations still open, each with "Revocar". */
@@ -9,10 +9,7 @@ export function Invitations({ invitations }: { invitations: OpenInvitation[] }) 
   const revoke = useRevokeInvitation();
 
   return (
-    <section aria-labelledby="invitations-title" className="grid gap-3">
-      <h2 id="invitations-title" className="text-xl font-bold">
-        Invitaciones pendientes
-      </h2>
+    <Section title="Invitaciones pendientes">
       {invitations.length === 0 ? (
         <p className={`${card} text-center text-brand-800`}>No hay invitaciones pendientes.</p>
       ) : (
@@ -36,6 +33,6 @@ export function Invitations({ invitations }: { invitations: OpenInvitation[] }) 
           ))}
         </ul>
       )}
-    </section>
+    </Section>
   );
 }

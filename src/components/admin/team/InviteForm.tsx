@@ -5,7 +5,7 @@ import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { SelectField, SubmitButton } from '../../forms/fields.tsx';
 import { fieldErrors } from '../api.ts';
 import { EmailField } from '../shared/CredentialFields.tsx';
-import { card } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 import { useInvite } from './queries.ts';
 
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
@@ -32,10 +32,7 @@ export function InviteForm() {
   }
 
   return (
-    <section aria-labelledby="invite-title" className={`grid gap-3 ${card}`}>
-      <h2 id="invite-title" className="text-xl font-bold">
-        Invitar a alguien
-      </h2>
+    <Section title="Invitar a alguien" className={`grid gap-3 ${card}`}>
       <form noValidate onSubmit={submit} className="grid gap-3 sm:grid-cols-[1fr_14rem_auto] sm:items-end">
         <EmailField autoComplete="off" idPrefix="invite-" error={errors.email} />
         <SelectField
@@ -79,6 +76,6 @@ export function InviteForm() {
           </div>
         </div>
       )}
-    </section>
+    </Section>
   );
 }

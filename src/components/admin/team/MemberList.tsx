@@ -1,7 +1,7 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type Member, ROLE_LABELS, type Role } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { card } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 import { useChangeMember } from './queries.ts';
 
 /** The members with their role, state and last sign-in; change a role, deactivate or reactivate. */
@@ -11,10 +11,7 @@ export function MemberList({ members, self }: { members: Member[]; self: string 
     mutation.mutate({ id, change: body }, { onSuccess: () => showToast({ title: done }) });
 
   return (
-    <section aria-labelledby="members-title" className="grid gap-3">
-      <h2 id="members-title" className="text-xl font-bold">
-        Miembros
-      </h2>
+    <Section title="Miembros">
       <ul className="grid gap-2">
         {members.map((member) => (
           <li key={member.id} className={`flex flex-wrap items-center justify-between gap-3 ${card}`}>
@@ -65,6 +62,6 @@ export function MemberList({ members, self }: { members: Member[]; self: string 
           </li>
         ))}
       </ul>
-    </section>
+    </Section>
   );
 }

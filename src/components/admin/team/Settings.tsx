@@ -1,15 +1,12 @@
 import type { TeamView as Team, TeamSettingsChange } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { card } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 import { useTeamSettings } from './queries.ts';
 
 /** "Ajustes del equipo": round-robin assignment and the passkey requirement. */
 export function Settings({ team }: { team: Team }) {
   return (
-    <section aria-labelledby="settings-title" className={`grid gap-2 ${card}`}>
-      <h2 id="settings-title" className="text-xl font-bold">
-        Ajustes del equipo
-      </h2>
+    <Section title="Ajustes del equipo" className={`grid gap-2 ${card}`}>
       <SettingToggle
         checked={team.roundRobin}
         label="Asignar cada prospecto nuevo, por turnos, a los asesores activos"
@@ -26,7 +23,7 @@ export function Settings({ team }: { team: Team }) {
             : 'Los administradores deberán entrar con su llave de acceso'
         }
       />
-    </section>
+    </Section>
   );
 }
 

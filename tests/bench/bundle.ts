@@ -20,7 +20,8 @@ if (!existsSync(DIST)) {
 const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefiltro.html', 'estimacion.html'];
 
 /**
- * Before issue #24 (2026-11-24, this script): /admin 106.1 KB, /auth 85.2, / 91.9, /modelos 79.1,
+ * Before issue #24 (2026-11-24, this script on `npm run build:test`'s dist, where the voice widget is
+ * configured; a build without the voice keys loads less): /admin 106.1 KB, /auth 85.2, / 91.9, /modelos 79.1,
  * /prefiltro 92.1, /estimacion 92.4. The panel may grow by what TanStack Query costs (about 13 KB
  * gzip); the public pages' islands may not grow beyond rounding.
  */

@@ -321,11 +321,13 @@ describe('logs', () => {
         'x-nf-request-id': requestId,
       },
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes(requestId));
+    const linesOf = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes(requestId));
+    await expect.poll(() => linesOf().length).toBeGreaterThan(0);
+    const lines = linesOf();
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] as string)).toMatchObject({
       level: 'info',

@@ -44,11 +44,13 @@ describe('a CSV export cut by a database failure', () => {
       outcome = 'failed';
     }
     expect(outcome).toBe('failed');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const interrupted = server
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('export_interrupted'));
+    const interruptions = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('export_interrupted'));
+    await expect.poll(() => interruptions().length).toBeGreaterThan(0);
+    const interrupted = interruptions();
     expect(interrupted).toHaveLength(1);
     expect(JSON.parse(interrupted[0] as string)).toMatchObject({ level: 'error', kind: 'quick-quotes' });
   });

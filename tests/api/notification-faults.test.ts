@@ -63,9 +63,7 @@ describe('a receiver that is down', () => {
         [ids],
       );
     // Down for at least two attempts of every notification (a second apart), none sent.
-    await expect
-      .poll(async () => (await attempts()).every((row) => row.attempts >= 2), { timeout: 20_000 })
-      .toBe(true);
+    await expect.poll(async () => (await attempts()).every((row) => row.attempts >= 2), { timeout: 20_000 }).toBe(true);
     const waiting = await attempts();
     expect(waiting.every((row) => row.status !== 'sent')).toBe(true);
     // The team reads why, in Spanish, with the code for whoever fixes it.
@@ -113,8 +111,7 @@ describe('a receiver that is down', () => {
       });
     expect((await retry(row?.id as string)).status).toBe(202);
     const status = async () =>
-      (await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE id = $1', [row?.id]))[0]
-        ?.status;
+      (await sql<{ status: string }>('SELECT status FROM notification_deliveries WHERE id = $1', [row?.id]))[0]?.status;
     await expect.poll(status, { timeout: 20_000 }).toBe('sent');
     expect(deliveredIds().filter((delivered) => delivered === id)).toHaveLength(1);
     // Sent is final: retrying it again is refused, and nothing is sent twice.

@@ -58,6 +58,10 @@ test.describe('quick-quote dialog', () => {
     const name = uniqueName('Paths');
     await page.goto('/');
     const card = page.getByRole('listitem').filter({ hasText: 'Más popular' });
+    // The card promises what the dialog does (issue #25): it asks for no land nor budget.
+    await expect(card).toContainText(
+      'Déjanos tu nombre y tu WhatsApp y te mostramos los modelos con sus precios. En menos de 24 horas, un asesor te ayuda a elegir el que va con tu terreno y tu presupuesto.',
+    );
     await card.getByRole('button').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nombre').fill(name);

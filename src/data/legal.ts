@@ -1,10 +1,23 @@
 /**
- * The version of the privacy notice in force: the `updated` date of
- * src/content/legal/aviso-de-privacidad.md. Each lead stores it with the time
- * it was sent (issue #14). The content schema fails the build while the two
- * differ, so nobody changes the notice without changing what leads record.
+ * Every version of the privacy notice ever published, oldest first: the
+ * `updated` dates of src/content/legal/aviso-de-privacidad.md. A lead records
+ * the version the visitor saw when they pressed send (issue #25), and a
+ * request can wait in their browser's outbox for up to 7 days across a
+ * change of the notice, so the server accepts any version listed here and
+ * nothing else. Never remove one; add the new date at the end.
  */
-export const PRIVACY_NOTICE_VERSION = '2026-11-23';
+export const PRIVACY_NOTICE_VERSIONS = ['2026-11-23', '2026-11-24'] as const;
+
+export type PrivacyNoticeVersion = (typeof PRIVACY_NOTICE_VERSIONS)[number];
+
+/**
+ * The version in force: the last of the list. The content schema fails the
+ * build while it differs from the notice's `updated` date, so nobody changes
+ * the notice without changing what leads record.
+ */
+export const PRIVACY_NOTICE_VERSION = PRIVACY_NOTICE_VERSIONS[
+  PRIVACY_NOTICE_VERSIONS.length - 1
+] as PrivacyNoticeVersion;
 
 /**
  * What the legal pages' text may leave to the page: `{email}` (the page's

@@ -294,6 +294,67 @@ describe('validation messages', () => {
   });
 });
 
+describe.each(endpoints)('$path: the consent of the press (issue #25)', ({ path, table, valid }) => {
+  const DAY = 86_400_000;
+  const stored = async (name: string) =>
+    (
+      await sql<{ privacy_version: string; privacy_accepted_at: Date }>(
+        `SELECT privacy_version, privacy_accepted_at FROM ${table} WHERE name = $1`,
+        [name],
+      )
+    )[0];
+
+  it('records the version the visitor saw and the time they pressed send, days before delivery', async () => {
+    const pressed = new Date(Date.now() - 3 * DAY);
+    const body = valid({
+      name: 'Envío Tardío',
+      privacy_version: '2026-11-23',
+      privacy_accepted_at: pressed.toISOString(),
+    });
+    expect((await postJson(server.url + path, body)).status).toBe(201);
+    const row = await stored('Envío Tardío');
+    expect(row?.privacy_version).toBe('2026-11-23');
+    expect(row?.privacy_accepted_at.toISOString()).toBe(pressed.toISOString());
+  });
+
+  it("bounds the time by the server's clock: not ahead of it, not older than the outbox keeps a request", async () => {
+    for (const [name, offset] of [
+      ['Reloj Adelantado', 60 * 60_000],
+      ['Reloj Atrasado', -8 * DAY],
+    ] as const) {
+      const before = Date.now();
+      const claimed = new Date(before + offset).toISOString();
+      const answer = await postJson(server.url + path, valid({ name, privacy_accepted_at: claimed }));
+      expect(answer.status, name).toBe(201);
+      const at = (await stored(name))?.privacy_accepted_at.getTime() ?? 0;
+      expect(at, name).toBeGreaterThanOrEqual(before - 1000);
+      expect(at, name).toBeLessThanOrEqual(Date.now() + 1000);
+    }
+  });
+
+  it('refuses a version of the notice that was never published, or a time that is not one, with a 400 in Spanish', async () => {
+    for (const [name, extra, field, message] of [
+      [
+        'Versión Inventada',
+        { privacy_version: '2030-01-01' },
+        'privacy_version',
+        'La versión del aviso de privacidad no es válida. Recarga la página.',
+      ],
+      [
+        'Hora Inventada',
+        { privacy_accepted_at: 'ayer' },
+        'privacy_accepted_at',
+        'La hora de aceptación del aviso de privacidad no es válida.',
+      ],
+    ] as const) {
+      const answer = await postJson(server.url + path, valid({ name, ...extra }));
+      expect(answer.status, name).toBe(400);
+      expect(((await answer.json()) as { fields: Record<string, string> }).fields[field]).toBe(message);
+      expect(await stored(name)).toBeUndefined();
+    }
+  });
+});
+
 describe('rate limit per IP', () => {
   it('answers 429 with a Spanish message past LEAD_RATE_LIMIT, per endpoint', async () => {
     const limited = await startServer({ LEAD_RATE_LIMIT: '3' });
@@ -303,6 +364,10 @@ describe('rate limit per IP', () => {
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
     const refused = await postJson(`${limited.url}/api/quick-quotes`, quickQuote());
+    // Until the window ends (10 minutes at most): a request kept in the visitor's outbox waits for it.
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(600);
     expect((await refused.json()).error).toBe(
       'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.',
     );

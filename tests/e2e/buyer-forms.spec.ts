@@ -100,9 +100,9 @@ test.describe('/prefiltro', () => {
   });
 
   test('keeps the visitor on the page with the data typed when saving fails', async ({ page, consoleErrors }) => {
-    // A server error; a lost connection waits in the outbox instead (outbox.spec.ts).
+    // A refusal (a 4xx other than 408 and 429); no answer, 408, 429 and 5xx wait in the outbox (outbox.spec.ts).
     await page.route('**/api/quote-requests', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: '{}' }),
+      route.fulfill({ status: 403, contentType: 'application/json', body: '{}' }),
     );
     await page.goto('/prefiltro');
     await page.getByLabel('Nombre de contacto').fill('Sin conexión');

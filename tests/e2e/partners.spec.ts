@@ -100,10 +100,10 @@ test('rejects a project without documents: chat only, and "Regresar al Inicio" g
   await expect(page.getByRole('button', { name: 'Enviar evaluación' })).toBeVisible();
 });
 
-test('keeps the answers when the evaluation cannot be saved', async ({ page, consoleErrors }) => {
-  // A 500 (502-504 and lost connections wait in the outbox instead: outbox.spec.ts).
+test('keeps the answers when the evaluation is refused', async ({ page, consoleErrors }) => {
+  // A 4xx other than 408 and 429 (no answer, 408, 429 and 5xx wait in the outbox instead: outbox.spec.ts).
   await page.route('**/api/partner-applications', (route) =>
-    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }),
+    route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"x"}' }),
   );
   await answer(page, { legal: 'Sí', pay: 'Sí' }, 'Socio sin red');
   await expect(toast(page, 'Error al enviar solicitud')).toContainText(

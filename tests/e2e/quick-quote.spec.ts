@@ -58,6 +58,10 @@ test.describe('quick-quote dialog', () => {
     const name = uniqueName('Paths');
     await page.goto('/');
     const card = page.getByRole('listitem').filter({ hasText: 'Más popular' });
+    // The card promises what the dialog does (issue #25): it asks for no land nor budget.
+    await expect(card).toContainText(
+      'Déjanos tu nombre y tu WhatsApp y te mostramos los modelos con sus precios. En menos de 24 horas, un asesor te ayuda a elegir el que va con tu terreno y tu presupuesto.',
+    );
     await card.getByRole('button').click();
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Nombre').fill(name);
@@ -70,13 +74,13 @@ test.describe('quick-quote dialog', () => {
     ]);
   });
 
-  test('answers edited after a lost answer go with a new key: stored, never refused as a reused key', async ({
+  test('answers edited after a refused answer go with a new key: stored, never refused as a reused key', async ({
     page,
     sql,
     consoleErrors,
   }) => {
     const name = uniqueName('Editado');
-    const keys = await loseFirstAnswer(page, 'error');
+    const keys = await loseFirstAnswer(page, 'refused');
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     const dialog = page.getByRole('dialog');
@@ -106,8 +110,11 @@ test.describe('quick-quote dialog', () => {
     await dialog.getByLabel('Nombre').fill(name);
     await dialog.getByLabel('WhatsApp').fill('999 123 4567');
     await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
-    // Online but unanswered: the visitor goes on to the models; the page sends what waits.
-    await expect(page).toHaveURL(/\/modelos$/);
+    // Unanswered: the next page would not load either; the visitor stays, told, and this page sends what waits.
+    await expect(toast(page, 'Solicitud guardada')).toContainText(
+      'Tu conexión no respondió: guardamos tu solicitud y la enviaremos en cuanto mejore la señal.',
+    );
+    await expect(page).toHaveURL(/\/$/);
     await expect(toast(page, 'Solicitud enviada')).toBeVisible();
     expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
@@ -116,11 +123,11 @@ test.describe('quick-quote dialog', () => {
     consoleErrors.splice(0);
   });
 
-  test('stays open with what was typed when the server answers an error', async ({ page, consoleErrors }) => {
-    // A 500 is not a lost connection: nothing waits in the outbox, the visitor sees the failure.
-    // (502, 503 and 504 are kept and sent later: tests/e2e/outbox.spec.ts.)
+  test('stays open with what was typed when the server refuses the request', async ({ page, consoleErrors }) => {
+    // A 4xx other than 408 and 429 is the request's own fault: nothing waits in the outbox, the
+    // visitor sees the failure. (No answer, 408, 429 and 5xx are kept and sent later: outbox.spec.ts.)
     await page.route('**/api/quick-quotes', (route) =>
-      route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"x"}' }),
+      route.fulfill({ status: 403, contentType: 'application/json', body: '{"error":"x"}' }),
     );
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
@@ -135,8 +142,8 @@ test.describe('quick-quote dialog', () => {
     await expect(dialog.getByLabel('Nombre')).toHaveValue('Ana Sin Red');
     await expect(dialog.getByLabel('WhatsApp')).toHaveValue('9991234567');
     expect(consoleErrors.splice(0)).toEqual([
-      expect.stringContaining('500'),
-      'No se pudo enviar el formulario (/api/quick-quotes): estado 500',
+      expect.stringContaining('403'),
+      'No se pudo enviar el formulario (/api/quick-quotes): estado 403',
     ]);
     expect(await page.evaluate(() => localStorage.getItem('leadOutbox'))).toBeNull();
   });
@@ -144,16 +151,16 @@ test.describe('quick-quote dialog', () => {
 
 /**
  * The first quick quote reaches the server and is stored, then its answer is
- * lost on the way back (`reset`: the connection drops; `error`: a 500 comes
- * instead); returns the Idempotency-Key of every attempt.
+ * lost on the way back (`reset`: the connection drops; `refused`: a 403 comes
+ * instead, which is not retried); returns the Idempotency-Key of every attempt.
  */
-async function loseFirstAnswer(page: Page, how: 'reset' | 'error'): Promise<string[]> {
+async function loseFirstAnswer(page: Page, how: 'reset' | 'refused'): Promise<string[]> {
   const keys: string[] = [];
   await page.route('**/api/quick-quotes', async (route) => {
     keys.push(route.request().headers()['idempotency-key'] ?? '');
     if (keys.length > 1) return route.continue();
     await route.fetch();
-    if (how === 'error') return route.fulfill({ status: 500, contentType: 'application/json', body: '{}' });
+    if (how === 'refused') return route.fulfill({ status: 403, contentType: 'application/json', body: '{}' });
     return route.abort('connectionreset');
   });
   return keys;

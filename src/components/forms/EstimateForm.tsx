@@ -1,6 +1,6 @@
 import { estimateForm } from '../../lib/forms/estimate.ts';
 import { DefinedForm } from './FormQuestions.tsx';
-import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
+import { continueToModels, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 /** /estimacion: the personalised estimate. */
 export default function EstimateForm() {
@@ -9,11 +9,11 @@ export default function EstimateForm() {
     extra: () => ({ source: 'estimacion' }),
     onSuccess(_answer, values) {
       rememberAnswers('estimateData', values);
-      continueToModels(estimateForm.toasts.success, false);
+      continueToModels(estimateForm.toasts.success);
     },
-    onQueued(values) {
+    onQueued(values, _form, queued) {
       rememberAnswers('estimateData', values);
-      return continueToModels(QUEUED_TOAST, true);
+      return continueToModels(queued.toast, queued);
     },
   });
 

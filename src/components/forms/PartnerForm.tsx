@@ -84,6 +84,11 @@ function PartnerQuestions({ onVerdict }: { onVerdict(verdict: Verdict): void }) 
       showToast(answer.status === 'approved' ? partnerForm.toasts.approved : partnerForm.toasts.rejected);
       onVerdict(answer);
     },
+    onQueued(_values, _form, queued) {
+      // Scored when it reaches us, perhaps on another page: the verdict comes by WhatsApp.
+      showToast({ ...queued.toast, description: `${queued.toast.description} ${PARTNER_VERDICTS.byWhatsApp}` });
+      return undefined;
+    },
   });
 
   return <DefinedForm form={partnerForm} lead={lead} />;

@@ -1,6 +1,6 @@
 import { preFilterForm } from '../../lib/forms/pre-filter.ts';
 import { DefinedForm } from './FormQuestions.tsx';
-import { continueToModels, QUEUED_TOAST, rememberAnswers, useLeadForm } from './use-lead-form.ts';
+import { continueToModels, rememberAnswers, useLeadForm } from './use-lead-form.ts';
 
 /** /prefiltro: "Primer paso hacia tu casa". */
 export default function PreFilterForm() {
@@ -11,9 +11,9 @@ export default function PreFilterForm() {
       rememberAnswers('preFilterData', values);
       window.location.assign('/modelos');
     },
-    onQueued(values) {
+    onQueued(values, _form, queued) {
       rememberAnswers('preFilterData', values);
-      return continueToModels(QUEUED_TOAST, true);
+      return continueToModels(queued.toast, queued);
     },
   });
 

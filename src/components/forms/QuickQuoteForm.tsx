@@ -1,6 +1,6 @@
 import { quickQuoteForm } from '../../lib/forms/quick-quote.ts';
 import { DefinedForm } from './FormQuestions.tsx';
-import { continueToModels, QUEUED_TOAST, useLeadForm } from './use-lead-form.ts';
+import { continueToModels, useLeadForm } from './use-lead-form.ts';
 
 interface Props {
   /** The <dialog> this form lives in; its `data-origin` says which button opened it. */
@@ -15,12 +15,12 @@ export default function QuickQuoteForm({ dialogId }: Props) {
     onSuccess(_answer, _values, form) {
       (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
       form.reset();
-      continueToModels(quickQuoteForm.toasts.success, false);
+      continueToModels(quickQuoteForm.toasts.success);
     },
-    onQueued(_values, form) {
+    onQueued(_values, form, queued) {
       (document.getElementById(dialogId) as HTMLDialogElement | null)?.close();
       form.reset();
-      return continueToModels(QUEUED_TOAST, true);
+      return continueToModels(queued.toast, queued);
     },
   });
 

@@ -1,12 +1,13 @@
 /**
  * Sends what waits in the outbox: now, whenever the browser comes back
- * online, and with a growing pause while the page stays open. A 2xx or any
- * 4xx ends an entry (a 4xx is shown, never retried); a network failure keeps
+ * online, and with a growing pause while the page stays open, never before
+ * an entry's Retry-After. A 2xx or a 4xx other than 408 and 429 ends an
+ * entry (the 4xx is shown, never retried); no answer, 408, 429 and 5xx keep
  * it. While something waits, a quiet "pendiente" notice stays on screen.
  * Part of the page script (site.ts), one per page: a form that has just
  * kept a request asks it to send with `requestOutboxSend()`.
  */
-import { dropFromOutbox, isNetworkFailure, readOutbox } from './outbox.ts';
+import { dropFromOutbox, isRetriable, nextAttemptAt, readOutbox, updateInOutbox } from './outbox.ts';
 import { submitLead } from './submit-lead.ts';
 import { showToast } from './toast.ts';
 
@@ -17,6 +18,9 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 let failures = 0;
 
 const NOTICE_ID = 'outbox-pending';
+
+/** Sent later, when the form has no words of its own for it (OutboxEntry.delivered). */
+const DELIVERED = { title: 'Solicitud enviada', description: 'Recibimos la solicitud que tenías pendiente de envío.' };
 
 function showPending(count: number): void {
   let notice = document.getElementById(NOTICE_ID);
@@ -39,12 +43,13 @@ async function send(): Promise<void> {
   sending = true;
   try {
     for (const entry of readOutbox()) {
+      if ((entry.notBefore ?? 0) > Date.now()) continue; // the server asked us to wait
       const result = await submitLead(entry.endpoint, entry.body, entry.key);
       if (result.ok) {
         dropFromOutbox(entry.key);
         failures = 0;
-        showToast({ title: 'Solicitud enviada', description: 'Recibimos la solicitud que guardamos sin conexión.' });
-      } else if (!isNetworkFailure(result.status) && result.status !== 429 && result.status !== 408) {
+        showToast(entry.delivered ?? DELIVERED);
+      } else if (!isRetriable(result.status)) {
         dropFromOutbox(entry.key);
         showToast({
           title: 'No pudimos enviar tu solicitud guardada',
@@ -53,15 +58,18 @@ async function send(): Promise<void> {
         });
       } else {
         failures++;
+        if (result.retryAfter !== undefined) updateInOutbox(entry.key, { notBefore: Date.now() + result.retryAfter });
         break; // still no way through: the rest waits too
       }
     }
   } finally {
     sending = false;
-    const left = readOutbox().length;
-    showPending(left);
+    const left = readOutbox();
+    showPending(left.length);
     clearTimeout(timer);
-    if (left > 0) timer = setTimeout(() => void send(), PAUSES_MS[Math.min(failures, PAUSES_MS.length - 1)]);
+    const now = Date.now();
+    const next = nextAttemptAt(left, now, PAUSES_MS[Math.min(failures, PAUSES_MS.length - 1)] ?? 0);
+    if (next !== null) timer = setTimeout(() => void send(), next - now);
   }
 }
 

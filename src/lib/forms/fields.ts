@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import './errors.ts'; // no library wording reaches a visitor
+import { PRIVACY_NOTICE_VERSIONS } from '../../data/legal.ts';
 import { normalizePhone } from './phone.ts';
 
 export const LIMITS = {
@@ -124,10 +125,26 @@ export const attributionShape = {
  */
 export const MARKETING_FIELD = 'marketing';
 export const MARKETING_LABEL = 'Quiero recibir novedades y promociones';
+/**
+ * The privacy notice the visitor saw and the moment they pressed send, taken
+ * by the browser at the press and kept with a request that waits in the
+ * outbox (issue #25). Not questions of the form: added to the request. Both
+ * optional (an API client, or a request kept before they existed, gets the
+ * server's version and time); the server bounds the time by its own clock
+ * (src/server/leads/consent.ts).
+ */
+export const PRIVACY_VERSION_FIELD = 'privacy_version';
+export const PRIVACY_ACCEPTED_AT_FIELD = 'privacy_accepted_at';
 export const consentShape = {
   [MARKETING_FIELD]: z.pipe(
     z.optional(z.union([z.literal('si'), z.boolean()], { error: 'Marca la casilla de novedades o déjala vacía.' })),
     z.transform((value: 'si' | boolean | undefined) => value === 'si' || value === true),
+  ),
+  [PRIVACY_VERSION_FIELD]: z.optional(
+    z.enum(PRIVACY_NOTICE_VERSIONS, { error: 'La versión del aviso de privacidad no es válida. Recarga la página.' }),
+  ),
+  [PRIVACY_ACCEPTED_AT_FIELD]: z.optional(
+    z.iso.datetime({ offset: true, error: 'La hora de aceptación del aviso de privacidad no es válida.' }),
   ),
 };
 

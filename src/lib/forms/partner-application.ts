@@ -78,6 +78,11 @@ export const PARTNER_VERDICTS = {
     chat: 'Hablar con un asesor',
   },
   home: 'Regresar al Inicio',
+  /**
+   * An application kept in the outbox (issue #25) is scored when it reaches
+   * us, maybe on another page or another day: no verdict view shows it.
+   */
+  byWhatsApp: 'Un asesor te enviará el resultado de tu evaluación por WhatsApp.',
 } as const;
 
 const FAILURE = 'No se pudo guardar en este momento, intenta después.';
@@ -206,6 +211,10 @@ export const partnerForm = defineForm({
       title: PARTNER_VERDICTS.rejected.title,
       description: PARTNER_VERDICTS.rejected.text,
       variant: 'destructive',
+    },
+    delivered: {
+      title: 'Solicitud enviada',
+      description: `Recibimos la evaluación que tenías pendiente de envío. ${PARTNER_VERDICTS.byWhatsApp}`,
     },
   },
   messages: { invalid: 'Revisa los campos marcados para evaluar tu proyecto.', failure: FAILURE },

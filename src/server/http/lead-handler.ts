@@ -68,9 +68,11 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
       return await withDatabase(async (db) => {
         const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
         if (!(await hitRateLimit(db, rule, requestAddress(context)))) {
-          return jsonError(
+          // Retry-After: the end of the fixed window, so a request kept in the visitor's outbox waits for it.
+          return json(
             429,
-            'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.',
+            { error: 'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.' },
+            { 'Retry-After': String(secondsLeftInWindow(RATE_WINDOW_SECONDS)) },
           );
         }
         if (isBot || !parsed.success) return json(201, endpoint.decoy());
@@ -100,6 +102,11 @@ function fingerprint(endpoint: string, payload: unknown): string {
       : value,
   );
   return createHash('sha256').update(`${endpoint}\n${canonical}`).digest('hex');
+}
+
+/** Seconds until the current fixed window of the rate limit ends (at least 1). */
+function secondsLeftInWindow(windowSeconds: number, now = Date.now()): number {
+  return Math.max(1, windowSeconds - (Math.floor(now / 1000) % windowSeconds));
 }
 
 function isFilled(value: unknown): boolean {

@@ -1,8 +1,8 @@
-import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import { ESTIMATE_FIXED } from '../../lib/forms/options.ts';
 import type { PartnerApplication } from '../../lib/forms/partner-application.ts';
 import type { QuickQuote } from '../../lib/forms/quick-quote.ts';
 import type { QuoteRequest } from '../../lib/forms/quote-request.ts';
+import { consentRecord } from './consent.ts';
 import type { PartnerVerdict } from './partner-score.ts';
 
 /** Column name -> value, in the order they are inserted. */
@@ -10,12 +10,14 @@ export type Row = Record<string, string | number | boolean | null>;
 
 /**
  * Where the visit came from, and what the person agreed to: the privacy
- * notice in force when they sent it, and the optional marketing consent.
+ * notice they saw when they pressed send, and when (bounded by the server's
+ * clock, ./consent.ts), and the optional marketing consent.
  */
 function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row {
+  const consent = consentRecord(input);
   return {
-    privacy_version: PRIVACY_NOTICE_VERSION,
-    privacy_accepted_at: new Date().toISOString(),
+    privacy_version: consent.version,
+    privacy_accepted_at: consent.acceptedAt,
     marketing_consent: input.marketing,
     utm_source: input.utm_source,
     utm_medium: input.utm_medium,

@@ -1,0 +1,30 @@
+import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
+import { OUTBOX_MAX_AGE_MS } from '../../lib/client/outbox.ts';
+
+/** How far ahead of the server's clock a visitor's device may run and still be believed. */
+export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
+
+export interface ClaimedConsent {
+  /** The privacy notice's version the visitor saw (checked by the form's schema: a published version). */
+  privacy_version?: string | undefined;
+  /** When the visitor pressed send, by their device's clock (ISO 8601). */
+  privacy_accepted_at?: string | undefined;
+}
+
+/**
+ * The version and the time a lead records (issue #25): those of the press
+ * of the send button, which may be days before delivery when the request
+ * waited in the visitor's outbox. The device's clock is believed only where
+ * a request of ours can come from: from OUTBOX_MAX_AGE_MS (plus the skew)
+ * ago up to now; a time a little ahead (within CONSENT_CLOCK_SKEW_MS) is
+ * recorded as now, and one outside those bounds is not believed at all:
+ * the server's time of receipt is recorded, as for a request without one.
+ */
+export function consentRecord(claimed: ClaimedConsent, now = new Date()): { version: string; acceptedAt: string } {
+  const version = claimed.privacy_version ?? PRIVACY_NOTICE_VERSION;
+  const at = claimed.privacy_accepted_at === undefined ? Number.NaN : Date.parse(claimed.privacy_accepted_at);
+  const received = now.getTime();
+  const believable =
+    at >= received - OUTBOX_MAX_AGE_MS - CONSENT_CLOCK_SKEW_MS && at <= received + CONSENT_CLOCK_SKEW_MS;
+  return { version, acceptedAt: new Date(believable ? Math.min(at, received) : received).toISOString() };
+}

@@ -31,7 +31,7 @@ export function KpiStrip({ metrics }: { metrics: Metrics | null }) {
       </div>
       {metrics && (
         <p className="text-xs text-brand-700">
-          Cifras de las {formatShortDate(metrics.computedAt)}; se actualizan cada minuto.
+          Cifras al {formatShortDate(metrics.computedAt)}.
         </p>
       )}
     </section>

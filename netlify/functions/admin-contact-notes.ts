@@ -22,7 +22,9 @@ export default logged(
       const actor = { id: user.id, name: displayName(user) };
       if (request.method === 'DELETE') {
         const noteId = uuidSegment(url, 2);
-        const deletion = noteId ? await deleteNote(db, contactId, noteId, { ...actor, admin: user.admin }) : 'not_found';
+        const deletion = noteId
+          ? await deleteNote(db, contactId, noteId, { ...actor, admin: user.admin })
+          : 'not_found';
         if (deletion === 'not_yours') return jsonError(403, NOTE_NOT_YOURS);
         return deletion === 'deleted' ? empty(204) : jsonError(404, 'No encontramos esta nota.');
       }

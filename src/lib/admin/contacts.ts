@@ -164,10 +164,7 @@ export interface ContactDetail extends ContactSummary {
 export const NOTE_NOT_YOURS = 'Solo puedes eliminar tus propias notas. Pide a un administrador que elimine esta.';
 
 /** An adviser deletes only the notes they wrote; an administrator, any (the server decides, the panel hides the rest). */
-export function mayDeleteNote(
-  member: { id: string; admin: boolean },
-  note: { authorId: string | null },
-): boolean {
+export function mayDeleteNote(member: { id: string; admin: boolean }, note: { authorId: string | null }): boolean {
   return member.admin || note.authorId === member.id;
 }
 

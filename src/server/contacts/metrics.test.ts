@@ -1,6 +1,5 @@
-import type { QueryResult } from 'pg';
 import { expect, test } from 'vitest';
-import type { Queryable } from '../db/database.ts';
+import type { Queryable, QueryResult } from '../db/database.ts';
 import { currentMetrics } from './metrics.ts';
 
 /**

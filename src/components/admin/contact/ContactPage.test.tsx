@@ -139,7 +139,10 @@ test("an adviser sees «Eliminar» on their own notes only; the server's 403 is 
 
   // Someone's else note, if the page still offered it (an old tab): the server refuses and says why.
   const refusal = 'Solo puedes eliminar tus propias notas. Pide a un administrador que elimine esta.';
-  api.on(`DELETE /api/admin/contacts/${ID}/notes/${NOTES[0]?.id}`, { status: 403, body: { error: refusal } });
+  api.on(`DELETE /api/admin/contacts/${ID}/notes/c1c1c1c1-0000-4000-8000-000000000001`, {
+    status: 403,
+    body: { error: refusal },
+  });
   window.confirm = () => true;
   await userEvent.click(deletes[0] as HTMLElement);
   await waitFor(() => expect(toasts()).toEqual([`No se pudo eliminar la nota: ${refusal}`]));

@@ -29,7 +29,7 @@ export function KpiStrip({ metrics }: { metrics: Metrics | null }) {
           </div>
         ))}
       </div>
-      {metrics && <p className="text-xs text-brand-700">Cifras al {formatShortDate(metrics.computedAt)}.</p>}
+      {metrics && <p className="text-xs text-brand-700">Cifras al {formatShortDate(metrics.computedAt)}</p>}
     </section>
   );
 }

@@ -182,7 +182,7 @@ try {
   });
   rows.push(
     latency(
-      'metrics GET /api/admin/metrics (computed for each request; concurrent ones share one)',
+      'metrics GET /api/admin/metrics (never kept; concurrent requests share a computation)',
       METRICS_REQUESTS,
       metricsP95,
       BUDGET.metricsMs,

@@ -170,7 +170,7 @@ export function mayDeleteNote(member: { id: string; admin: boolean }, note: { au
 
 /** What the panel's home shows: the figures a sales team lives by. Weeks start on Monday, in Mérida's time. */
 export interface Metrics {
-  /** When these figures were computed: after the request that asked for them arrived. */
+  /** When these figures were computed (never kept; requests at the same moment share a computation). */
   computedAt: string;
   /** The last 12 weeks, oldest first, this week last. */
   leadsPerWeek: { week: string; counts: Record<LeadForm, number> }[];

@@ -23,27 +23,29 @@ function heldDatabase() {
   return { db, started, release: (index: number) => started[index]?.() };
 }
 
-test('an answer is never computed before its request arrived; requests during a computation share the next one', async () => {
+test('figures are never kept: requests during a computation share it, the next request computes again', async () => {
   const { db, started, release } = heldDatabase();
   const first = currentMetrics(db);
-  expect(started).toHaveLength(1);
-
-  // Two requests while the first computation runs: neither gets its figures (they may predate a new lead).
-  const second = currentMetrics(db);
-  const third = currentMetrics(db);
+  const during = currentMetrics(db);
   expect(started).toHaveLength(1);
   release(0);
   expect((await first).unattended).toBe(1);
+  expect(await during).toBe(await first);
 
-  // They share one computation, started once the first ended.
-  await expect.poll(() => started.length).toBe(2);
+  // Once it ended, the next request does not get those figures (a lead may have come since).
+  const next = currentMetrics(db);
+  expect(started).toHaveLength(2);
   release(1);
-  expect((await second).unattended).toBe(2);
-  expect(await third).toBe(await second);
+  expect((await next).unattended).toBe(2);
+});
 
-  // Once nothing runs, a request computes at once.
-  const fourth = currentMetrics(db);
-  expect(started).toHaveLength(3);
-  release(2);
-  expect((await fourth).unattended).toBe(3);
+test('a failed computation fails the requests that shared it, and the next one tries again', async () => {
+  let fail = true;
+  const db: Queryable = {
+    query: (() =>
+      fail ? Promise.reject(new Error('database down')) : Promise.resolve({ rows: [] })) as Queryable['query'],
+  };
+  await expect(currentMetrics(db)).rejects.toThrow('database down');
+  fail = false;
+  expect((await currentMetrics(db)).leadsPerWeek).toEqual([]);
 });

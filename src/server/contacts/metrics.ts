@@ -59,27 +59,18 @@ const WEEKS = `SELECT to_char(week, 'YYYY-MM-DD') AS week
 
 /**
  * The panel shows these figures beside live ones (the header's count of
- * requests, the list of contacts), so every answer is computed after its
- * request arrived: a lead stored before the panel asked is in both (decision
- * 0033; a minute's cache once showed "0" beside "2 solicitudes"). It costs
- * 50-100 ms of database work on 300,000 leads; requests that arrive while a
- * computation runs share the next one, which starts as soon as it ends, so a
- * process runs at most one at a time and none is older than its request.
+ * requests, the list of contacts), so nothing is kept once computed: a lead
+ * stored before the panel asked is in both (decision 0033; a minute's cache
+ * once showed "0" beside "2 solicitudes"). It costs 50-100 ms of database
+ * work on 300,000 leads; requests that arrive while a computation runs share
+ * it, so an answer is at most one computation older than its request: the
+ * same order as the gap between the panel's own two requests, which no
+ * server can close.
  */
 let computing: Promise<Metrics> | undefined;
-let queued: Promise<Metrics> | undefined;
 
 export function currentMetrics(db: Queryable): Promise<Metrics> {
-  if (!computing) return compute(db);
-  const settled = () => undefined;
-  queued ??= computing.then(settled, settled).then(() => {
-    queued = undefined;
-    return compute(db);
-  });
-  return queued;
-}
-
-function compute(db: Queryable): Promise<Metrics> {
+  if (computing) return computing;
   const value = metrics(db);
   computing = value;
   const done = () => {

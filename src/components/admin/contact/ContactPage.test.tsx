@@ -137,7 +137,7 @@ test("an adviser sees «Eliminar» on their own notes only; the server's 403 is 
   expect(deletes).toHaveLength(1);
   expect(deletes[0]?.closest('li')?.textContent).toContain('Llamar el lunes');
 
-  // Someone's else note, if the page still offered it (an old tab): the server refuses and says why.
+  // Should the server refuse anyway (the adviser's role or the note changed since the page loaded), it says why.
   const refusal = 'Solo puedes eliminar tus propias notas. Pide a un administrador que elimine esta.';
   api.on(`DELETE /api/admin/contacts/${ID}/notes/c1c1c1c1-0000-4000-8000-000000000001`, {
     status: 403,

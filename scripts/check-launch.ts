@@ -4,14 +4,12 @@
  * field to edit, and exits 1 while any remains (0 when the site can launch).
  * A broken data file is reported too (exit 1). `-- --site otra/ruta.json`
  * checks another copy of src/data/site.json instead (the tests' filled-in
- * fixture). The production build runs the same check (decision 0020).
+ * fixture). The production build and the local server's production start run
+ * the same check (decisions 0020 and 0033).
  */
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkContent, PROJECT_ROOT, readDataFiles, readJsonFile, readLegalTexts } from '../src/data/content-check.ts';
-import { checkLaunch, launchReport } from '../src/data/launch.ts';
-import { DataError } from '../src/data/problems.ts';
-import { siteSchema } from '../src/data/schemas.ts';
+import { PROJECT_ROOT } from '../src/data/content-check.ts';
+import { checkLaunchFiles } from '../src/data/launch-files.ts';
 
 let site: string | undefined;
 try {
@@ -21,19 +19,6 @@ try {
   process.exit(2);
 }
 
-const { data, problems } = readDataFiles(PROJECT_ROOT);
-if (site) {
-  const read = readJsonFile(process.cwd(), path.relative(process.cwd(), path.resolve(site)));
-  if ('problem' in read) problems.push(read.problem);
-  else data.site = read.data;
-}
-const legal = readLegalTexts(PROJECT_ROOT);
-problems.push(...checkContent(data, legal, PROJECT_ROOT));
-if (problems.length) {
-  console.error(new DataError(problems).message);
-  process.exit(1);
-}
-
-const pending = checkLaunch(siteSchema.parse(data.site), legal);
-(pending.length ? console.error : console.log)(launchReport(pending));
-process.exit(pending.length ? 1 : 0);
+const { ready, report } = checkLaunchFiles(PROJECT_ROOT, site);
+(ready ? console.log : console.error)(report);
+process.exit(ready ? 0 : 1);

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { noteSchema } from '../../src/lib/admin/contacts.ts';
+import { NOTE_NOT_YOURS, noteSchema } from '../../src/lib/admin/contacts.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { addNote, deleteNote } from '../../src/server/contacts/change.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
@@ -8,7 +8,8 @@ import { empty, json, jsonError } from '../../src/server/http/responses.ts';
 
 /**
  * POST /api/admin/contacts/{id}/notes {body}: 201 {id}.
- * DELETE /api/admin/contacts/{id}/notes/{noteId}: 204; the deletion is recorded in the history.
+ * DELETE /api/admin/contacts/{id}/notes/{noteId}: 204, recorded in the history and the activity log;
+ * 403 for an adviser and someone else's note (an administrator deletes any).
  */
 export default logged(
   'admin-contact-notes',
@@ -21,8 +22,11 @@ export default logged(
       const actor = { id: user.id, name: displayName(user) };
       if (request.method === 'DELETE') {
         const noteId = uuidSegment(url, 2);
-        const deleted = noteId ? await deleteNote(db, contactId, noteId, actor) : false;
-        return deleted ? empty(204) : jsonError(404, 'No encontramos esta nota.');
+        const deletion = noteId
+          ? await deleteNote(db, contactId, noteId, { ...actor, admin: user.admin })
+          : 'not_found';
+        if (deletion === 'not_yours') return jsonError(403, NOTE_NOT_YOURS);
+        return deletion === 'deleted' ? empty(204) : jsonError(404, 'No encontramos esta nota.');
       }
       if (url.pathname.split('/').length !== 6) return jsonError(405, 'Método no permitido.');
       const note = await body(noteSchema, 'Revisa la nota.');

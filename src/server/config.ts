@@ -71,6 +71,7 @@ const environmentSchema = z.object({
       return z.NEVER;
     }),
   SITE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  LAUNCH_CHECK: optionalText.pipe(z.enum(['strict', 'warn'], { error: 'must be "strict" or "warn"' }).optional()),
   VAPI_WEBHOOK_SECRET: optionalText.pipe(
     z
       .string()
@@ -176,6 +177,12 @@ export interface ServerConfig {
    * local default and refuses production without it.
    */
   siteUrl: string | undefined;
+  /**
+   * What the local server does when the site's data still has launch
+   * placeholders (src/server/local/launch.ts): `strict` refuses to start,
+   * `warn` logs them; unset, strict in production.
+   */
+  launchCheck: 'strict' | 'warn' | undefined;
   /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
   voiceWebhookSecret: string | undefined;
   notifications: NotificationConfig;
@@ -218,6 +225,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     // Netlify's own URL of the site (platform-set, never from a request) when SITE_URL is missing there.
     siteUrl: env.SITE_URL ?? (env.SITE_ID ? env.URL : undefined),
     voiceWebhookSecret: env.VAPI_WEBHOOK_SECRET,
+    launchCheck: env.LAUNCH_CHECK,
     notifications: notificationConfig(env),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),

@@ -69,6 +69,17 @@ describe('a change whose activity entry cannot be written is not made', () => {
     expect(await countRows('activity_log', `kind = 'state_change' AND details ->> 'contact' = $1`, [id])).toBe(1);
   });
 
+  it('the deletion of a note: 503, the note still shown and its history as it was', async () => {
+    const { id } = await newContact();
+    const added = await api(`/api/admin/contacts/${id}/notes`, 'POST', { body: 'Llamar el lunes' });
+    const { id: noteId } = (await added.json()) as { id: string };
+    const events = await countRows('contact_events', 'contact_id = $1', [id]);
+    await refuseActivity();
+    expect((await api(`/api/admin/contacts/${id}/notes/${noteId}`, 'DELETE')).status).toBe(503);
+    expect(await countRows('contact_notes', 'id = $1 AND deleted_at IS NULL', [noteId])).toBe(1);
+    expect(await countRows('contact_events', 'contact_id = $1', [id])).toBe(events);
+  });
+
   it('the deletion of a lead: 503, the lead still there', async () => {
     const { leadId } = await newContact();
     await refuseActivity();

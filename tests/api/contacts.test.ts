@@ -6,6 +6,7 @@ import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrate } from '../../db/migrate.ts';
+import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import { STALE_VERSION } from '../../src/lib/admin/contacts.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { createTestDatabase } from '../support/databases.ts';
@@ -391,6 +392,36 @@ describe('metrics', () => {
     expect(figures.responseTime.at(-3)).toMatchObject({ medianHours: 4, contacts: 3 });
     expect(figures.responseTime.at(-2)).toMatchObject({ medianHours: 10, contacts: 1 });
     expect(figures.responseTime.at(-1)).toMatchObject({ medianHours: null, contacts: 0 });
+  });
+});
+
+describe('metrics beside the live counts', () => {
+  it("a lead stored after the figures were shown is in the next answer, as in the header's count of requests", async () => {
+    const fresh = await startServer({ DATABASE_URL: await createTestDatabase(inject('pgAdminUrl')) });
+    const freshCookie = await setupAdmin(fresh.url);
+    const get = async <T>(pathname: string) => {
+      const response = await fetch(fresh.url + pathname, { headers: { Cookie: freshCookie } });
+      expect(response.status, pathname).toBe(200);
+      return (await response.json()) as T;
+    };
+    const leadsInCard = async () =>
+      Object.values((await get<{ byForm: Record<string, number> }>('/api/admin/metrics')).byForm).reduce(
+        (sum, n) => sum + n,
+        0,
+      );
+    // The header's "N solicitudes": the totals of every kind's first page (AdminPanel.tsx).
+    const leadsInHeader = async () => {
+      let total = 0;
+      for (const kind of LEAD_KINDS) total += (await get<{ total: number }>(`/api/admin/${kind}`)).total;
+      return total;
+    };
+
+    expect(await leadsInCard()).toBe(0);
+    for (const phone of [uniquePhone(), uniquePhone()]) {
+      expect((await postJson(`${fresh.url}/api/quick-quotes`, quickQuote({ phone }))).status).toBe(201);
+    }
+    expect(await leadsInHeader()).toBe(2);
+    expect(await leadsInCard()).toBe(2);
   });
 });
 

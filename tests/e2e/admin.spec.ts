@@ -510,6 +510,28 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   await adviser.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(toast(adviser, 'Cambios guardados')).toBeVisible();
   await expect(adviser.getByRole('listitem').filter({ hasText: adviserName }).first()).toBeVisible();
+  // Notes: the adviser deletes their own, not the administrator's (no «Eliminar» on it).
+  const adminNote = await page.request.post(`/api/admin/contacts/${contact?.contact_id}/notes`, {
+    data: { body: 'Nota del administrador: revisar crédito' },
+    headers: { Origin: 'http://127.0.0.1:4329' },
+  });
+  expect(adminNote.status()).toBe(201);
+  await adviser.reload();
+  await adviser.getByLabel('Nota', { exact: true }).fill('Pidió que le llamen el lunes');
+  await adviser.getByRole('button', { name: 'Agregar nota' }).click();
+  await expect(toast(adviser, 'Nota agregada')).toBeVisible();
+  const notes = adviser.getByRole('listitem');
+  const mine = notes.filter({ hasText: 'Pidió que le llamen el lunes' });
+  const theirs = notes.filter({ hasText: 'Nota del administrador: revisar crédito' });
+  await expect(theirs).toBeVisible();
+  await expect(theirs.getByRole('button', { name: /^Eliminar nota/ })).toHaveCount(0);
+  await adviser.screenshot({ path: 'test-results/e2e/notas-asesor-390.png', fullPage: true });
+  adviser.once('dialog', (dialog) => dialog.accept());
+  await mine.getByRole('button', { name: /^Eliminar nota/ }).click();
+  await expect(toast(adviser, 'Nota eliminada')).toBeVisible();
+  await expect(adviser.getByRole('button', { name: /^Eliminar nota/ })).toHaveCount(0);
+  await expect(adviser.getByText('Nota eliminada: «Pidió que le llamen el lunes»')).toBeVisible();
+
   // What only administrators do, the server refuses.
   const exportAnswer = await adviser.request.get('/api/admin/contacts/export.csv');
   expect(exportAnswer.status()).toBe(403);
@@ -531,6 +553,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   await page.goto('/admin#actividad');
   await expect(page.getByText(`Desactivó la cuenta de ${adviserName}`)).toBeVisible();
   await expect(page.getByText(`${adviserName} aceptó la invitación como asesor`)).toBeVisible();
+  await expect(page.getByText(`Eliminó una nota de ${name}`)).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/actividad-1280.png', fullPage: true });
   await phone.close();

@@ -20,11 +20,12 @@ const pending = new Set<{ stop(): unknown }>();
  * says otherwise, with the lead rate limit off. The server stops by itself
  * when this process is gone, however it ended (EXIT_WITH_PARENT).
  * `script` runs another server the same way (it prints `Listening on <url>`
- * and honours PORT, HOST and EXIT_WITH_PARENT), e.g. the Netlify emulator's.
+ * and honours PORT, HOST and EXIT_WITH_PARENT), e.g. the Netlify emulator's;
+ * `root` runs it from another copy of the project.
  */
 export async function spawnServer(
   env: Record<string, string | undefined> = {},
-  { script = 'src/server/local/serve.ts' } = {},
+  { script = 'src/server/local/serve.ts', root = ROOT } = {},
 ): Promise<RunningServer> {
   const environment: Record<string, string | undefined> = {
     ...process.env,
@@ -36,8 +37,8 @@ export async function spawnServer(
   };
   // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, [path.join(ROOT, script)], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    cwd: root,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

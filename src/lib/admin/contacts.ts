@@ -136,7 +136,15 @@ export type TimelineEntry =
       deliveries: DeliveryView[];
     }
   | { type: 'event'; at: string; kind: string; actor: string | null; from: string | null; to: string | null }
-  | { type: 'note'; at: string; id: string; author: string; body: string }
+  | {
+      type: 'note';
+      at: string;
+      id: string;
+      author: string;
+      /** Who wrote it; null once their account is gone (then only an administrator may delete it). */
+      authorId: string | null;
+      body: string;
+    }
   | {
       type: 'call';
       at: string;
@@ -152,9 +160,17 @@ export interface ContactDetail extends ContactSummary {
   timeline: TimelineEntry[];
 }
 
+/** What an adviser who tries to delete someone else's note is told (403). */
+export const NOTE_NOT_YOURS = 'Solo puedes eliminar tus propias notas. Pide a un administrador que elimine esta.';
+
+/** An adviser deletes only the notes they wrote; an administrator, any (the server decides, the panel hides the rest). */
+export function mayDeleteNote(member: { id: string; admin: boolean }, note: { authorId: string | null }): boolean {
+  return member.admin || note.authorId === member.id;
+}
+
 /** What the panel's home shows: the figures a sales team lives by. Weeks start on Monday, in Mérida's time. */
 export interface Metrics {
-  /** When these figures were computed (they are kept for a minute). */
+  /** When these figures were computed (never kept; requests at the same moment share a computation). */
   computedAt: string;
   /** The last 12 weeks, oldest first, this week last. */
   leadsPerWeek: { week: string; counts: Record<LeadForm, number> }[];

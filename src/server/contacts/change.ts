@@ -1,4 +1,4 @@
-import { type ContactChange, type ContactDetail, STATE_LABELS } from '../../lib/admin/contacts.ts';
+import { type ContactChange, type ContactDetail, mayDeleteNote, STATE_LABELS } from '../../lib/admin/contacts.ts';
 import type { Database } from '../db/database.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
@@ -119,29 +119,53 @@ export async function addNote(db: Database, contactId: string, body: string, act
   }
 }
 
+/** What became of a note's deletion: done, no such note (404), or someone else's note for an adviser (403). */
+export type NoteDeletion = 'deleted' | 'not_found' | 'not_yours';
+
 /**
- * Deletes a note (it stays in the table, marked) and records who did it;
- * false when there is no such note. The contact is locked first (FOR KEY
- * SHARE): an erasure locks the contact and then deletes its notes, so taking
- * the note first would deadlock with it; now one waits for the other.
+ * Deletes a note (it stays in the table, marked) if `actor` may
+ * (`mayDeleteNote`: an adviser their own, an administrator any), and records
+ * it in the contact's history and in the activity log, in one transaction
+ * (decision 0028). The activity entry names the contact, not the note's text:
+ * the erasure of a person rewrites names in the log (person.ts), not texts.
+ * The contact is locked first (FOR KEY SHARE): an erasure locks the contact
+ * and then deletes its notes, so taking the note first would deadlock with
+ * it; now one waits for the other.
  */
-export async function deleteNote(db: Database, contactId: string, noteId: string, actor: Actor): Promise<boolean> {
+export async function deleteNote(
+  db: Database,
+  contactId: string,
+  noteId: string,
+  actor: Actor & { admin: boolean },
+): Promise<NoteDeletion> {
   return db.transaction(async (tx) => {
-    const contact = await tx.query('SELECT 1 FROM contacts WHERE id = $1 FOR KEY SHARE', [contactId]);
-    if (contact.rows.length === 0) return false;
-    const { rows } = await tx.query<{ body: string }>(
-      `UPDATE contact_notes SET deleted_at = now(), deleted_by = $3
-       WHERE id = $2 AND contact_id = $1 AND deleted_at IS NULL
-       RETURNING body`,
-      [contactId, noteId, actor.name],
+    const contact = await tx.query<{ name: string }>('SELECT name FROM contacts WHERE id = $1 FOR KEY SHARE', [
+      contactId,
+    ]);
+    const name = contact.rows[0]?.name;
+    if (name === undefined) return 'not_found';
+    const found = await tx.query<{ author_id: string | null }>(
+      `SELECT author_id FROM contact_notes WHERE id = $2 AND contact_id = $1 AND deleted_at IS NULL FOR UPDATE`,
+      [contactId, noteId],
     );
-    const note = rows[0];
-    if (!note) return false;
+    const note = found.rows[0];
+    if (!note) return 'not_found';
+    if (!mayDeleteNote(actor, { authorId: note.author_id })) return 'not_yours';
+    const { rows } = await tx.query<{ body: string }>(
+      'UPDATE contact_notes SET deleted_at = now(), deleted_by = $2 WHERE id = $1 RETURNING body',
+      [noteId, actor.name],
+    );
     await tx.query(
       `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, detail)
        VALUES ($1, $2, $3, 'note_deleted', $4, $5)`,
-      [contactId, actor.id, actor.name, note.body.slice(0, 200), noteId],
+      [contactId, actor.id, actor.name, (rows[0]?.body ?? '').slice(0, 200), noteId],
     );
-    return true;
+    await recordActivity(tx, {
+      actor,
+      kind: 'note_deleted',
+      summary: `Eliminó una nota de ${name}`,
+      details: { contact: contactId, note: noteId, author: note.author_id },
+    });
+    return 'deleted';
   });
 }

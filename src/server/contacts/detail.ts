@@ -57,8 +57,8 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
       to_value: string | null;
       created_at: Date;
     }>('SELECT kind, actor_name, from_value, to_value, created_at FROM contact_events WHERE contact_id = $1', [id]),
-    db.query<{ id: string; author_name: string; body: string; created_at: Date }>(
-      'SELECT id, author_name, body, created_at FROM contact_notes WHERE contact_id = $1 AND deleted_at IS NULL',
+    db.query<{ id: string; author_id: string | null; author_name: string; body: string; created_at: Date }>(
+      'SELECT id, author_id, author_name, body, created_at FROM contact_notes WHERE contact_id = $1 AND deleted_at IS NULL',
       [id],
     ),
     callsOfContact(db, id),
@@ -82,6 +82,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         at: new Date(note.created_at).toISOString(),
         id: note.id,
         author: note.author_name,
+        authorId: note.author_id,
         body: note.body,
       }),
     ),

@@ -30,6 +30,7 @@ import { closeEmailTransports, verifyEmail } from '../notifications/channels/ema
 import { startNotificationWorker } from '../notifications/worker.ts';
 import { settleAccountEmails } from '../team/account-mail.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
+import { checkLaunchAtStart } from './launch.ts';
 import { onParentExit } from './lifetime.ts';
 import { dataDirectory, PROJECT_ROOT } from './paths.ts';
 
@@ -68,6 +69,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const config = getConfig(); // read and checked once, now that DATABASE_URL is known
   sessionSecret(); // production without JWT_SECRET stops here, naming it
   publicSiteUrl(config); // and without SITE_URL, which every link we e-mail starts with
+  checkLaunchAtStart(config); // and with a launch placeholder left in the site's data (decision 0033)
   if (!embedded) await requireMigrated(requireDatabaseUrl(config));
   checkEmailChannel(config);
 

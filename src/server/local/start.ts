@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { readConfig } from '../config.ts';
+import { checkLaunchAtStart } from './launch.ts';
 import { PROJECT_ROOT } from './paths.ts';
 
 /**
  * `npm start`: builds the site when a source is newer than the last build,
  * then runs the local server (embedded PostgreSQL unless DATABASE_URL is set).
+ * In production a launch placeholder left stops it before the build, with the
+ * Spanish list (the server would refuse it after; decision 0033).
  */
 const BUILD_INPUTS = ['src', 'public', 'astro.config.mjs', 'package.json', 'package-lock.json'];
 const BUILD_OUTPUT = path.join(PROJECT_ROOT, 'dist', 'index.html');
@@ -29,6 +33,13 @@ function needsBuild(): boolean {
     return true;
   }
   return BUILD_INPUTS.some((input) => newestChange(path.join(PROJECT_ROOT, input)) > built);
+}
+
+try {
+  checkLaunchAtStart(readConfig());
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 }
 
 if (needsBuild()) {

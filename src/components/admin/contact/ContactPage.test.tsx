@@ -108,3 +108,57 @@ test('a session that ended while the page was open: a save sends the adviser to 
   await waitFor(() => expect(navigations).toEqual(['/auth']));
   expect(toasts()).toEqual([]);
 });
+
+const MARISOL = 'a1b2c3d4-0000-4000-8000-000000000001';
+const NOTES: ContactDetail['timeline'] = [
+  {
+    type: 'note',
+    at: '2026-11-20T16:00:00.000Z',
+    id: 'c1c1c1c1-0000-4000-8000-000000000001',
+    author: 'Marisol',
+    authorId: MARISOL,
+    body: 'Llamar el lunes',
+  },
+  {
+    type: 'note',
+    at: '2026-11-20T17:00:00.000Z',
+    id: 'c1c1c1c1-0000-4000-8000-000000000002',
+    author: 'Pedro',
+    authorId: 'a1b2c3d4-0000-4000-8000-000000000002',
+    body: 'Quiere el modelo Lumo',
+  },
+];
+
+test("an adviser sees «Eliminar» on their own notes only; the server's 403 is told in Spanish", async () => {
+  api.on(`GET /api/admin/contacts/${ID}`, { body: { ...CONTACT, timeline: NOTES } });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByText('Quiere el modelo Lumo');
+  const deletes = screen.getAllByRole('button', { name: /^Eliminar nota/ });
+  expect(deletes).toHaveLength(1);
+  expect(deletes[0]?.closest('li')?.textContent).toContain('Llamar el lunes');
+
+  // Should the server refuse anyway (the adviser's role or the note changed since the page loaded), it says why.
+  const refusal = 'Solo puedes eliminar tus propias notas. Pide a un administrador que elimine esta.';
+  api.on(`DELETE /api/admin/contacts/${ID}/notes/c1c1c1c1-0000-4000-8000-000000000001`, {
+    status: 403,
+    body: { error: refusal },
+  });
+  window.confirm = () => true;
+  await userEvent.click(deletes[0] as HTMLElement);
+  await waitFor(() => expect(toasts()).toEqual([`No se pudo eliminar la nota: ${refusal}`]));
+  expect(navigations).toEqual([]);
+});
+
+test('an administrator sees «Eliminar» on every note', async () => {
+  api.on('GET /api/auth/session', {
+    body: {
+      user: { id: 'a1b2c3d4-0000-4000-8000-000000000009', email: 'admin@ceiba.mx', name: null, role: 'admin' },
+      admin: true,
+    },
+  });
+  api.on(`GET /api/admin/team`, { body: { members: [], invitations: [], settings: {} } });
+  api.on(`GET /api/admin/contacts/${ID}`, { body: { ...CONTACT, timeline: NOTES } });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByText('Quiere el modelo Lumo');
+  expect(screen.getAllByRole('button', { name: /^Eliminar nota/ })).toHaveLength(2);
+});

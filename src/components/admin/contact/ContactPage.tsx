@@ -87,7 +87,7 @@ export function ContactPage({ brand }: { brand: string }) {
       )}
       <FollowUpForm contact={contact} members={members} onStale={() => setStale(true)} />
       <NoteForm contactId={contact.id} />
-      <Timeline contact={contact} />
+      <Timeline contact={contact} member={member} />
       {member.admin && <PersonalData contact={contact} />}
     </div>
   );

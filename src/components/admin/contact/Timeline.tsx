@@ -1,5 +1,5 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
-import { type ContactDetail, FORM_LABELS, type TimelineEntry } from '../../../lib/admin/contacts.ts';
+import { type ContactDetail, FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
@@ -16,7 +16,12 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
 };
 
-export function Timeline({ contact }: { contact: ContactDetail }) {
+/**
+ * The contact's history, newest first. "Eliminar" shows on the notes `member`
+ * may delete (an adviser their own, an administrator any; the server refuses
+ * the rest with a 403).
+ */
+export function Timeline({ contact, member }: { contact: ContactDetail; member: { id: string; admin: boolean } }) {
   const remove = useRemoveNote(contact.id);
   function removeNote(noteId: string) {
     if (!window.confirm('¿Eliminar esta nota? Quedará registrado en el historial.')) return;
@@ -70,14 +75,16 @@ export function Timeline({ contact }: { contact: ContactDetail }) {
             {entry.type === 'note' && (
               <div className="mt-1 flex items-start justify-between gap-3">
                 <p className="min-w-0 whitespace-pre-wrap break-words">{entry.body}</p>
-                <button
-                  type="button"
-                  className="min-h-11 shrink-0 rounded-full px-3 text-sm font-semibold text-danger-600 hover:bg-danger-600/10"
-                  onClick={() => removeNote(entry.id)}
-                  aria-label={`Eliminar nota del ${formatShortDate(entry.at)}`}
-                >
-                  Eliminar
-                </button>
+                {mayDeleteNote(member, entry) && (
+                  <button
+                    type="button"
+                    className="min-h-11 shrink-0 rounded-full px-3 text-sm font-semibold text-danger-600 hover:bg-danger-600/10"
+                    onClick={() => removeNote(entry.id)}
+                    aria-label={`Eliminar nota del ${formatShortDate(entry.at)}`}
+                  >
+                    Eliminar
+                  </button>
+                )}
               </div>
             )}
           </li>

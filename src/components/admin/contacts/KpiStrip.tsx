@@ -29,11 +29,7 @@ export function KpiStrip({ metrics }: { metrics: Metrics | null }) {
           </div>
         ))}
       </div>
-      {metrics && (
-        <p className="text-xs text-brand-700">
-          Cifras de las {formatShortDate(metrics.computedAt)}; se actualizan cada minuto.
-        </p>
-      )}
+      {metrics && <p className="text-xs text-brand-700">Cifras al {formatShortDate(metrics.computedAt)}</p>}
     </section>
   );
 }

@@ -70,11 +70,26 @@ async function notFoundPage(origin: string): Promise<Response> {
   return new Response(page.body, { status: 404, headers: page.headers });
 }
 
+/**
+ * The emulator bundles a function again on every call, into one folder
+ * shared by every call (@netlify/functions-dev's `globalBuildDirectory`):
+ * two calls at once rebuild it under each other, and one of them answered
+ * 500 or failed inside the function now and then (issue #25). Netlify runs
+ * a deployed bundle and has no such race, so this server hands the emulator
+ * one request at a time; an answer's body still streams after its turn.
+ */
+let turn: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const mine = turn.then(work, work);
+  turn = mine.catch(() => undefined);
+  return mine;
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     // What Netlify's CDN and netlify-cli tell a function about the visitor (context.ip).
     req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? '';
-    const match = await dev.handleAndIntrospectNodeRequest(req);
+    const match = await oneAtATime(() => dev.handleAndIntrospectNodeRequest(req));
     if (match) await send(res, match.response, match.type);
     else await send(res, await notFoundPage(`http://${req.headers.host ?? `${host}:${port}`}`), 'none');
   } catch (error) {

@@ -1,7 +1,7 @@
 /**
  * Swiper for the gallery of /modelos, loaded only when the gallery comes near
- * the screen (Gallery.astro): its code and its stylesheet stay off the first
- * screen. The four modules are imported by name, so the build keeps only them
+ * the screen (Gallery.astro's data-near-screen, decision 0031): its code and
+ * its stylesheet stay off the first screen, and the page has no script file. The four modules are imported by name, so the build keeps only them
  * (a namespace import of 'swiper/modules' pulled in every effect).
  */
 import Swiper from 'swiper';
@@ -20,7 +20,7 @@ function adoptSwiperCss() {
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
-export function startGallery(gallery: HTMLElement): Swiper {
+export default function startGallery(gallery: HTMLElement): Swiper {
   adoptSwiperCss();
   // Swiper's buttons and keyboard module take over from the scrollable row.
   gallery.querySelector('.swiper-wrapper')?.removeAttribute('tabindex');

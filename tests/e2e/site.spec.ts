@@ -207,6 +207,22 @@ test.describe('/modelos', () => {
     await expect(slides.nth(2)).toHaveClass(/swiper-slide-active/);
   });
 
+  test('the first screen requests no script file: Swiper comes from the page script when the gallery nears the screen', async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/modelos');
+    await expect(page.locator('script[src]')).toHaveCount(0);
+    const gallery = page.getByRole('region', { name: 'Galería de proyectos' });
+    const module = await gallery.getAttribute('data-near-screen');
+    await gallery.scrollIntoViewIfNeeded();
+    await expect(gallery).toHaveClass(/swiper-initialized/);
+    expect(scripts).toEqual([module]);
+  });
+
   test('the gallery, once Swiper has started, has no accessibility violation: its dots are 24 px targets', async ({
     page,
   }) => {

@@ -8,6 +8,7 @@ import { contentCheck } from './src/integrations/content-check.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { islandPreload } from './src/integrations/island-preload.ts';
 import { launchCheck } from './src/integrations/launch-check.ts';
+import { nearScreenModules } from './src/integrations/near-screen-module.ts';
 import { netlifyHeaders } from './src/integrations/netlify-headers.ts';
 import { pageScript } from './src/integrations/page-script.ts';
 import { precompress } from './src/integrations/precompress.ts';
@@ -38,6 +39,8 @@ export default defineConfig({
     react(),
     hydrateOnInteraction(),
     pageScript(),
+    // Loaded when its element comes near the screen, with no script request in the page (decision 0031).
+    nearScreenModules({ 'gallery-swiper': 'src/pages/_components/modelos/gallery-swiper.ts' }),
     netlifyHeaders(),
     islandPreload(),
     precompress({ skip: buildConfig.context !== undefined }),

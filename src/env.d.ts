@@ -5,7 +5,10 @@ export {};
 
 declare module 'astro' {
   interface AstroClientDirectives {
-    /** Hydrate on the first pointer, touch or focus inside the island. */
-    'client:interaction'?: boolean;
+    /**
+     * Hydrate on the first pointer, touch or focus inside the island; `"prefetch"` also fetches
+     * its code at the lowest priority once the page is idle (a page that is its form).
+     */
+    'client:interaction'?: boolean | 'prefetch';
   }
 }

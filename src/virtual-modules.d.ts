@@ -5,3 +5,8 @@ declare module 'virtual:page-script' {
   /** Its Content-Security-Policy hash, `sha256-…`. */
   export const hash: `sha256-${string}`;
 }
+
+declare module 'virtual:near-screen/*' {
+  /** Where the module is served: written on its element as `data-near-screen` (src/integrations/near-screen-module.ts). */
+  export const url: string;
+}

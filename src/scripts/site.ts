@@ -1,13 +1,15 @@
 /**
  * Runs on every page, written inline by the layout as one classic script
  * (src/integrations/page-script.ts, decision 0023): keeps the visit's
- * attribution, sends what waits in the outbox, and holds a form submitted
+ * attribution, sends what waits in the outbox, loads what waits to come near
+ * the screen (data-near-screen), and holds a form submitted
  * before its island finished hydrating, so the island sends it once ready
  * instead of the browser posting it as a page. Whatever it imports is bundled
  * into it: keep it small (`npm run bench:web` counts it).
  */
 import { captureAttribution } from '../lib/client/attribution.ts';
 import { takeFlashToast } from '../lib/client/flash.ts';
+import { startNearScreenModules } from '../lib/client/near-screen.ts';
 import { OUTBOX_SEND_EVENT, readOutbox } from '../lib/client/outbox.ts';
 import { startOutbox } from '../lib/client/outbox-sender.ts';
 import { showToast } from '../lib/client/toast.ts';
@@ -46,3 +48,6 @@ if (flash) showToast(flash);
 // a form that has just kept one asks for it with OUTBOX_SEND_EVENT.
 if (readOutbox().length > 0) void startOutbox();
 window.addEventListener(OUTBOX_SEND_EVENT, () => void startOutbox());
+
+// What waits for its element to come near the screen (the gallery of /modelos): no request before.
+startNearScreenModules();

@@ -48,15 +48,15 @@ export async function waitForForm(page: Page, formLabel: string) {
 }
 
 /**
- * axe-core's findings on the page as `rule: targets` lines: WCAG 2.1 A/AA,
- * best practices, and axe's experimental rules (label in name, WCAG 2.5.3, among them).
+ * axe-core's findings on the page as `rule: targets` lines: WCAG 2.1 A/AA and
+ * WCAG 2.2 AA (target size, 2.5.8, among them), best practices, and axe's experimental rules (label in name, WCAG 2.5.3, among them).
  * `within`: a selector, to check one part of a page whose rest moves under it.
  */
 export async function accessibilityViolations(page: Page, within?: string): Promise<string[]> {
   const builder = new AxeBuilder({ page });
   if (within) builder.include(within);
   const results = await builder
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice', 'experimental'])
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'experimental'])
     .analyze();
   return results.violations.map(
     (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(' ')}`,

@@ -12,7 +12,7 @@ const PAGES = [
 
 test.describe('every page', () => {
   for (const path of PAGES) {
-    test(`${path} has no accessibility violation (WCAG 2.1 A/AA, best practices, experimental rules)`, async ({
+    test(`${path} has no accessibility violation (WCAG 2.1 A/AA, 2.2 AA, best practices, experimental rules)`, async ({
       page,
     }) => {
       await page.goto(path);
@@ -205,6 +205,37 @@ test.describe('/modelos', () => {
     await expect(slides.nth(1)).toHaveClass(/swiper-slide-active/);
     await page.keyboard.press('ArrowRight');
     await expect(slides.nth(2)).toHaveClass(/swiper-slide-active/);
+  });
+
+  test('the first screen requests no script file: Swiper comes from the page script when the gallery nears the screen', async ({
+    page,
+  }) => {
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/modelos');
+    await expect(page.locator('script[src]')).toHaveCount(0);
+    const gallery = page.getByRole('region', { name: 'Galería de proyectos' });
+    const module = await gallery.getAttribute('data-near-screen');
+    await gallery.scrollIntoViewIfNeeded();
+    await expect(gallery).toHaveClass(/swiper-initialized/);
+    expect(scripts).toEqual([module]);
+  });
+
+  test('the gallery, once Swiper has started, has no accessibility violation: its dots are 24 px targets', async ({
+    page,
+  }) => {
+    await page.goto('/modelos');
+    const gallery = page.getByRole('region', { name: 'Galería de proyectos' });
+    await gallery.scrollIntoViewIfNeeded();
+    await expect(gallery).toHaveClass(/swiper-initialized/);
+    const dots = gallery.getByRole('button', { name: /^Ir a la imagen \d+$/ });
+    await expect(dots.first()).toBeVisible();
+    for (const box of await dots.evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()))) {
+      expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+    }
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   test('greets the visitor sent from a form with the success toast only once', async ({ page }) => {

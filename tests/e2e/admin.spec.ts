@@ -18,12 +18,11 @@ async function signIn(page: Page): Promise<void> {
 
 // One administrator per database: the story runs once, in order, in the desktop
 // project only (see playwright.config.ts), and checks the panel at 390 px on the way.
-test.describe.configure({ mode: 'serial' });
+// Each story is long (up to about 25 s alone, with axe checks at each step): Playwright's default
+// 30 s bound for a whole test is too tight when the machine is busy, and a bound is not an assertion.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
-  // A long story (about 25 s alone, with axe checks at each step): Playwright's default 30 s
-  // bound for a whole test is too tight when the machine is busy, and a bound is not an assertion.
-  test.setTimeout(120_000);
   await sql('DELETE FROM user_roles');
   await sql('DELETE FROM users');
   await sql('DELETE FROM login_failures');
@@ -461,7 +460,6 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   sql,
   consoleErrors,
 }) => {
-  test.setTimeout(90_000);
   await signIn(page);
   await page.goto('/admin#equipo');
   const adviserEmail = `asesora-${Date.now()}@ceiba.mx`;

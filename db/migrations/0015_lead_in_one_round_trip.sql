@@ -9,7 +9,7 @@
 --    the advisory lock; nobody waits for it), which keeps the sums exact.
 -- 2. store_lead(): the rate limit, the idempotency check, the contact (new,
 --    updated or reopened, and its round-robin adviser), the lead and its
---    notifications with their jobs, in one statement: one round trip to
+--    notifications' deliveries, in one statement: one round trip to
 --    PostgreSQL, atomic without BEGIN / COMMIT.
 
 CREATE TABLE contact_state_changes (
@@ -132,9 +132,27 @@ BEGIN
   RETURN contact;
 END $$;
 
--- One delivery per channel for a lead just stored, and one job per delivery
--- under its channel's task (`p_task_prefix` || channel), in one add_jobs call
--- (one NOTIFY). Was a statement of src/server/notifications/queue.ts.
+-- One delivery per channel for a lead just stored (its outbox rows, in the
+-- lead's statement). A form's lead gets their jobs after the answer, many
+-- leads' at once (scheduleSoon in src/server/notifications/queue.ts):
+-- add_jobs sends a NOTIFY, and transactions that NOTIFY commit one at a
+-- time (decision 0030). A delivery whose job never came is queued by the
+-- queue's upkeep (maintainQueue).
+CREATE FUNCTION record_lead_notifications(
+  p_kind text, p_lead uuid, p_contact uuid, p_channels text[]
+) RETURNS uuid[] LANGUAGE sql AS $$
+  WITH delivery AS (
+    INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
+    SELECT 'lead', channel, p_kind, p_lead, p_contact FROM unnest(p_channels) AS channel
+    RETURNING id
+  )
+  SELECT coalesce(array_agg(id), '{}') FROM delivery
+$$;
+
+-- The same, and one job per delivery under its channel's task (`p_task_prefix`
+-- || channel) in one add_jobs call, in the caller's transaction: a voice
+-- call's notifications (a few a day). Was a statement of
+-- src/server/notifications/queue.ts.
 CREATE FUNCTION queue_lead_notifications(
   p_kind text, p_lead uuid, p_contact uuid, p_channels text[], p_task_prefix text
 ) RETURNS uuid[] LANGUAGE plpgsql AS $$
@@ -144,17 +162,11 @@ BEGIN
   IF coalesce(cardinality(p_channels), 0) = 0 THEN
     RETURN '{}';
   END IF;
-  WITH delivery AS (
-    INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
-    SELECT 'lead', channel, p_kind, p_lead, p_contact FROM unnest(p_channels) AS channel
-    RETURNING id, channel
-  ), queued AS (
-    SELECT count(*) FROM graphile_worker.add_jobs(array(
-      SELECT ROW(p_task_prefix || delivery.channel, json_build_object('deliveryId', delivery.id), NULL, now(), 3,
-                 'delivery:' || delivery.id, NULL, NULL)::graphile_worker.job_spec
-      FROM delivery))
-  )
-  SELECT array_agg(delivery.id) INTO ids FROM delivery, queued;
+  ids := record_lead_notifications(p_kind, p_lead, p_contact, p_channels);
+  PERFORM count(*) FROM graphile_worker.add_jobs(array(
+    SELECT ROW(p_task_prefix || d.channel, json_build_object('deliveryId', d.id), NULL, now(), 3,
+               'delivery:' || d.id, NULL, NULL)::graphile_worker.job_spec
+    FROM notification_deliveries d WHERE d.id = ANY (ids)));
   RETURN ids;
 END $$;
 
@@ -166,11 +178,12 @@ END $$;
 --   {"limited": true}: over the rate limit; nothing stored;
 --   {"conflict": true}: the idempotency key was used for another request;
 --   {"id", "created": false, "deliveries": [], "values"}: the key's lead, stored before;
---   {"id", "created": true, "deliveries": [ids], "values"}: stored now.
+--   {"id", "created": true, "deliveries": [ids], "values"}: stored now, with
+--   its deliveries (their jobs are the caller's to add, after the answer).
 -- `values` holds the columns named in `p_returning`, and id.
 CREATE FUNCTION store_lead(
   p_table text, p_row jsonb, p_contact jsonb, p_key text, p_fingerprint text,
-  p_kind text, p_channels text[], p_task_prefix text, p_returning text[],
+  p_kind text, p_channels text[], p_returning text[],
   p_rate_bucket text, p_rate_subject text, p_rate_window integer, p_rate_limit integer
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
@@ -234,7 +247,9 @@ BEGIN
     RAISE EXCEPTION 'idempotency key taken' USING ERRCODE = 'unique_violation', HINT = 'store_lead';
   END IF;
 
-  deliveries := queue_lead_notifications(p_kind, new_lead, contact, p_channels, p_task_prefix);
+  IF coalesce(cardinality(p_channels), 0) > 0 THEN
+    deliveries := record_lead_notifications(p_kind, new_lead, contact, p_channels);
+  END IF;
   RETURN jsonb_build_object('id', new_lead, 'created', true, 'deliveries', to_jsonb(coalesce(deliveries, '{}')),
     'values', stored);
 END $$;

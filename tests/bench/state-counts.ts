@@ -90,7 +90,8 @@ try {
       figure: `counting ${ROWS.toLocaleString('en-US')} contacts on demand (${plan.rows
         .map((row) => row['QUERY PLAN'].trim())
         .find((line) => /Scan/.test(line))
-        ?.replace(/\s+\(.*$/, '')})`,
+        ?.replace(/\s+\(.*$/, '')
+        .replace(/^->\s*/, '')})`,
       value: ms(onDemand),
       budget: '',
       pass: true,

@@ -14,6 +14,7 @@ import {
   type StoredLead,
 } from '../leads/repository.ts';
 import { logJson } from '../log.ts';
+import { scheduleSoon } from '../notifications/queue.ts';
 import { deliverSoon } from '../notifications/soon.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
@@ -87,8 +88,11 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
           ? { key: idempotencyKey, fingerprint: fingerprint(endpoint.name, parsed.data) }
           : null;
         const { lead, answer } = await endpoint.save(db, parsed.data, idempotency, { rule, subject });
-        // The queue would send them within a minute; on Netlify they leave right after the answer.
-        if (lead.deliveries.length > 0 && context.waitUntil) context.waitUntil(deliverSoon(lead.deliveries));
+        if (lead.deliveries.length > 0) {
+          // Their jobs, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
+          const jobs = scheduleSoon(lead.deliveries);
+          context.waitUntil?.(Promise.all([jobs, deliverSoon(lead.deliveries)]));
+        }
         return json(201, answer);
       });
     } catch (error) {

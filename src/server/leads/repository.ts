@@ -1,6 +1,6 @@
 import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enabledChannels, TASK_PREFIX } from '../notifications/queue.ts';
+import { enabledChannels } from '../notifications/queue.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { Row } from './rows.ts';
@@ -49,7 +49,8 @@ type Stored =
  * (db/migrations/0015_lead_in_one_round_trip.sql) counts the request against
  * the rate limit, replays or refuses a used idempotency key, creates or
  * updates the lead's contact (round-robin, reopening), inserts the lead and
- * queues its notifications, as one statement: all of it or nothing. With an
+ * its notifications' deliveries, as one statement: all of it or nothing.
+ * Their jobs are the caller's to add after the answer (scheduleSoon). With an
  * idempotency key already used for the same request, nothing is written and
  * the lead stored the first time is returned; for another request,
  * IdempotencyConflict is thrown; over the limit, RateLimited.
@@ -82,7 +83,6 @@ export async function insertLead(
     idempotency?.fingerprint ?? null,
     kind,
     enabledChannels(),
-    TASK_PREFIX,
     returning,
     rateLimit?.rule.bucket ?? null,
     rateLimit?.subject ?? null,
@@ -104,7 +104,7 @@ export async function insertLead(
 
 async function store(db: Queryable, values: unknown[]): Promise<Stored> {
   const { rows } = await db.query<{ stored: Stored }>(
-    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS stored',
+    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS stored',
     values,
   );
   return rows[0]?.stored as Stored;

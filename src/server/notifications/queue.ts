@@ -5,7 +5,8 @@ import {
   type NotifiedKind,
 } from '../../lib/admin/notifications.ts';
 import { getConfig, type NotificationConfig } from '../config.ts';
-import type { Queryable } from '../db/database.ts';
+import { type Queryable, withDatabase } from '../db/database.ts';
+import { logJson } from '../log.ts';
 import { channelOn } from './channels/configured.ts';
 
 /** The tasks' common prefix: a delivery's task is this and its channel. */
@@ -46,6 +47,36 @@ export async function enqueueLeadNotifications(
     [kind, leadId, contactId, channels, TASK_PREFIX],
   );
   return rows[0]?.ids ?? [];
+}
+
+let waiting: string[] = [];
+let flushing: Promise<void> | null = null;
+
+/**
+ * Adds the jobs of deliveries just stored with their lead (store_lead()
+ * records them without jobs), right after the answer and many at once: one
+ * add_jobs, so one NOTIFY, for every lead answered meanwhile instead of one
+ * per lead (transactions that NOTIFY commit one at a time; decision 0030).
+ * Resolves when they are added; never throws: a delivery left without a
+ * job (an error here, the process killed) is queued by maintainQueue.
+ */
+export function scheduleSoon(ids: readonly string[]): Promise<void> {
+  waiting.push(...ids);
+  flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const batch = waiting;
+    waiting = [];
+    flushing = null;
+    try {
+      await withDatabase((db) => scheduleDeliveries(db, batch, null));
+    } catch (error) {
+      logJson('warn', {
+        event: 'notification_jobs_deferred',
+        deliveries: batch.length,
+        error: (error as Error).message,
+      });
+    }
+  });
+  return flushing;
 }
 
 /**

@@ -13,10 +13,10 @@ export default logged(
     name: 'partner-applications',
     schema: partnerForm.schema,
     messages: partnerForm.messages,
-    async save(db, input, idempotency) {
+    async save(db, input, idempotency, rateLimit) {
       const row = partnerApplicationRow(input, scorePartnerApplication(input));
       // A retried submission answers with the verdict stored the first time.
-      const lead = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score']);
+      const lead = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score'], rateLimit);
       return { lead, answer: { id: lead.id, status: lead.values.status, score: lead.values.score } };
     },
     decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),

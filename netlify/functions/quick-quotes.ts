@@ -12,8 +12,8 @@ export default logged(
     name: 'quick-quotes',
     schema: quickQuoteForm.schema,
     messages: quickQuoteForm.messages,
-    async save(db, input, idempotency) {
-      const lead = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency);
+    async save(db, input, idempotency, rateLimit) {
+      const lead = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency, [], rateLimit);
       return { lead, answer: { id: lead.id } };
     },
     decoy: () => ({ id: decoyId() }),

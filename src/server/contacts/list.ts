@@ -135,7 +135,8 @@ export interface ContactPage {
 /**
  * Counting a quarter of 100,000 contacts for a broad search costs more than
  * the page itself: past this many matches the panel says "más de 500".
- * Without search or filters the counts come exact from contact_state_counts.
+ * Without search or filters the counts come exact from contact_state_counts
+ * (a view summing the changes the trigger adds; decision 0030).
  */
 export const COUNT_CAP = 500;
 

@@ -6,8 +6,15 @@ import { HONEYPOT_FIELD } from '../../lib/forms/fields.ts';
 import { getConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { hitRateLimit } from '../leads/rate-limit.ts';
-import { type Idempotency, IdempotencyConflict, type StoredLead } from '../leads/repository.ts';
+import {
+  type Idempotency,
+  IdempotencyConflict,
+  RateLimited,
+  type RateLimitHit,
+  type StoredLead,
+} from '../leads/repository.ts';
 import { logJson } from '../log.ts';
+import { scheduleSoon } from '../notifications/queue.ts';
 import { deliverSoon } from '../notifications/soon.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
@@ -24,11 +31,15 @@ export interface LeadEndpoint<Schema extends z.ZodMiniType> {
    * picks by the body.
    */
   messages: EndpointMessages | ((body: Record<string, unknown>) => EndpointMessages);
-  /** Stores the validated lead; returns it and the answer body. */
+  /**
+   * Stores the validated lead with insertLead (one round trip, which also
+   * counts `rateLimit`); returns it and the answer body.
+   */
   save(
     db: Database,
     input: z.output<Schema>,
     idempotency: Idempotency | null,
+    rateLimit: RateLimitHit,
   ): Promise<{ lead: StoredLead; answer: object }>;
   /** A normal-looking answer for a bot that filled the honeypot; nothing is stored. */
   decoy(): object;
@@ -41,7 +52,8 @@ const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
  * The story of every lead submission: method, body, idempotency key,
  * validation, rate limit, honeypot, save, answer. The database failing at
  * any point gives the form's failure text with 503; nothing is half-written
- * because each lead is one INSERT.
+ * because each lead is one statement (store_lead(), which also counts the
+ * rate limit: one round trip to PostgreSQL per lead).
  */
 export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint<Schema>): Handler {
   return async (request, context) => {
@@ -67,30 +79,38 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
       const { leadRateLimit } = getConfig();
       return await withDatabase(async (db) => {
         const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
-        if (!(await hitRateLimit(db, rule, requestAddress(context)))) {
-          // Retry-After: the end of the fixed window, so a request kept in the visitor's outbox waits for it.
-          return json(
-            429,
-            { error: 'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.' },
-            { 'Retry-After': String(secondsLeftInWindow(RATE_WINDOW_SECONDS)) },
-          );
+        const subject = requestAddress(context);
+        if (isBot || !parsed.success) {
+          // Counted like a lead, answered like one, stored never.
+          return (await hitRateLimit(db, rule, subject)) ? json(201, endpoint.decoy()) : tooMany();
         }
-        if (isBot || !parsed.success) return json(201, endpoint.decoy());
         const idempotency = idempotencyKey
           ? { key: idempotencyKey, fingerprint: fingerprint(endpoint.name, parsed.data) }
           : null;
-        const { lead, answer } = await endpoint.save(db, parsed.data, idempotency);
-        // The queue would send them within a minute; on Netlify they leave right after the answer.
-        if (lead.deliveries.length > 0 && context.waitUntil) context.waitUntil(deliverSoon(lead.deliveries));
+        const { lead, answer } = await endpoint.save(db, parsed.data, idempotency, { rule, subject });
+        if (lead.deliveries.length > 0) {
+          // Their jobs, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
+          const jobs = scheduleSoon(lead.deliveries);
+          context.waitUntil?.(Promise.all([jobs, deliverSoon(lead.deliveries)]));
+        }
         return json(201, answer);
       });
     } catch (error) {
+      if (error instanceof RateLimited) return tooMany();
       if (error instanceof IdempotencyConflict) return jsonError(422, KEY_REUSED);
       logJson('error', { function: endpoint.name, event: 'lead_not_saved', error: (error as Error).message });
       return jsonError(503, messages.failure);
     }
   };
 }
+
+/** Retry-After: the end of the fixed window, so a request kept in the visitor's outbox waits for it. */
+const tooMany = () =>
+  json(
+    429,
+    { error: 'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.' },
+    { 'Retry-After': String(secondsLeftInWindow(RATE_WINDOW_SECONDS)) },
+  );
 
 const KEY_REUSED = 'Esta solicitud ya se envió con otros datos. Recarga la página y envíala de nuevo.';
 

@@ -1,7 +1,8 @@
-import { touchContact } from '../contacts/touch.ts';
+import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enqueueLeadNotifications } from '../notifications/queue.ts';
+import { enabledChannels } from '../notifications/queue.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
+import type { RateLimitRule } from './rate-limit.ts';
 import type { Row } from './rows.ts';
 
 export { LEAD_TABLE_OF_KIND, LEAD_TABLES, type LeadTable } from './kinds.ts';
@@ -22,19 +23,37 @@ export interface Idempotency {
   fingerprint: string;
 }
 
+/** The per-IP limit a lead is counted against (`subject`: the client's address), in the same round trip. */
+export interface RateLimitHit {
+  rule: RateLimitRule;
+  subject: string;
+}
+
 /** The key was already used with another request: nothing is stored, the client gets 422. */
 export class IdempotencyConflict extends Error {
   override name = 'IdempotencyConflict';
 }
 
-/** The key was taken by a request that committed while this one ran: answer as a replay. */
-class KeyTaken extends Error {}
+/** Over the per-IP limit: nothing is stored, the client gets 429. */
+export class RateLimited extends Error {
+  override name = 'RateLimited';
+}
+
+type Stored =
+  | { limited: true }
+  | { conflict: true }
+  | { id: string; created: boolean; deliveries: string[]; values: Record<string, unknown> };
 
 /**
- * Inserts one lead and brings its contact up to date, in one transaction.
- * With an idempotency key already used for the same request, nothing is
- * written and the lead stored the first time is returned; for another
- * request, IdempotencyConflict is thrown.
+ * Stores one lead in one round trip to PostgreSQL: `store_lead()`
+ * (db/migrations/0015_lead_in_one_round_trip.sql) counts the request against
+ * the rate limit, replays or refuses a used idempotency key, creates or
+ * updates the lead's contact (round-robin, reopening), inserts the lead and
+ * its notifications' deliveries, as one statement: all of it or nothing.
+ * Their jobs are the caller's to add after the answer (scheduleSoon). With an
+ * idempotency key already used for the same request, nothing is written and
+ * the lead stored the first time is returned; for another request,
+ * IdempotencyConflict is thrown; over the limit, RateLimited.
  */
 export async function insertLead(
   db: Database,
@@ -42,61 +61,51 @@ export async function insertLead(
   row: Row,
   idempotency: Idempotency | null,
   returning: readonly string[] = [],
+  rateLimit: RateLimitHit | null = null,
 ): Promise<StoredLead> {
-  const output = ['id', ...returning].join(', ');
-  if (idempotency) {
-    const first = await storedWithKey(db, table, output, idempotency);
-    if (first) return first;
-  }
   const { kind, contactKind } = kindOfTable(table);
+  const touch = Object.fromEntries(
+    ATTRIBUTION_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
+  );
+  const contact = {
+    phone: String(row.phone),
+    name: String(row.name),
+    email: row.email ?? null,
+    municipality: row.municipality ?? null,
+    buyer: contactKind === 'comprador',
+    touch,
+  };
+  const values = [
+    table,
+    row,
+    contact,
+    idempotency?.key ?? null,
+    idempotency?.fingerprint ?? null,
+    kind,
+    enabledChannels(),
+    returning,
+    rateLimit?.rule.bucket ?? null,
+    rateLimit?.subject ?? null,
+    rateLimit?.rule.windowSeconds ?? null,
+    rateLimit?.rule.limit ?? 0,
+  ];
+  let stored: Stored;
   try {
-    return await db.transaction(async (tx) => {
-      const contactId = await touchContact(tx, {
-        phone: String(row.phone),
-        name: String(row.name),
-        email: (row.email as string | null | undefined) ?? null,
-        municipality: (row.municipality as string | null | undefined) ?? null,
-        kind: contactKind,
-        row,
-      });
-      const values = { ...row, contact_id: contactId };
-      const columns = [...Object.keys(values), 'idempotency_key', 'idempotency_fingerprint'];
-      const placeholders = columns.map((_, index) => `$${index + 1}`);
-      const inserted = await tx.query<Record<string, unknown> & { id: string }>(
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${placeholders.join(', ')})
-         ON CONFLICT (idempotency_key) DO NOTHING
-         RETURNING ${output}`,
-        [...Object.values(values), idempotency?.key ?? null, idempotency?.fingerprint ?? null],
-      );
-      const fresh = inserted.rows[0];
-      if (!fresh) throw new KeyTaken(); // rolls the contact's update back too
-      // Queued in the lead's own transaction: a stored lead always has its notifications.
-      const deliveries = await enqueueLeadNotifications(tx, kind, fresh.id, contactId);
-      return { id: fresh.id, created: true, deliveries, values: fresh };
-    });
+    stored = await store(db, values);
   } catch (error) {
-    if (!(error instanceof KeyTaken) || !idempotency) throw error;
-    const first = await storedWithKey(db, table, output, idempotency);
-    if (!first) throw new Error(`${table}: idempotent insert returned no row`);
-    return first;
+    // A row with this key stored without store_lead's lock (an older deploy): everything was undone; read it.
+    if (!idempotency || (error as { hint?: string }).hint !== 'store_lead') throw error;
+    stored = await store(db, [...values.slice(0, -1), 0]);
   }
+  if ('limited' in stored) throw new RateLimited();
+  if ('conflict' in stored) throw new IdempotencyConflict();
+  return stored;
 }
 
-/** The lead stored with this key before, or null; IdempotencyConflict when it was another request. */
-async function storedWithKey(
-  db: Queryable,
-  table: LeadTable,
-  output: string,
-  idempotency: Idempotency,
-): Promise<StoredLead | null> {
-  const existing = await db.query<Record<string, unknown> & { id: string; idempotency_fingerprint: string | null }>(
-    `SELECT ${output}, idempotency_fingerprint FROM ${table} WHERE idempotency_key = $1`,
-    [idempotency.key],
+async function store(db: Queryable, values: unknown[]): Promise<Stored> {
+  const { rows } = await db.query<{ stored: Stored }>(
+    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS stored',
+    values,
   );
-  const first = existing.rows[0];
-  if (!first) return null;
-  const { idempotency_fingerprint: fingerprint, ...stored } = first;
-  // Rows stored before fingerprints existed have none: they replay as they always did.
-  if (fingerprint !== null && fingerprint !== idempotency.fingerprint) throw new IdempotencyConflict();
-  return { id: first.id, created: false, deliveries: [], values: stored };
+  return rows[0]?.stored as Stored;
 }

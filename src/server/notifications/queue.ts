@@ -5,10 +5,12 @@ import {
   type NotifiedKind,
 } from '../../lib/admin/notifications.ts';
 import { getConfig, type NotificationConfig } from '../config.ts';
-import type { Queryable } from '../db/database.ts';
+import { type Queryable, withDatabase } from '../db/database.ts';
+import { logJson } from '../log.ts';
 import { channelOn } from './channels/configured.ts';
 
-const TASK_PREFIX = 'deliver_notification_';
+/** The tasks' common prefix: a delivery's task is this and its channel. */
+export const TASK_PREFIX = 'deliver_notification_';
 
 /**
  * The graphile-worker task that sends one delivery of `channel`. One task per
@@ -28,7 +30,9 @@ export function enabledChannels(config: NotificationConfig = getConfig().notific
 /**
  * Queues one delivery per channel that is on, for a lead just stored, inside
  * the lead's transaction (`tx`): either the lead and its notifications are
- * stored, or neither. Returns the deliveries' ids.
+ * stored, or neither. One statement: queue_lead_notifications()
+ * (db/migrations/0015_lead_in_one_round_trip.sql), which store_lead() also
+ * calls for a form's lead. Returns the deliveries' ids.
  */
 export async function enqueueLeadNotifications(
   tx: Queryable,
@@ -38,19 +42,41 @@ export async function enqueueLeadNotifications(
 ): Promise<string[]> {
   const channels = enabledChannels();
   if (channels.length === 0) return [];
-  // One statement (one round trip): the rows, and one job per row in one add_jobs call.
-  const { rows } = await tx.query<{ ids: string[] }>(
-    `WITH delivery AS (
-       INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
-       SELECT 'lead', channel, $2, $3, $4 FROM unnest($1::text[]) AS channel
-       RETURNING id, channel
-     ), queued AS (
-       SELECT count(*) FROM graphile_worker.add_jobs(array(${jobSpecs('delivery', '$5::text', 'now()')}))
-     )
-     SELECT array_agg(delivery.id) AS ids FROM delivery, queued`,
-    [channels, kind, leadId, contactId, TASK_PREFIX],
+  const { rows } = await tx.query<{ ids: string[] | null }>(
+    'SELECT queue_lead_notifications($1, $2, $3, $4, $5) AS ids',
+    [kind, leadId, contactId, channels, TASK_PREFIX],
   );
   return rows[0]?.ids ?? [];
+}
+
+let waiting: string[] = [];
+let flushing: Promise<void> | null = null;
+
+/**
+ * Adds the jobs of deliveries just stored with their lead (store_lead()
+ * records them without jobs), right after the answer and many at once: one
+ * add_jobs, so one NOTIFY, for every lead answered meanwhile instead of one
+ * per lead (transactions that NOTIFY commit one at a time; decision 0030).
+ * Resolves when they are added; never throws: a delivery left without a
+ * job (an error here, the process killed) is queued by maintainQueue.
+ */
+export function scheduleSoon(ids: readonly string[]): Promise<void> {
+  waiting.push(...ids);
+  flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const batch = waiting;
+    waiting = [];
+    flushing = null;
+    try {
+      await withDatabase((db) => scheduleDeliveries(db, batch, null));
+    } catch (error) {
+      logJson('warn', {
+        event: 'notification_jobs_deferred',
+        deliveries: batch.length,
+        error: (error as Error).message,
+      });
+    }
+  });
+  return flushing;
 }
 
 /**
@@ -74,7 +100,8 @@ export async function scheduleDeliveries(tx: Queryable, ids: readonly string[], 
  * The job of each delivery (`id`, `channel`) in `source`: its channel's task
  * (`prefix` || channel), due at `runAt`, keyed by the delivery so adding it
  * again replaces a waiting job. One add_jobs call for all of them: one
- * NOTIFY per transaction instead of one per job.
+ * NOTIFY per transaction instead of one per job. queue_lead_notifications()
+ * builds the same job in SQL.
  */
 function jobSpecs(source: string, prefix: string, runAt: string): string {
   return `SELECT ROW(${prefix} || delivery.channel, json_build_object('deliveryId', delivery.id), NULL, ${runAt}, 3,

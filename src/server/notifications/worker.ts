@@ -16,7 +16,8 @@ export { CONCURRENCY } from './lanes.ts';
  * - jobs locked longer than the lock timeout belong to a worker that died:
  *   unlock them (graphile-worker itself waits 4 hours);
  * - a delivery still pending or sending without a live job (its job gave up
- *   after database errors) gets one again: nothing is forgotten;
+ *   after database errors, or a lead's never came: the process died between
+ *   the answer and scheduleSoon) gets one: nothing is forgotten;
  * - the daily summary is queued once it is 8:00 in Mérida.
  */
 export async function maintainQueue(db: Database, config: ServerConfig, now = new Date()): Promise<void> {
@@ -31,7 +32,9 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
   const orphans = await db.query<{ id: string; next_attempt_at: Date | null }>(
     `SELECT d.id, d.next_attempt_at FROM notification_deliveries d
      WHERE d.status IN ('pending', 'sending')
-       AND d.updated_at < now() - interval '1 minute'
+       -- A lead's deliveries get their jobs just after its answer (scheduleSoon): one never tried, 10 s on.
+       AND d.updated_at < now() - CASE WHEN d.status = 'pending' AND d.attempts = 0 AND d.claimed_at IS NULL
+                                       THEN interval '10 seconds' ELSE interval '1 minute' END
        AND NOT EXISTS (
          SELECT 1 FROM graphile_worker.jobs j
          WHERE j.key = 'delivery:' || d.id AND j.attempts < j.max_attempts

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cookieOf, originOf, setupAdmin } from '../support/admin.ts';
+import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
@@ -21,20 +21,7 @@ const call = (cookie: string, path: string, init: RequestInit = {}) =>
 const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
 let invited = 0;
-async function adviser(name: string) {
-  const invitation = await call(admin, '/api/admin/team/invitations', {
-    method: 'POST',
-    body: JSON.stringify({ email: `asesor${++invited}@ceiba.mx`, role: 'asesor' }),
-  });
-  const { link } = (await invitation.json()) as { link: string };
-  const accepted = await postJson(
-    `${server.url}/api/auth/invitation`,
-    { token: link.split('#')[1], name, password: 'asesor-seguro-1' },
-    { Origin: originOf(server.url) },
-  );
-  const { user } = (await accepted.json()) as { user: { id: string } };
-  return { id: user.id, cookie: cookieOf(accepted) };
-}
+const adviser = (name: string) => inviteAdviser(server.url, admin, `asesor${++invited}@ceiba.mx`, name);
 
 async function newContact(): Promise<string> {
   const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: uniquePhone() }));

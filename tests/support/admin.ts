@@ -15,6 +15,27 @@ export async function setupAdmin(baseUrl: string, email = 'admin@ceiba.mx', pass
   return cookieOf(response);
 }
 
+/**
+ * An adviser invited by the administrator (`adminCookie`) who accepted at once:
+ * their id and session cookie.
+ */
+export async function inviteAdviser(baseUrl: string, adminCookie: string, email: string, name: string) {
+  const headers = { Cookie: adminCookie, Origin: originOf(baseUrl), 'Content-Type': 'application/json' };
+  const invitation = await fetch(`${baseUrl}/api/admin/team/invitations`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ email, role: 'asesor' }),
+  });
+  const { link } = (await invitation.json()) as { link: string };
+  const accepted = await fetch(`${baseUrl}/api/auth/invitation`, {
+    method: 'POST',
+    headers: { Origin: originOf(baseUrl), 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: link.split('#')[1], name, password: 'asesor-seguro-1' }),
+  });
+  const { user } = (await accepted.json()) as { user: { id: string } };
+  return { id: user.id, cookie: cookieOf(accepted) };
+}
+
 export async function login(baseUrl: string, email: string, password: string) {
   return fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',

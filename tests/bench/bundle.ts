@@ -24,14 +24,18 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * configured; a build without the voice keys loads less): /admin 106.1 KB, /auth 85.2, / 91.9, /modelos 79.1,
  * /prefiltro 92.1, /estimacion 92.4. The panel may grow by what TanStack Query costs (about 13 KB
  * gzip); the public pages' islands may not grow beyond rounding.
+ * Issue #25's outbox (a hang treated as a lost connection, what is retried, no silent drop,
+ * the consent of the press) and the inline script that resends it cost about 1.5 KB on the
+ * form pages and 0.9 KB on /auth (measured: /auth 86.7, / 93.5, /prefiltro 93.7, /estimacion 94.0);
+ * /modelos lost its gallery file from the first touch (78.9). The budgets moved by that much.
  */
 const BUDGET_KB: Record<string, number> = {
   'admin.html': 120,
-  'auth.html': 86,
-  'index.html': 92.5,
+  'auth.html': 87,
+  'index.html': 94,
   'modelos.html': 79.5,
-  'prefiltro.html': 92.5,
-  'estimacion.html': 93,
+  'prefiltro.html': 94,
+  'estimacion.html': 94.5,
 };
 
 const gzipKb = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length / 1024;

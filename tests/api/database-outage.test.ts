@@ -94,13 +94,21 @@ describe('stopping the server', () => {
     const server = await startServer({ DATABASE_URL: undefined, DATA_DIR: dataDir, PLATFORM_RATE_LIMIT: '0' });
 
     const keys = Array.from({ length: 100 }, () => randomUUID());
+    let firstStored: () => void = () => {};
+    const oneStored = new Promise<void>((resolve) => {
+      firstStored = resolve;
+    });
     const inFlight = keys.map((key) =>
       postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'En vuelo' }), { 'Idempotency-Key': key }).then(
-        (response) => response.status,
+        (response) => {
+          if (response.status === 201) firstStored();
+          return response.status;
+        },
         () => 'refused' as const,
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // SIGTERM once the server has stored one: the others are in flight or not yet accepted, whatever the machine's load.
+    await oneStored;
     const exitCode = await server.stop('SIGTERM');
     const outcomes = await Promise.all(inFlight);
 

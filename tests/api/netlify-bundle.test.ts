@@ -56,7 +56,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(outDir, { recursive: true, force: true }));
 
-describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", { timeout: 120_000 }, () => {
+describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", { timeout: 240_000 }, () => {
   it('are each within their zipped size budget (1 MB unless BUDGETS says more), with their routes and rate limits read from the source', async () => {
     const zipped = await zipFunctions([FUNCTIONS], path.join(outDir, 'zip'), {
       basePath: ROOT,

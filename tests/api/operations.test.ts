@@ -84,7 +84,8 @@ describe('SIGTERM under steady keep-alive load', () => {
     const load = Array.from({ length: 8 }, async () => {
       while (running && Date.now() < deadline) await get();
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The load is under way: a few answers have come back on the kept-alive connections.
+    while (answers < 16 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     // A lead whose body is still arriving when SIGTERM comes: it is stored, and its answer says Connection: close.
     const body = JSON.stringify({ name: 'En vuelo', phone: '999 123 4567' });
     const slow = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {

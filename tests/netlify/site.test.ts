@@ -286,7 +286,17 @@ describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
     }
     expect(await waiting()).toEqual({ status: 'pending', attempts: 1 });
     webhook.failing(false);
-    await new Promise((resolve) => setTimeout(resolve, 1200)); // the retry is due after 1 s
+    // The retry is due 1 s after the failure: the drain runs once the database says it is due.
+    const due = async () =>
+      (
+        await sql<{ due: boolean }>(
+          `SELECT next_attempt_at <= now() AS due FROM notification_deliveries WHERE lead_id = $1 AND channel = 'webhook'`,
+          [id],
+        )
+      )[0]?.due === true;
+    for (let tries = 0; tries < 300 && !(await due()); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
 
     const run = await site.invokeScheduled('notifications-drain');
     expect(run.status).toBe(204);

@@ -3,7 +3,7 @@ import bcrypt from 'bcryptjs';
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { vapiReport } from '../support/vapi.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
-import { E2E_VOICE_SECRET, E2E_WEBHOOK } from './playwright.config.ts';
+import { E2E_PORT, E2E_VOICE_SECRET, E2E_WEBHOOK } from './playwright.config.ts';
 
 const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
 
@@ -11,7 +11,7 @@ const ADMIN = { email: 'direccion@ceiba.mx', password: 'mérida-2026-segura' };
 async function signIn(page: Page): Promise<void> {
   const answer = await page.request.post('/api/auth/login', {
     data: ADMIN,
-    headers: { Origin: 'http://127.0.0.1:4329' },
+    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
   });
   expect(answer.status()).toBe(200);
 }
@@ -511,7 +511,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   // Notes: the adviser deletes their own, not the administrator's (no «Eliminar» on it).
   const adminNote = await page.request.post(`/api/admin/contacts/${contact?.contact_id}/notes`, {
     data: { body: 'Nota del administrador: revisar crédito' },
-    headers: { Origin: 'http://127.0.0.1:4329' },
+    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
   });
   expect(adminNote.status()).toBe(201);
   await adviser.reload();
@@ -534,7 +534,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   const exportAnswer = await adviser.request.get('/api/admin/contacts/export.csv');
   expect(exportAnswer.status()).toBe(403);
   const deleteAnswer = await adviser.request.delete(`/api/admin/quick-quotes/${leadId}`, {
-    headers: { Origin: 'http://127.0.0.1:4329' },
+    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
   });
   expect(deleteAnswer.status()).toBe(403);
 
@@ -563,7 +563,7 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
   consoleErrors,
 }) => {
   // A passkey belongs to a domain name: the site is opened as localhost (an IP address cannot hold one).
-  const origin = 'http://localhost:4329';
+  const origin = `http://localhost:${E2E_PORT}`;
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {

@@ -1,17 +1,23 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
 
-const PORT = 4329;
+/**
+ * The e2e server's ports: fixed for CI; another checkout on the same machine sets
+ * E2E_PORT (and its database, webhook and data directory follow) to run beside it.
+ */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4329);
+const PORT = E2E_PORT;
+const OFFSET = PORT - 4329;
 /**
  * The e2e server notifies a webhook on this port: nothing listens there until
  * the notifications story starts a receiver, so its deliveries fail first.
  */
-export const E2E_WEBHOOK = { port: 54331, secret: 'e2e-webhook-secret-0123456789' };
+export const E2E_WEBHOOK = { port: 54331 + OFFSET, secret: 'e2e-webhook-secret-0123456789' };
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 /** The secret of the e2e server's /api/voice/events (the calls story posts the platform's reports). */
 export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
-export const E2E_DATABASE_URL = 'postgres://postgres:postgres@127.0.0.1:54329/app';
+export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${54329 + OFFSET}/app`;
 
 export default defineConfig({
   testDir: '.',
@@ -55,8 +61,8 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: '.data/e2e',
-      PG_PORT: '54329',
+      DATA_DIR: OFFSET === 0 ? '.data/e2e' : `.data/e2e-${PORT}`,
+      PG_PORT: String(54329 + OFFSET),
       LEAD_RATE_LIMIT: '0',
       // Every story of both projects comes from this machine: the functions' own rateLimit too.
       PLATFORM_RATE_LIMIT: '0',

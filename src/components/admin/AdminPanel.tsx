@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { AccountView } from './account/AccountView.tsx';
@@ -7,19 +7,33 @@ import { ActivityView } from './activity/ActivityView.tsx';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
 import { CallsView } from './calls/CallsView.tsx';
 import { ContactsView } from './contacts/ContactsView.tsx';
+import { MetricsView } from './metrics/MetricsView.tsx';
 import { NotificationsView } from './notifications/NotificationsView.tsx';
 import { PanelQueries } from './query.tsx';
 import { useLeadPages } from './requests/queries.ts';
 import { RequestsView } from './requests/RequestsView.tsx';
 import { type PanelUser, usePanelUser } from './session.ts';
+import { PanelLink } from './shared/PanelLink.tsx';
 import { Loading } from './shared/ui.tsx';
+import { setUrlParams, useUrlParams } from './shared/url.ts';
 import { TeamView } from './team/TeamView.tsx';
+import { TodayView } from './today/TodayView.tsx';
 
-const VIEWS = ['prospectos', 'llamadas', 'solicitudes', 'notificaciones', 'equipo', 'actividad', 'cuenta'] as const;
+const VIEWS = [
+  'hoy',
+  'prospectos',
+  'llamadas',
+  'metricas',
+  'solicitudes',
+  'notificaciones',
+  'equipo',
+  'actividad',
+  'cuenta',
+] as const;
 type View = (typeof VIEWS)[number];
 /** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = ['prospectos', 'llamadas', 'cuenta'];
-const viewOf = (hash: string): View => VIEWS.find((view) => `#${view}` === hash) ?? 'prospectos';
+const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'llamadas', 'metricas', 'cuenta'];
+const viewOf = (name: string | null): View => VIEWS.find((view) => view === name) ?? 'hoy';
 
 /** The island of /admin: the panel with the page's cache. */
 export default function AdminPanelIsland() {
@@ -31,13 +45,14 @@ export default function AdminPanelIsland() {
 }
 
 /**
- * /admin: the team's panel. "Prospectos" (one card per person, the default)
- * and "Solicitudes" (every request by form, docs/product.md §15); the view
- * is in the address (#solicitudes), so a reload or a shared link keeps it.
+ * /admin: the team's panel. "Hoy" (the day's list, the default: issue #26),
+ * "Prospectos" (one card per person), "Métricas" and "Solicitudes" (every
+ * request by form, docs/product.md §15); the view and its filters are in the
+ * address (?vista=solicitudes), so a reload, Back or a shared link keeps them.
  */
 export function AdminPanel() {
   const member = usePanelUser();
-  const [view, setView] = useState<View>('prospectos');
+  const view = viewOf(useUrlParams().get('vista'));
   const pages = useLeadPages(member?.admin === true && !member.passkeyPending);
   const signOut = useMutation({
     mutationFn: () => api('/api/auth/logout', { method: 'POST' }),
@@ -45,11 +60,15 @@ export function AdminPanel() {
     meta: { errorTitle: 'Error al cerrar sesión' },
   });
 
+  // The addresses of before (/admin#solicitudes) still open their view.
   useEffect(() => {
-    const follow = () => setView(viewOf(window.location.hash));
-    follow();
-    window.addEventListener('hashchange', follow);
-    return () => window.removeEventListener('hashchange', follow);
+    const legacy = () => {
+      const name = window.location.hash.slice(1);
+      if (VIEWS.includes(name as View)) setUrlParams({ vista: name });
+    };
+    legacy();
+    window.addEventListener('hashchange', legacy);
+    return () => window.removeEventListener('hashchange', legacy);
   }, []);
 
   if (member === null) return <Loading text="Verificando permisos..." page />;
@@ -57,11 +76,13 @@ export function AdminPanel() {
   const total = LEAD_KINDS.reduce((sum, kind) => sum + (pages[kind]?.total ?? 0), 0);
   const allowed = (name: View) =>
     member.passkeyPending ? name === 'cuenta' : member.admin || ADVISER_VIEWS.includes(name);
-  const shown: View = allowed(view) ? view : member.passkeyPending ? 'cuenta' : 'prospectos';
+  const shown: View = allowed(view) ? view : member.passkeyPending ? 'cuenta' : 'hoy';
   const links = (
     [
+      ['hoy', 'Hoy'],
       ['prospectos', 'Prospectos'],
       ['llamadas', 'Llamadas'],
+      ['metricas', 'Métricas'],
       ['solicitudes', `Solicitudes (${total})`],
       ['notificaciones', 'Notificaciones'],
       ['equipo', 'Equipo'],
@@ -96,14 +117,14 @@ export function AdminPanel() {
 
       <nav aria-label="Vistas del panel" className="flex flex-wrap gap-2">
         {links.map(([name, label]) => (
-          <a
+          <PanelLink
             key={name}
-            href={`#${name}`}
-            aria-current={shown === name ? 'page' : undefined}
+            href={`/admin?vista=${name}`}
+            current={shown === name}
             className="inline-flex min-h-11 items-center rounded-full px-4 font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
-          </a>
+          </PanelLink>
         ))}
       </nav>
 
@@ -121,8 +142,12 @@ export function AdminPanel() {
 
 function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; pages: ReturnType<typeof useLeadPages> }) {
   switch (shown) {
+    case 'hoy':
+      return <TodayView admin={member.admin} />;
     case 'prospectos':
       return <ContactsView canExport={member.admin} />;
+    case 'metricas':
+      return <MetricsView />;
     case 'llamadas':
       return <CallsView canExport={member.admin} />;
     case 'solicitudes':

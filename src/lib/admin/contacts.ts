@@ -8,6 +8,7 @@ import '../forms/errors.ts';
 import { LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
+import { AGENDA_FILTERS } from './today.ts';
 
 export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
@@ -99,6 +100,8 @@ export const contactFilterSchema = z.object({
   to: z.optional(isoDate),
   /** `me` ("Mis prospectos"), `none` (sin asignar) or a member's id. */
   assigned: z.optional(z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' })),
+  /** What a figure of "Hoy" or "Métricas" counts (lib/admin/today.ts). */
+  agenda: z.optional(z.enum(AGENDA_FILTERS, { error: 'Filtro desconocido.' })),
 });
 export type ContactFilter = z.output<typeof contactFilterSchema>;
 

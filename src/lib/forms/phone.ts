@@ -32,3 +32,19 @@ export function normalizePhone(input: string): string | null {
 function mexican(national: string): string | null {
   return /^[2-9]\d{9}$/.test(national) ? `+52${national}` : null;
 }
+
+/** Mexico City, Guadalajara and Monterrey dial 2-digit area codes: "55 1234 5678"; the rest 3: "999 100 0000". */
+const TWO_DIGIT_AREAS = ['55', '56', '33', '81'];
+
+/**
+ * A stored phone (E.164) as a person reads it: a Mexican number in the
+ * national way ("+529991000000" -> "999 100 0000"), any other as stored.
+ * Links (tel:, wa.me) and exports keep the E.164 form.
+ */
+export function formatPhone(e164: string): string {
+  const national = /^\+52([2-9]\d{9})$/.exec(e164)?.[1];
+  if (!national) return e164;
+  return TWO_DIGIT_AREAS.includes(national.slice(0, 2))
+    ? `${national.slice(0, 2)} ${national.slice(2, 6)} ${national.slice(6)}`
+    : `${national.slice(0, 3)} ${national.slice(3, 6)} ${national.slice(6)}`;
+}

@@ -126,11 +126,23 @@ export const QUICK_QUOTE_COLUMNS: Column[] = [
 
 const MERIDA = 'America/Merida';
 // Built once: a formatter per row costs time and native memory that the GC sees late.
-const SHORT_DATE = new Intl.DateTimeFormat('es-MX', { dateStyle: 'short', timeStyle: 'short', timeZone: MERIDA });
+const SHORT_DATE = new Intl.DateTimeFormat('es-MX', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: MERIDA,
+});
+const DAY = new Intl.DateTimeFormat('es-MX', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
 const CSV_DATE = new Intl.DateTimeFormat('sv-SE', { dateStyle: 'short', timeStyle: 'short', timeZone: MERIDA });
 
-/** "21/11/26, 9:15 a.m." in Mérida's time: the table's dates. */
-export const formatShortDate = (iso: string): string => SHORT_DATE.format(new Date(iso));
+/**
+ * "24 nov 2026, 5:31 p. m." in Mérida's time: the one way the panel writes a
+ * moment (issue #26); a calendar day alone ("2026-11-25") as "25 nov 2026".
+ */
+export const formatShortDate = (iso: string): string =>
+  /^\d{4}-\d{2}-\d{2}$/.test(iso) ? DAY.format(new Date(`${iso}T00:00:00Z`)) : SHORT_DATE.format(new Date(iso));
 
 /** "2026-11-21 09:15" in Mérida's time: sortable, for the CSV. */
 export const formatCsvDate = (iso: string): string => CSV_DATE.format(new Date(iso));

@@ -52,12 +52,17 @@ export async function changeContact(
       if (!member.rows[0]) return 'no_member' as const;
       assignedName = member.rows[0].name;
     }
+    const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
+    const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
+    // A move of the state or of the next contact is work done with the person: "Última actividad" says so.
+    const worked = oldState !== newState || next !== old.next;
     await tx.query(
       `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, assigned_to = $5,
          version = version + 1,
-         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END
+         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END,
+         last_activity_at = CASE WHEN $6 THEN now() ELSE last_activity_at END
        WHERE id = $1`,
-      [id, state, lostReason, next, assignedTo],
+      [id, state, lostReason, next, assignedTo, worked],
     );
     const record = (kind: string, from: string | null, to: string | null) =>
       tx.query(
@@ -65,8 +70,6 @@ export async function changeContact(
          VALUES ($1, $2, $3, $4, $5, $6)`,
         [id, actor.id, actor.name, kind, from, to],
       );
-    const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
-    const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
     if (oldState !== newState) await record('state', oldState, newState);
     if (next !== old.next) await record('next_contact', old.next, next);
     if (assignedTo !== old.assigned_to) {
@@ -99,16 +102,18 @@ export async function changeContact(
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /**
- * Adds a note; null when there is no such contact, including one erased
+ * Adds a note and moves the contact's last activity to now; null when there is no such contact, including one erased
  * while the note was being written: the INSERT saw the contact, but the
  * erasure (which holds it FOR UPDATE) committed first, so the note's
  * foreign key no longer holds. That is a 404, not a database fault.
  */
 export async function addNote(db: Database, contactId: string, body: string, actor: Actor): Promise<string | null> {
   try {
+    // One statement, so one transaction: the note and the contact's "Última actividad".
     const { rows } = await db.query<{ id: string }>(
-      `INSERT INTO contact_notes (contact_id, author_id, author_name, body)
-       SELECT id, $2, $3, $4 FROM contacts WHERE id = $1
+      `WITH contact AS (UPDATE contacts SET last_activity_at = now() WHERE id = $1 RETURNING id)
+       INSERT INTO contact_notes (contact_id, author_id, author_name, body)
+       SELECT id, $2, $3, $4 FROM contact
        RETURNING id`,
       [contactId, actor.id, actor.name, body],
     );

@@ -7,10 +7,12 @@ import {
   type LostReason,
   UNATTENDED_AFTER_HOURS,
 } from '../../lib/admin/contacts.ts';
+import type { AgendaFilter } from '../../lib/admin/today.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
+import { meridaDayEnd, meridaDayStart, NEXT_CONTACT_AT, OPEN } from './next-contact.ts';
 
 /**
  * The search term as `search_text` holds it: a phone written any way
@@ -29,6 +31,14 @@ function searchCondition(q: string, values: unknown[]): string {
   const term = `immutable_unaccent($${values.length})`;
   return `c.search_text LIKE '%' || replace(replace(replace(${term}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
 }
+
+/** What each figure of "Hoy" and "Métricas" counts, as a filter of the list (the same SQL as the figure). */
+const AGENDA_CONDITIONS: Record<AgendaFilter, string> = {
+  vencidos: `${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayStart('now()')}`,
+  hoy: `${OPEN} AND ${NEXT_CONTACT_AT} >= ${meridaDayStart('now()')} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd('now()')}`,
+  nuevos: `c.state = 'nuevo' AND ${NEXT_CONTACT_AT} IS NULL`,
+  sin_atender: `c.state = 'nuevo' AND c.created_at < now() - interval '${UNATTENDED_AFTER_HOURS} hours'`,
+};
 
 /** The WHERE conditions of a filter (the state's apart: the counts per state ignore it). */
 function conditions(filter: ContactFilter, values: unknown[]): string[] {
@@ -53,6 +63,7 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
     values.push(filter.to);
     where.push(`c.created_at < (($${values.length}::date + 1)::timestamp AT TIME ZONE 'America/Merida')`);
   }
+  if (filter.agenda) where.push(AGENDA_CONDITIONS[filter.agenda]);
   return where;
 }
 
@@ -67,13 +78,13 @@ const ORDER_COLUMN: Record<Order, string> = { activity: 'last_activity_at', crea
 export const ASSIGNED_COLUMNS = `c.assigned_to,
   (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name`;
 
-/** The list's columns; `cursor_at` is the ordering column at microsecond precision. */
-const summaryColumns = (order: Order) => `
+/** The list's columns; `cursor_at` is the ordering column (an instant) at microsecond precision. */
+export const summaryColumns = (cursorColumn: string) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS},
   ${LEADS_OF_CONTACT} AS requests,
-  ${cursorTime(`c.${ORDER_COLUMN[order]}`)}`;
+  ${cursorTime(cursorColumn)}`;
 
 export interface SummaryRow {
   id: string;
@@ -151,7 +162,7 @@ export async function listContacts(
   const [page, counts, stateTotal] = await Promise.all([
     contactsAfter(db, filter, cursor, limit + 1),
     countByState(db, filter),
-    filter.state && hasFilters(filter) ? countUpToCap(db, filter) : Promise.resolve(null),
+    filter.state && hasFilters(filter) && !countedExactly(filter) ? countUpToCap(db, filter) : Promise.resolve(null),
   ]);
   const items = page.slice(0, limit);
   const last = items.at(-1);
@@ -195,7 +206,7 @@ export async function contactsAfter(
   }
   values.push(limit);
   const { rows } = await db.query<SummaryRow>(
-    `SELECT ${summaryColumns(order)} FROM contacts c
+    `SELECT ${summaryColumns(column)} FROM contacts c
      ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
      ORDER BY ${column} DESC, c.id DESC
      LIMIT $${values.length}`,
@@ -204,8 +215,27 @@ export async function contactsAfter(
   return rows;
 }
 
+/** Any filter but the state's (the counts per state then count the filter's contacts, not everyone). */
 const hasFilters = (filter: ContactFilter) =>
-  Boolean(filter.q || filter.kind || filter.form || filter.campaign || filter.from || filter.to);
+  Boolean(
+    filter.q ||
+      filter.kind ||
+      filter.form ||
+      filter.campaign ||
+      filter.from ||
+      filter.to ||
+      filter.assigned ||
+      filter.agenda,
+  );
+
+/**
+ * One member's contacts ("Mis prospectos", a member's list) and nothing else
+ * but a state: a few thousand at most, counted exactly through the
+ * assignment's index instead of stopping at COUNT_CAP.
+ */
+const countedExactly = (filter: ContactFilter) =>
+  Boolean(filter.assigned && filter.assigned !== 'none') &&
+  !(filter.q || filter.kind || filter.form || filter.campaign || filter.from || filter.to || filter.agenda);
 
 /** Contacts per state for the filters (the state filter aside), or null when more than COUNT_CAP match. */
 async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number> | null> {
@@ -219,14 +249,15 @@ async function countByState(db: Queryable, filter: ContactFilter): Promise<Recor
   }
   const values: unknown[] = [];
   const where = conditions(filter, values);
-  values.push(COUNT_CAP + 1);
+  const exact = countedExactly(filter);
+  if (!exact) values.push(COUNT_CAP + 1);
   const { rows } = await db.query<{ state: ContactState; n: number }>(
     `SELECT state, count(*)::int AS n
-     FROM (SELECT c.state FROM contacts c WHERE ${where.join(' AND ')} LIMIT $${values.length}) matching
+     FROM (SELECT c.state FROM contacts c WHERE ${where.join(' AND ')} ${exact ? '' : `LIMIT $${values.length}`}) matching
      GROUP BY state`,
     values,
   );
-  if (rows.reduce((sum, row) => sum + row.n, 0) > COUNT_CAP) return null;
+  if (!exact && rows.reduce((sum, row) => sum + row.n, 0) > COUNT_CAP) return null;
   for (const row of rows) counts[row.state] = row.n;
   return counts;
 }

@@ -32,7 +32,7 @@ export function CallPage() {
     return (
       <div className="grid gap-4 py-16 text-center">
         <h1 className="text-2xl font-bold">No encontramos esta llamada</h1>
-        <a href="/admin#llamadas" className="btn btn-outline justify-self-center">
+        <a href="/admin?vista=llamadas" className="btn btn-outline justify-self-center">
           Volver a Llamadas
         </a>
       </div>
@@ -52,7 +52,7 @@ export function CallPage() {
   ];
   return (
     <div className="grid min-w-0 gap-6">
-      <BackLink href="/admin#llamadas">Llamadas</BackLink>
+      <BackLink href="/admin?vista=llamadas">Llamadas</BackLink>
       <header className="grid gap-2">
         <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">Llamada de {who}</h1>
         {call.contactId && (

@@ -5,6 +5,7 @@ import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { BackLink, Loading } from '../shared/ui.tsx';
+import { lastList } from '../shared/url.ts';
 import { ContactActions } from './ContactActions.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
@@ -40,6 +41,9 @@ export function ContactPage({ brand }: { brand: string }) {
     typeof window === 'undefined' ? '' : (new URLSearchParams(window.location.search).get('id') ?? ''),
   );
   const [stale, setStale] = useState(false);
+  // The list the member came from, with its filters (the panel keeps it: shared/url.ts).
+  const [back] = useState(() => (typeof window === 'undefined' ? '/admin' : lastList()));
+  const backLabel = new URLSearchParams(back.split('?')[1] ?? '').get('vista') === 'prospectos' ? 'Prospectos' : 'Hoy';
   const query = useContact(id, member !== null && isUuid(id));
   const members = useAssignable(member?.admin === true);
   const contact = query.data;
@@ -50,7 +54,7 @@ export function ContactPage({ brand }: { brand: string }) {
 
   return (
     <div className="grid min-w-0 gap-6">
-      <BackLink href="/admin">Prospectos</BackLink>
+      <BackLink href={back}>{backLabel}</BackLink>
       <header className="grid gap-2">
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">{contact.name}</h1>

@@ -7,6 +7,7 @@ import {
   KIND_LABELS,
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
+import { AGENDA_LABELS } from '../../../lib/admin/today.ts';
 
 /** A filter that is on or off ("Mis prospectos", "Sin asignar"). */
 const TOGGLE_CHIP =
@@ -60,6 +61,12 @@ export function ContactFilters({
         >
           Mis prospectos
         </button>
+        {filter.agenda && (
+          <button type="button" onClick={() => set('agenda', '')} className={`${TOGGLE_CHIP} bg-brand-900 text-white`}>
+            <span className="sr-only">Quitar el filtro: </span>
+            {AGENDA_LABELS[filter.agenda]} <span aria-hidden="true">✕</span>
+          </button>
+        )}
         <button
           type="button"
           aria-pressed={filter.assigned === 'none'}

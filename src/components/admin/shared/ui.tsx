@@ -59,12 +59,12 @@ export function Section({
   );
 }
 
-/** "← Prospectos": back to a list. */
+/** "← Prospectos": back to a list (a 44 px target: issue #26). */
 export function BackLink({ href, children }: { href: string; children: ReactNode }) {
   return (
     <a
       href={href}
-      className="justify-self-start text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
+      className="inline-flex min-h-11 min-w-11 items-center justify-self-start pr-2 text-sm font-semibold text-brand-800 underline-offset-4 hover:underline"
     >
       ← {children}
     </a>

@@ -251,7 +251,7 @@ describe('lists, deletion and export', () => {
     const text = new TextDecoder().decode(bytes); // drops the BOM
     const [header, row] = text.split('\r\n');
     expect(header).toBe(
-      'Fecha,Nombre,Teléfono,Rol,Tipo de proyecto,Estado,Municipio,Superficie,Inversión,Plazo,Documentación legal,Paga consultoría,Puntaje,Puntos,Estatus,Campaña,utm_source,utm_medium,utm_campaign,utm_term,utm_content,Referencia,Página de llegada,Acepta promociones,Aviso de privacidad aceptado',
+      'Fecha,Nombre,Teléfono,Rol,Tipo de proyecto,Estado,Municipio,Superficie,Inversión,Plazo,Documentación legal,Paga consultoría,Puntaje,Puntos,Estatus,Campaña,utm_source,utm_medium,utm_campaign,utm_term,utm_content,Referencia,Página de llegada,Acepta promociones,Aviso de privacidad aceptado,Versión del aviso de privacidad',
     );
     expect(row).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d,/);
     expect(row).toContain(`"'=HYPERLINK(""http://evil.example"",""clic"")"`);

@@ -5,7 +5,8 @@ import type { TodayAgenda, TodaySectionPage } from '../../src/lib/admin/today.ts
 import type { ContactPage } from '../../src/server/contacts/list.ts';
 import { todayAgenda } from '../../src/server/contacts/today.ts';
 import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
-import { type RunningServer, startServer } from '../support/server.ts';
+import { quickQuote } from '../support/payloads.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
 
 /** Issue #26: "Hoy" (overdue, today, new, the rest; mine and everyone's), the list's figures as filters, "Última actividad". */
@@ -234,5 +235,35 @@ describe('"Última actividad" follows the work done with the person', () => {
       body: JSON.stringify({ body: 'Nadie.' }),
     });
     expect(answer.status).toBe(404);
+  });
+});
+
+describe('what a person reads on the contact’s page', () => {
+  it('the phone the national way, "Fuente" for utm_source, the moment the notice was accepted apart from its version', async () => {
+    // 23:31 UTC of the day before yesterday: 5:31 p. m. in Mérida, in the past and within the outbox's week.
+    const accepted = new Date();
+    accepted.setUTCDate(accepted.getUTCDate() - 2);
+    accepted.setUTCHours(23, 31, 0, 0);
+    const sent = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({
+        name: 'Lectura Humana',
+        phone: '9991000000',
+        utm_source: 'facebook',
+        privacy_version: '2026-11-23',
+        privacy_accepted_at: accepted.toISOString(),
+      }),
+    );
+    expect(sent.status).toBe(201);
+    const [row] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', ['+529991000000']);
+    const detail = await get<ContactDetail>(admin, `/api/admin/contacts/${row?.id}`);
+    expect(detail.phone).toBe('+529991000000'); // links and exports keep E.164
+    const request = detail.timeline.find((entry) => entry.type === 'request');
+    const fields = Object.fromEntries(request && 'fields' in request ? request.fields : []);
+    expect(fields.Teléfono).toBe('999 100 0000');
+    expect(fields.Fuente).toBe('facebook');
+    expect(fields).not.toHaveProperty('utm_source');
+    expect(fields['Aviso de privacidad aceptado']).toMatch(/^\d{1,2} [a-z]{3} \d{4}, 5:31\s?p\.\s?m\.$/);
+    expect(fields['Versión del aviso de privacidad']).toBe('23 nov 2026');
   });
 });

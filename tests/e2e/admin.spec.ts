@@ -73,10 +73,11 @@ test('the whole administrator story', async ({ page, sql, consoleErrors }) => {
     expect((await page.request.post(path, { data: body })).status()).toBe(201);
   }
   await page.reload();
-  // Prospectos is the default view; the requests by form are one click away.
-  await expect(page.getByRole('heading', { name: 'Prospectos' })).toBeVisible();
+  // "Hoy" is the default view (issue #26); the requests by form are one click away, their view in the address.
+  await expect(page.getByRole('heading', { name: 'Hoy', exact: true })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Hoy', exact: true })).toHaveAttribute('aria-current', 'page');
   await page.getByRole('link', { name: /^Solicitudes \(\d+\)$/ }).click();
-  await expect(page).toHaveURL(/\/admin#solicitudes$/);
+  await expect(page).toHaveURL(/\/admin\?vista=solicitudes$/);
   const quotesTab = page.getByRole('tab', { name: /^Cotizaciones de Casas \(\d+\)$/ });
   await expect(quotesTab).toHaveAttribute('aria-selected', 'true');
   const panel = page.getByRole('tabpanel');
@@ -183,7 +184,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
 
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.goto('/admin');
+    await page.goto('/admin?vista=prospectos');
     const search = page.getByLabel('Buscar por nombre, teléfono, correo o municipio');
     // Without and with accents, and the phone in three formats: always this one person.
     for (const term of [
@@ -194,14 +195,16 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
       `+52 ${digits}`,
     ]) {
       await search.fill(term);
-      await expect(page.getByRole('status').filter({ hasText: /prospectos?$/ })).toHaveText('1 prospectos');
+      await expect(page.getByRole('status').filter({ hasText: /prospectos?$/ })).toHaveText('1 prospecto');
       await expect(page.getByRole('link', { name })).toBeVisible();
     }
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
     expect(await accessibilityViolations(page)).toEqual([]);
   }
   const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });
-  await expect(card).toContainText('3 · Comprador y Socio');
+  await expect(card).toContainText('3 solicitudes · Comprador y Socio');
+  // The phone as a person reads it.
+  await expect(card).toContainText(`${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}`);
   await expect(card).toContainText('Nuevo');
 
   // The contact page at 390 px: three entries, then the team's follow-up.
@@ -213,7 +216,9 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
     'href',
     new RegExp(`^https://wa\\.me/52${digits}\\?text=`),
   );
-  await expect(page.getByRole('link', { name: `Llamar +52${digits}` })).toHaveAttribute('href', `tel:+52${digits}`);
+  await expect(
+    page.getByRole('link', { name: `Llamar ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` }),
+  ).toHaveAttribute('href', `tel:+52${digits}`);
   expect(await accessibilityViolations(page)).toEqual([]);
 
   // Another adviser has the same page open.
@@ -258,7 +263,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
 
   // Filters and counts at 1280 px, then the CSV of what the filters show.
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/admin');
+  await page.goto('/admin?vista=prospectos');
   await page.getByLabel('Buscar por nombre, teléfono, correo o municipio').fill(digits);
   await expect(page.getByRole('button', { name: 'Contactado (1)' })).toBeVisible();
   await page.getByRole('button', { name: 'Nuevo (0)' }).click();
@@ -326,7 +331,7 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
 
     // The Notificaciones page: channels without secrets, the last delivery, a test message.
     await page.getByRole('link', { name: 'Notificaciones' }).click();
-    await expect(page).toHaveURL(/#notificaciones$/);
+    await expect(page).toHaveURL(/\?vista=notificaciones$/);
     const webhookCard = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Webhook' }) });
     await expect(webhookCard.getByText('Activo')).toBeVisible();
     await expect(webhookCard).toContainText(`Destino: 127.0.0.1:${E2E_WEBHOOK.port}`);

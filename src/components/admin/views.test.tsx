@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { type PanelApi, startPanelApi } from '../../../tests/support/panel-api.ts';
 import { navigations, renderPanel, toasts } from '../../../tests/support/panel-render.tsx';
+import type { ContactSummary } from '../../lib/admin/contacts.ts';
 import type { NotificationsOverview } from '../../lib/admin/notifications.ts';
 import type { ActivityPage, TeamView as Team } from '../../lib/admin/team.ts';
 import { LEAD_KIND_REGISTRY } from '../../lib/leads/kinds.ts';
@@ -14,6 +15,7 @@ import { FORBIDDEN } from './api.ts';
 import { CallsView } from './calls/CallsView.tsx';
 import { ContactsView } from './contacts/ContactsView.tsx';
 import type { ContactsPage } from './contacts/queries.ts';
+import { MetricsView } from './metrics/MetricsView.tsx';
 import { NotificationsView } from './notifications/NotificationsView.tsx';
 import type { LeadPage } from './requests/queries.ts';
 import { TeamView } from './team/TeamView.tsx';
@@ -27,6 +29,24 @@ beforeEach(() => api.reset());
 
 const ADMIN = { id: '6f1c1b52-3f7e-4a55-9f0b-1d2c3e4f5a6b', email: 'direccion@ceiba.mx', name: 'Dirección' };
 const NO_CONTACTS: ContactsPage = { items: [], nextCursor: null, total: 0, counts: null, capped: false };
+const ONE_CONTACT: ContactSummary = {
+  id: '0b7c3a5e-2d4f-4c6b-8a9e-1f2d3c4b5a69',
+  name: 'Ana Canul',
+  phone: '+529991000000',
+  email: null,
+  municipality: 'Mérida',
+  kinds: ['comprador'],
+  state: 'nuevo',
+  lostReason: null,
+  nextContactAt: null,
+  createdAt: '2026-11-20T15:00:00.000Z',
+  lastActivityAt: '2026-11-24T23:31:00.000Z',
+  firstCampaign: null,
+  assignedTo: null,
+  requests: 1,
+  version: 1,
+  unattended: true,
+};
 const EMPTY_TEAM: Team = {
   members: [],
   invitations: [],
@@ -46,7 +66,7 @@ const QUIET: NotificationsOverview = {
 };
 
 describe('each view while it loads, empty, failing and refused', () => {
-  test('Prospectos: "Cargando…", then the empty list; the figures’ 500 is tried three times, quietly', async () => {
+  test('Prospectos: "Cargando…", then the empty list', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => {
       release = resolve;
@@ -55,15 +75,39 @@ describe('each view while it loads, empty, failing and refused', () => {
       await held;
       return { body: NO_CONTACTS };
     });
-    api.on('GET /api/admin/metrics', { status: 500 });
     renderPanel(api, <ContactsView />);
     expect(await screen.findByText('Cargando…')).toBeTruthy();
     release();
     expect(await screen.findByText('Aún no hay prospectos.')).toBeTruthy();
     expect(screen.getByText('0 prospectos')).toBeTruthy();
-    // The figures failed quietly: the cards wait with "…", no toast.
+    // The figures are in "Métricas" now: the list does not ask for them.
+    expect(api.requests.filter((line) => line.startsWith('GET /api/admin/metrics'))).toEqual([]);
+  });
+
+  test('Prospectos: one contact is "1 prospecto"; the filters come from the address', async () => {
+    api.on('GET /api/admin/contacts', { body: { ...NO_CONTACTS, items: [ONE_CONTACT], total: 1 } });
+    renderPanel(api, <ContactsView />, '/admin?vista=prospectos&state=nuevo&agenda=vencidos&q=ana&state2=x');
+    expect(await screen.findByText('1 prospecto')).toBeTruthy();
+    expect(screen.getByText(/^999 100 0000/)).toBeTruthy();
+    expect(api.requests).toContain('GET /api/admin/contacts?state=nuevo&agenda=vencidos&q=ana');
+    expect((screen.getByRole('searchbox') as HTMLInputElement).value).toBe('ana');
+    expect(screen.getByRole('button', { name: /Nuevo/, pressed: true })).toBeTruthy();
+    // Removing the figure's filter changes the address and the list.
+    await userEvent.click(screen.getByRole('button', { name: /Quitar el filtro: Próximo contacto vencido/ }));
+    await waitFor(() => expect(window.location.search).toBe('?vista=prospectos&state=nuevo&q=ana&state2=x'));
+    await waitFor(() => expect(api.requests).toContain('GET /api/admin/contacts?state=nuevo&q=ana'));
+  });
+
+  test('Métricas: the figures’ 500 is tried three times, quietly; the cards wait with "…"', async () => {
+    api.on('GET /api/admin/metrics', { status: 500 });
+    api.on('GET /api/admin/contacts', { body: NO_CONTACTS });
+    renderPanel(api, <MetricsView />);
     await waitFor(() => expect(api.requests.filter((line) => line === 'GET /api/admin/metrics')).toHaveLength(3));
+    expect(screen.getAllByText('…').length).toBeGreaterThan(0);
     expect(toasts()).toEqual([]);
+    expect(screen.getByRole('link', { name: /Próximos contactos vencidos/ }).getAttribute('href')).toBe(
+      '/admin?vista=prospectos&agenda=vencidos',
+    );
   });
 
   test('Prospectos: a server failure, retried, ends in a toast', async () => {

@@ -10,13 +10,13 @@ export const ATTRIBUTION_KEYS = [
 ] as const;
 export type AttributionKey = (typeof ATTRIBUTION_KEYS)[number];
 
-/** UTM parameters keep their names (the marketing team knows them by those). */
+/** What the team reads for each (issue #26); the CSV keeps the UTM names the marketing team exports by. */
 export const ATTRIBUTION_LABELS: Record<AttributionKey, string> = {
-  utm_source: 'utm_source',
-  utm_medium: 'utm_medium',
-  utm_campaign: 'utm_campaign',
-  utm_term: 'utm_term',
-  utm_content: 'utm_content',
+  utm_source: 'Fuente',
+  utm_medium: 'Medio',
+  utm_campaign: 'Campaña',
+  utm_term: 'Término de búsqueda',
+  utm_content: 'Anuncio',
   referrer: 'Referencia',
   landing_path: 'Página de llegada',
 };

@@ -4,6 +4,8 @@
  * admin panel (browser) and the CSV export (server), so both say the same;
  * each kind's list is named by its entry in the registry (kinds.ts).
  */
+
+import { ATTRIBUTION_LABELS, type AttributionKey } from '../admin/attribution.ts';
 import {
   BUDGET_LABELS,
   FINISH_LABELS,
@@ -21,15 +23,25 @@ import {
   YES_NO_LABELS,
 } from '../forms/labels.ts';
 import { PARTNER_APPROVAL_THRESHOLD, PARTNER_SCORE_MAX } from '../forms/partner-application.ts';
+import { formatPhone } from '../forms/phone.ts';
 
 export type LeadRow = Record<string, string | number | boolean | null> & { id: string; created_at: string };
 
 export interface Column {
+  /** The CSV's header (the marketing team's names: utm_source). */
   header: string;
+  /** The CSV's value (phones in E.164, sortable dates). */
   value(row: LeadRow): string;
   /** Shown in the table; every column goes to the CSV. */
   inTable: boolean;
+  /** What a person reads in the panel, when it differs from the CSV's: "Fuente", "999 100 0000". */
+  label?: string;
+  shown?(row: LeadRow): string;
 }
+
+/** A column's name and value as the panel shows them (the CSV keeps `header` and `value`). */
+export const columnLabel = (column: Column): string => column.label ?? column.header;
+export const shownValue = (column: Column, row: LeadRow): string => (column.shown ?? column.value)(row);
 
 const text = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 const labelled =
@@ -56,14 +68,18 @@ const column = (header: string, value: (row: LeadRow) => string, inTable = true)
 });
 const field = (header: string, key: string, format = text, inTable = true) =>
   column(header, (row) => format(row[key]), inTable);
+/** A stored phone: E.164 in the CSV, the national way in the panel. */
+const phoneField = (): Column => ({ ...field('Teléfono', 'phone'), shown: (row) => formatPhone(text(row.phone)) });
+/** A UTM parameter: its name in the CSV, its label (lib/admin/attribution.ts) in the panel. */
+const utmField = (key: AttributionKey): Column => ({ ...field(key, key, text, false), label: ATTRIBUTION_LABELS[key] });
 
 const ATTRIBUTION: Column[] = [
   column('Campaña', (row) => [row.utm_source, row.utm_medium, row.utm_campaign].filter(Boolean).join(' / ')),
-  field('utm_source', 'utm_source', text, false),
-  field('utm_medium', 'utm_medium', text, false),
-  field('utm_campaign', 'utm_campaign', text, false),
-  field('utm_term', 'utm_term', text, false),
-  field('utm_content', 'utm_content', text, false),
+  utmField('utm_source'),
+  utmField('utm_medium'),
+  utmField('utm_campaign'),
+  utmField('utm_term'),
+  utmField('utm_content'),
   field('Referencia', 'referrer', text, false),
   field('Página de llegada', 'landing_path'),
 ];
@@ -75,13 +91,25 @@ const CONSENT: Column[] = [
     (row) => (row.marketing_consent === true ? 'Sí' : row.marketing_consent === false ? 'No' : ''),
     false,
   ),
-  field('Aviso de privacidad aceptado', 'privacy_version', text, false),
+  // When the person accepted (the panel's one date format; the CSV's sortable one), and which notice.
+  {
+    ...column(
+      'Aviso de privacidad aceptado',
+      (row) => (row.privacy_accepted_at ? formatCsvDate(String(row.privacy_accepted_at)) : ''),
+      false,
+    ),
+    shown: (row) => (row.privacy_accepted_at ? formatShortDate(String(row.privacy_accepted_at)) : ''),
+  },
+  {
+    ...field('Versión del aviso de privacidad', 'privacy_version', text, false),
+    shown: (row) => (row.privacy_version ? formatShortDate(String(row.privacy_version)) : ''),
+  },
 ];
 
 export const QUOTE_REQUEST_COLUMNS: Column[] = [
   field('Formulario', 'source', labelled(SOURCE_LABELS)),
   field('Nombre', 'name'),
-  field('Teléfono', 'phone'),
+  phoneField(),
   field('Correo', 'email'),
   field('Estado', 'state'),
   field('Municipio', 'municipality'),
@@ -98,7 +126,7 @@ export const QUOTE_REQUEST_COLUMNS: Column[] = [
 
 export const PARTNER_APPLICATION_COLUMNS: Column[] = [
   field('Nombre', 'name'),
-  field('Teléfono', 'phone'),
+  phoneField(),
   field('Rol', 'role', labelled(PARTNER_ROLE_LABELS)),
   field('Tipo de proyecto', 'project_type', labelled(PROJECT_TYPE_LABELS)),
   field('Estado', 'state'),
@@ -117,7 +145,7 @@ export const PARTNER_APPLICATION_COLUMNS: Column[] = [
 
 export const QUICK_QUOTE_COLUMNS: Column[] = [
   field('Nombre', 'name'),
-  field('Teléfono', 'phone'),
+  phoneField(),
   field('Correo', 'email'),
   field('Origen', 'origin', labelled(ORIGIN_LABELS)),
   ...ATTRIBUTION,
@@ -141,8 +169,11 @@ const CSV_DATE = new Intl.DateTimeFormat('sv-SE', { dateStyle: 'short', timeStyl
  * "24 nov 2026, 5:31 p. m." in Mérida's time: the one way the panel writes a
  * moment (issue #26); a calendar day alone ("2026-11-25") as "25 nov 2026".
  */
-export const formatShortDate = (iso: string): string =>
-  /^\d{4}-\d{2}-\d{2}$/.test(iso) ? DAY.format(new Date(`${iso}T00:00:00Z`)) : SHORT_DATE.format(new Date(iso));
+export function formatShortDate(iso: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(iso) ? DAY.format(new Date(`${iso}T00:00:00Z`)) : SHORT_DATE.format(new Date(iso));
+}
 
 /** "2026-11-21 09:15" in Mérida's time: sortable, for the CSV. */
-export const formatCsvDate = (iso: string): string => CSV_DATE.format(new Date(iso));
+export function formatCsvDate(iso: string): string {
+  return CSV_DATE.format(new Date(iso));
+}

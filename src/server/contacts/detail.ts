@@ -1,5 +1,5 @@
 import type { ContactDetail, TimelineEntry } from '../../lib/admin/contacts.ts';
-import type { LeadRow } from '../../lib/leads/columns.ts';
+import { columnLabel, type LeadRow, shownValue } from '../../lib/leads/columns.ts';
 import { LEAD_KINDS_BY_FORM, type LeadKind, leadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
@@ -44,7 +44,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
             id: row.id,
             deliveries: deliveries[row.id] ?? [],
             fields: columns
-              .map((column): [string, string] => [column.header, column.value(row)])
+              .map((column): [string, string] => [columnLabel(column), shownValue(column, row)])
               .filter(([, value]) => value !== ''),
           }),
         );

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { attributionRows } from '../../../lib/admin/attribution.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
+import { formatPhone } from '../../../lib/forms/phone.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { endedReasonLabel, formatDuration, SPEAKER_LABELS } from '../../../lib/voice/calls.ts';
 import { PanelQueries } from '../query.tsx';
@@ -44,7 +45,7 @@ export function CallPage() {
     ['Inicio', call.startedAt ? formatShortDate(call.startedAt) : formatShortDate(call.at)],
     ['Duración', formatDuration(call.durationSeconds)],
     ['Fin', endedReasonLabel(call.endedReason)],
-    ['Teléfono', call.phone ?? ''],
+    ['Teléfono', call.phone ? formatPhone(call.phone) : ''],
     ['Correo', call.email ?? ''],
     ['Interés', call.interest ?? ''],
     ['Página', call.page ?? ''],

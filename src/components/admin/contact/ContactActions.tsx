@@ -1,5 +1,6 @@
 import { type ContactDetail, whatsappLink } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
+import { formatPhone } from '../../../lib/forms/phone.ts';
 
 /** WhatsApp, a call and the phone to copy: the first things an adviser reaches for. */
 export function ContactActions({ contact, brand }: { contact: ContactDetail; brand: string }) {
@@ -22,7 +23,7 @@ export function ContactActions({ contact, brand }: { contact: ContactDetail; bra
         WhatsApp
       </a>
       <a href={`tel:${contact.phone}`} className="btn btn-outline min-h-12">
-        Llamar {contact.phone}
+        Llamar {formatPhone(contact.phone)}
       </a>
       <button type="button" className="btn btn-outline min-h-12" onClick={copy}>
         Copiar teléfono

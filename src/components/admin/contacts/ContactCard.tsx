@@ -1,5 +1,6 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
-import { type ContactSummary, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
+import { type ContactSummary, counted, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
+import { formatPhone } from '../../../lib/forms/phone.ts';
 import { STATE_BADGE } from './badges.ts';
 
 /** One person in the list: name, phone, state, and what the team needs at a glance. */
@@ -18,7 +19,7 @@ export function ContactCard({ contact, today }: { contact: ContactSummary; today
             {contact.name}
           </a>
           <span className="text-sm text-brand-800">
-            {contact.phone}
+            {formatPhone(contact.phone)}
             {contact.municipality ? ` · ${contact.municipality}` : ''}
           </span>
         </div>
@@ -39,13 +40,14 @@ export function ContactCard({ contact, today }: { contact: ContactSummary; today
         <div>
           <dt className="text-xs text-brand-700">Solicitudes</dt>
           <dd>
-            {contact.requests} · {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')}
+            {counted(contact.requests, 'solicitud', 'solicitudes')} ·{' '}
+            {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')}
           </dd>
         </div>
         <div>
           <dt className="text-xs text-brand-700">Próximo contacto</dt>
           <dd className={overdue ? 'font-bold text-danger-600' : ''}>
-            {contact.nextContactAt ? `${contact.nextContactAt}${overdue ? ' (vencido)' : ''}` : '—'}
+            {contact.nextContactAt ? `${formatShortDate(contact.nextContactAt)}${overdue ? ' (vencido)' : ''}` : '—'}
           </dd>
         </div>
         <div>

@@ -8,22 +8,27 @@
  * - Prospectos: first page, filtered by state with a search term, and searched
  *   by phone digits: p95 <= 50 ms; a contact's view: p95 <= 30 ms; a state
  *   change (PATCH, each on another contact): p95 <= 30 ms and every answer 200;
- *   the metrics of the panel's home: p95 <= 150 ms.
+ *   the metrics of the panel's home: p95 <= 150 ms;
+ * - "Hoy" (issue #26), its first page with 20 advisers sharing the contacts:
+ *   an adviser's own ("mine", each request another adviser's) and an
+ *   administrator's ("everyone"): p95 <= 50 ms each.
  */
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
 import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import type { ContactDetail, Metrics } from '../../src/lib/admin/contacts.ts';
+import type { TodayAgenda } from '../../src/lib/admin/today.ts';
 import type { ContactPage } from '../../src/server/contacts/list.ts';
 import { metrics } from '../../src/server/contacts/metrics.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
-import { originOf, setupAdmin } from '../support/admin.ts';
+import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
-import { seedContacts } from './contacts-seed.ts';
+import { seedAdvisers, seedContacts } from './contacts-seed.ts';
 import { type Figure, report } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -31,7 +36,9 @@ if (!Number.isInteger(ROWS) || ROWS < 100) throw new Error(`BENCH_ROWS must be a
 const REQUESTS = 300;
 const METRICS_REQUESTS = 50;
 const CONCURRENCY = 4;
-const BUDGET = { p95Ms: 50, contactMs: 30, metricsMs: 150, memoryMb: 64 };
+const BUDGET = { p95Ms: 50, contactMs: 30, metricsMs: 150, memoryMb: 64, todayMs: 50 };
+const ADVISERS = 20;
+const ADVISER_PASSWORD = 'asesor-de-prueba-1';
 /** Digits of a seeded phone (+529900099123 with the default rows), as the team would type them. */
 const PHONE_DIGITS = String(Math.min(99_123, ROWS)).padStart(5, '0').slice(-5);
 
@@ -79,9 +86,14 @@ await client.connect();
 console.log(`Seeding ${ROWS.toLocaleString('en')} contacts and their leads…`);
 const seeding = performance.now();
 const leadRows = await seedContacts(client, ROWS);
+const adviserEmails = await seedAdvisers(client, ADVISERS, await bcrypt.hash(ADVISER_PASSWORD, 10));
 console.log(
-  `Seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s: ${LEAD_KINDS.map((kind) => `${leadRows[kind].toLocaleString('en')} ${kind}`).join(', ')}`,
+  `Seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s: ${LEAD_KINDS.map((kind) => `${leadRows[kind].toLocaleString('en')} ${kind}`).join(', ')}, ${ADVISERS} advisers sharing the contacts`,
 );
+const { rows: openRows } = await client.query<{ n: number }>(
+  `SELECT count(*)::int AS n FROM contacts WHERE state NOT IN ('cerrado_ganado', 'cerrado_perdido')`,
+);
+const openContacts = openRows[0]?.n ?? 0;
 // Contacts to open, and contacts to move to `contactado` with the version they have now (one request each).
 const { rows: viewed } = await client.query<{ id: string }>(
   `SELECT id FROM contacts ORDER BY random() LIMIT ${REQUESTS + 1}`,
@@ -141,6 +153,44 @@ try {
       total = body.total;
     });
     rows.push(latency(`${list.figure} (${total.toLocaleString('en')} found)`, REQUESTS, p95, BUDGET.p95Ms));
+  }
+
+  // "Hoy": an adviser's own (each request another of the 20), then everyone's for the administrator.
+  const adviserCookies: string[] = [];
+  for (const email of adviserEmails) {
+    const answer = await login(server.url, email, ADVISER_PASSWORD);
+    if (answer.status !== 200) throw new Error(`adviser sign-in: ${answer.status}`);
+    adviserCookies.push(cookieOf(answer));
+  }
+  const todayLists: { figure: string; cookie: (i: number) => string; check: (agenda: TodayAgenda) => boolean }[] = [
+    {
+      figure: `Hoy first page, an adviser's own (scope=mine, ${ADVISERS} advisers)`,
+      cookie: (i) => adviserCookies[i % ADVISERS] as string,
+      check: (agenda) =>
+        agenda.scope === 'mine' &&
+        Object.values(agenda.sections).every((section) => section.items.length === Math.min(20, section.total)),
+    },
+    {
+      figure: "Hoy first page, an administrator's (scope=all)",
+      cookie: () => cookie,
+      check: (agenda) =>
+        agenda.scope === 'all' &&
+        Object.values(agenda.sections).reduce((sum, section) => sum + section.total, 0) === openContacts,
+    },
+  ];
+  for (const list of todayLists) {
+    let shown = '';
+    const p95 = await load(REQUESTS, async (i) => {
+      const response = await fetch(`${server.url}/api/admin/today`, { headers: { Cookie: list.cookie(i) } });
+      const body = (await response.json()) as TodayAgenda;
+      if (response.status !== 200 || !list.check(body)) {
+        throw new Error(`${list.figure}: unexpected answer ${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+      }
+      shown = Object.entries(body.sections)
+        .map(([section, page]) => `${section} ${page.total.toLocaleString('en')}`)
+        .join(', ');
+    });
+    rows.push(latency(`${list.figure} (${shown})`, REQUESTS, p95, BUDGET.todayMs));
   }
 
   const viewP95 = await load(REQUESTS, async (i) => {

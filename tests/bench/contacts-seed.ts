@@ -110,3 +110,30 @@ export async function seedContacts(client: pg.Client, rows: number): Promise<Rec
   );
   return Object.fromEntries(counted.rows.map((row) => [row.kind, row.n])) as Record<LeadKind, number>;
 }
+
+/**
+ * `count` advisers (asesorN@ceiba.mx, password `password`, hashed by the
+ * caller) and the contacts shared among them as the round-robin would: the
+ * n-th contact to adviser n % (count + 1), none for the remainder 0 (about
+ * one in count + 1 stays unassigned). Then VACUUM ANALYZE. Their e-mails.
+ */
+export async function seedAdvisers(client: pg.Client, count: number, passwordHash: string): Promise<string[]> {
+  const { rows } = await client.query<{ id: string; email: string }>(
+    `INSERT INTO users (email, password_hash, name)
+     SELECT 'asesor' || i || '@ceiba.mx', $1, 'Asesor ' || i FROM generate_series(1, $2::int) AS i
+     RETURNING id, email`,
+    [passwordHash, count],
+  );
+  await client.query(
+    `INSERT INTO user_roles (user_id, role) SELECT id, 'asesor' FROM users WHERE id = ANY($1::uuid[])`,
+    [rows.map((row) => row.id)],
+  );
+  await client.query(
+    `WITH numbered AS (SELECT id, row_number() OVER (ORDER BY created_at, id) AS n FROM contacts)
+     UPDATE contacts c SET assigned_to = ($1::uuid[])[numbered.n % ($2::int + 1)]
+     FROM numbered WHERE numbered.id = c.id AND numbered.n % ($2::int + 1) <> 0`,
+    [rows.map((row) => row.id), count],
+  );
+  await client.query('VACUUM ANALYZE contacts');
+  return rows.map((row) => row.email);
+}

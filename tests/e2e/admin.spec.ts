@@ -805,7 +805,7 @@ test('the adviser’s day at 390 px: Hoy first, a figure opens its list, filters
       });
       expect(scrollWidth, `${view} at ${width} px`).toBeLessThanOrEqual(clientWidth);
       if (checked[view]) {
-        await page.screenshot({ path: test.info().outputPath(`${view}-${width}.png`), fullPage: true });
+        await page.screenshot({ path: test.info().outputPath(`${view}-${width}.png`) });
         expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([]);
       }
     }

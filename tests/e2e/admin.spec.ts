@@ -727,6 +727,12 @@ test('the adviser’s day at 390 px: Hoy first, a figure opens its list, filters
   await expect(fresh.first()).toContainText(`999 ${local.slice(0, 3)} ${local.slice(3)}`); // "999 100 0000"
   expect(await accessibilityViolations(page)).toEqual([]);
 
+  // A contact opened from "Hoy" goes back to "Hoy", still "Mis prospectos".
+  await overdue.first().getByRole('link').click();
+  await page.getByRole('link', { name: '← Hoy' }).click();
+  await expect(page).toHaveURL(/\/admin\?alcance=mios$/);
+  await expect(page.getByRole('button', { name: 'Mis prospectos' })).toHaveAttribute('aria-pressed', 'true');
+
   // The figure opens the list it counts.
   await page.getByRole('link', { name: /^3\s*Vencidos$/ }).click();
   await expect(page).toHaveURL(/\/admin\?vista=prospectos&agenda=vencidos&assigned=me$/);

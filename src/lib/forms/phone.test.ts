@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizePhone } from './phone.ts';
+import { formatPhone, normalizePhone } from './phone.ts';
 
 describe('normalizePhone', () => {
   it.each([
@@ -32,5 +32,21 @@ describe('normalizePhone', () => {
     '++529991234567',
   ])('refuses %j', (input) => {
     expect(normalizePhone(input)).toBeNull();
+  });
+});
+
+describe('formatPhone', () => {
+  it.each([
+    ['+529991000000', '999 100 0000'],
+    ['+525512345678', '55 1234 5678'],
+    ['+528112345678', '81 1234 5678'],
+    ['+493012345678', '+493012345678'],
+    ['+52999100000', '+52999100000'],
+  ])('%s reads %s', (stored, read) => {
+    expect(formatPhone(stored)).toBe(read);
+  });
+
+  it('reads back as the same number', () => {
+    expect(normalizePhone(formatPhone('+529991000000'))).toBe('+529991000000');
   });
 });

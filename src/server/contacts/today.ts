@@ -53,11 +53,65 @@ export interface TodayScopeOf {
   memberId: string;
 }
 
-const scopeCondition = (scope: TodayScopeOf, values: unknown[]) => {
-  if (scope.scope === 'all') return 'TRUE';
-  values.push(scope.memberId);
-  return `c.assigned_to = $${values.length}`;
-};
+/** The parameters of one statement: "now" and the member bound once each, whatever refers to them. */
+class Params {
+  readonly values: unknown[] = [];
+  private readonly bound = new Map<string, string>();
+  private readonly instant: Date;
+  private readonly who: TodayScopeOf;
+  constructor(instant: Date, who: TodayScopeOf) {
+    this.instant = instant;
+    this.who = who;
+  }
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  private once(name: string, value: unknown): string {
+    const known = this.bound.get(name);
+    if (known) return known;
+    const placeholder = this.add(value);
+    this.bound.set(name, placeholder);
+    return placeholder;
+  }
+  now = (): string => this.once('now', this.instant.toISOString());
+  /** The scope as a condition: everyone's, or the member's own. */
+  scope = (): string =>
+    this.who.scope === 'all' ? 'TRUE' : `c.assigned_to = ${this.once('member', this.who.memberId)}`;
+}
+
+/** The SELECT of one page of a section, in its order, after `cursor`; each row says its section. */
+function sectionSelect(params: Params, section: TodaySection, cursor: Cursor | null, limit: number): string {
+  const sql = SECTIONS[section];
+  const where = [sql.where(params.now), params.scope()];
+  if (cursor) {
+    const comparison = sql.direction === 'ASC' ? '>' : '<';
+    where.push(
+      `(${sql.order}, c.id) ${comparison} (${params.add(cursor.at)}::timestamptz, ${params.add(cursor.id)}::uuid)`,
+    );
+  }
+  return `SELECT '${section}' AS section, ${summaryColumns(sql.order)} FROM contacts c
+     WHERE ${where.join(' AND ')}
+     ORDER BY ${sql.order} ${sql.direction}, c.id ${sql.direction}
+     LIMIT ${params.add(limit + 1)}`;
+}
+
+type SectionRow = SummaryRow & { section: TodaySection };
+
+/** Rows of one section as its page: `limit` items, the cursor after them when there are more (in its own order). */
+function pageOf(rows: SummaryRow[], section: TodaySection, limit: number, now: Date): Omit<TodaySectionPage, 'total'> {
+  const sign = SECTIONS[section].direction === 'ASC' ? 1 : -1;
+  // A UNION ALL keeps no order between its parts' rows by contract: the section's order is put back here.
+  const ordered = [...rows].sort(
+    (a, b) => sign * (a.cursor_at < b.cursor_at ? -1 : a.cursor_at > b.cursor_at ? 1 : a.id < b.id ? -1 : 1),
+  );
+  const items = ordered.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map((row) => toSummary(row, now.getTime())),
+    nextCursor: ordered.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+  };
+}
 
 /** One page of a section, in its order, after `cursor`. */
 export async function todaySection(
@@ -68,90 +122,67 @@ export async function todaySection(
   limit: number,
   now: Date,
 ): Promise<Omit<TodaySectionPage, 'total'>> {
-  const sql = SECTIONS[section];
-  const values: unknown[] = [];
-  const instant = now.toISOString();
-  const where = [
-    sql.where(() => {
-      if (!values.includes(instant)) values.push(instant);
-      return `$${values.indexOf(instant) + 1}`;
-    }),
-    scopeCondition(scope, values),
-  ];
-  if (cursor) {
-    values.push(cursor.at, cursor.id);
-    const comparison = sql.direction === 'ASC' ? '>' : '<';
-    where.push(`(${sql.order}, c.id) ${comparison} ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
-  }
-  values.push(limit + 1);
-  const { rows } = await db.query<SummaryRow>(
-    `SELECT ${summaryColumns(sql.order)} FROM contacts c
-     WHERE ${where.join(' AND ')}
-     ORDER BY ${sql.order} ${sql.direction}, c.id ${sql.direction}
-     LIMIT $${values.length}`,
-    values,
-  );
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
-  return {
-    items: items.map((row) => toSummary(row, now.getTime())),
-    nextCursor: rows.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
-  };
+  const params = new Params(now, scope);
+  const { rows } = await db.query<SectionRow>(sectionSelect(params, section, cursor, limit), params.values);
+  return pageOf(rows, section, limit, now);
 }
 
 /**
- * The totals of the four sections: overdue and today in one pass over the
- * next contacts up to tonight, the new ones, and the open contacts of the
- * scope (the rest is what remains: the sections are disjoint and cover them).
- * Everyone's open contacts come from contact_state_counts (decision 0030).
+ * The totals of the four sections in one statement: overdue and today (an
+ * index-only pass over the next contacts up to tonight), the new ones, and
+ * the open contacts of the scope (the rest is what remains: the sections are
+ * disjoint and cover them). Everyone's open contacts come from
+ * contact_state_counts (decision 0030).
  */
 export async function todayTotals(
   db: Queryable,
   scope: TodayScopeOf,
   now: Date,
 ): Promise<Record<TodaySection, number>> {
-  const mine = (values: unknown[]) => scopeCondition(scope, values);
-  const dueValues: unknown[] = [now.toISOString()];
-  const dueMine = mine(dueValues);
-  const newValues: unknown[] = [];
-  const newMine = mine(newValues);
-  const [due, fresh, opened] = await Promise.all([
-    db.query<{ overdue: number; today: number }>(
-      `SELECT count(*) FILTER (WHERE ${NEXT_CONTACT_AT} < ${meridaDayStart('$1')})::int AS overdue,
-              count(*) FILTER (WHERE ${NEXT_CONTACT_AT} >= ${meridaDayStart('$1')})::int AS today
-       FROM contacts c WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd('$1')} AND ${dueMine}`,
-      dueValues,
-    ),
-    db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM contacts c WHERE ${SECTIONS.new.where(() => 'NULL')} AND ${newMine}`,
-      newValues,
-    ),
+  const params = new Params(now, scope);
+  const open =
     scope.scope === 'all'
-      ? db.query<{ n: number }>(
-          'SELECT coalesce(sum(contacts), 0)::int AS n FROM contact_state_counts WHERE state = ANY($1)',
-          [OPEN_STATES],
-        )
-      : db.query<{ n: number }>(`SELECT count(*)::int AS n FROM contacts c WHERE ${OPEN} AND c.assigned_to = $1`, [
-          scope.memberId,
-        ]),
-  ]);
-  const overdue = due.rows[0]?.overdue ?? 0;
-  const today = due.rows[0]?.today ?? 0;
-  const unattended = fresh.rows[0]?.n ?? 0;
-  const open = opened.rows[0]?.n ?? 0;
-  return { overdue, today, new: unattended, rest: Math.max(0, open - overdue - today - unattended) };
+      ? `(SELECT coalesce(sum(contacts), 0) FROM contact_state_counts WHERE state = ANY(${params.add(OPEN_STATES)}))::int`
+      : `(SELECT count(*) FROM contacts c WHERE ${OPEN} AND ${params.scope()})::int`;
+  const { rows } = await db.query<{ overdue: number; today: number; new: number; open: number }>(
+    `SELECT due.overdue, due.today, ${open} AS open,
+            (SELECT count(*) FROM contacts c WHERE ${SECTIONS.new.where(params.now)} AND ${params.scope()})::int AS new
+     FROM (SELECT count(*) FILTER (WHERE ${NEXT_CONTACT_AT} < ${meridaDayStart(params.now())})::int AS overdue,
+                  count(*) FILTER (WHERE ${NEXT_CONTACT_AT} >= ${meridaDayStart(params.now())})::int AS today
+           FROM contacts c WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd(params.now())} AND ${params.scope()}) due`,
+    params.values,
+  );
+  const { overdue = 0, today = 0, new: unattended = 0, open: opened = 0 } = rows[0] ?? {};
+  return { overdue, today, new: unattended, rest: Math.max(0, opened - overdue - today - unattended) };
+}
+
+/** The first page of every section in one statement (one round trip instead of four). */
+async function firstPages(db: Queryable, scope: TodayScopeOf, now: Date) {
+  const params = new Params(now, scope);
+  const { rows } = await db.query<SectionRow>(
+    TODAY_SECTIONS.map((section) => `(${sectionSelect(params, section, null, TODAY_PAGE)})`).join(' UNION ALL '),
+    params.values,
+  );
+  return Object.fromEntries(
+    TODAY_SECTIONS.map((section) => [
+      section,
+      pageOf(
+        rows.filter((row) => row.section === section),
+        section,
+        TODAY_PAGE,
+        now,
+      ),
+    ]),
+  ) as Record<TodaySection, Omit<TodaySectionPage, 'total'>>;
 }
 
 const MERIDA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' });
 
 /** "Hoy": each section's first page and total, for the day of `now` in Mérida. */
 export async function todayAgenda(db: Queryable, scope: TodayScopeOf, now = new Date()): Promise<TodayAgenda> {
-  const [totals, pages] = await Promise.all([
-    todayTotals(db, scope, now),
-    Promise.all(TODAY_SECTIONS.map((section) => todaySection(db, scope, section, null, TODAY_PAGE, now))),
-  ]);
+  const [totals, pages] = await Promise.all([todayTotals(db, scope, now), firstPages(db, scope, now)]);
   const sections = Object.fromEntries(
-    TODAY_SECTIONS.map((section, index) => [section, { ...(pages[index] as object), total: totals[section] }]),
+    TODAY_SECTIONS.map((section) => [section, { ...pages[section], total: totals[section] }]),
   ) as TodayAgenda['sections'];
   return { scope: scope.scope, day: MERIDA_DAY.format(now), sections };
 }

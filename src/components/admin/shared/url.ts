@@ -48,7 +48,9 @@ export function setUrlParams(changes: Record<string, string | null | undefined>,
 /** The address's query string as parameters; the component renders again when it changes. */
 export function useUrlParams(): URLSearchParams {
   const text = useSyncExternalStore(subscribe, search, () => '');
-  useEffect(remember, []);
+  // Whatever moved the address (a filter, a view's link, Back within the panel), the back links follow.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again each time the address changes
+  useEffect(remember, [text]);
   return new URLSearchParams(text);
 }
 

@@ -23,6 +23,12 @@ CREATE INDEX contacts_new_member_idx
   ON contacts (assigned_to, created_at, id)
   WHERE state = 'nuevo' AND (next_contact_on::timestamp AT TIME ZONE 'America/Merida') IS NULL;
 
+-- The few `nuevo` contacts with a next contact: everyone's new section is the `nuevo` ones
+-- (contact_state_counts) minus these.
+CREATE INDEX contacts_new_scheduled_idx
+  ON contacts (id) INCLUDE (next_contact_on)
+  WHERE state = 'nuevo' AND (next_contact_on::timestamp AT TIME ZONE 'America/Merida') IS NOT NULL;
+
 -- A member's open contacts, latest activity first (the rest, and the count of them).
 CREATE INDEX contacts_open_member_idx
   ON contacts (assigned_to, last_activity_at DESC, id DESC)

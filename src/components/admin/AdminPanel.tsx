@@ -98,7 +98,7 @@ export function AdminPanel() {
           <h1 className="text-2xl font-bold sm:text-3xl">Panel de Administración</h1>
           {member.admin && !member.passkeyPending && (
             <span className="rounded-full bg-brand-700 px-3 py-1 text-sm font-bold text-white" data-testid="total">
-              {total} solicitudes
+              {total.toLocaleString('es-MX')} {total === 1 ? 'solicitud' : 'solicitudes'}
             </span>
           )}
         </div>

@@ -115,13 +115,17 @@ export function AdminPanel() {
         </div>
       </header>
 
-      <nav aria-label="Vistas del panel" className="flex flex-wrap gap-2">
+      {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px. */}
+      <nav
+        aria-label="Vistas del panel"
+        className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:px-0"
+      >
         {links.map(([name, label]) => (
           <PanelLink
             key={name}
             href={`/admin?vista=${name}`}
             current={shown === name}
-            className="inline-flex min-h-11 items-center rounded-full px-4 font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
+            className="inline-flex min-h-11 shrink-0 items-center rounded-full px-4 font-semibold whitespace-nowrap text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
           </PanelLink>

@@ -25,6 +25,7 @@ import type { ContactDetail, Metrics } from '../../src/lib/admin/contacts.ts';
 import type { TodayAgenda } from '../../src/lib/admin/today.ts';
 import type { ContactPage } from '../../src/server/contacts/list.ts';
 import { metrics } from '../../src/server/contacts/metrics.ts';
+import { TODAY_PAGE } from '../../src/server/contacts/today.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
@@ -168,7 +169,7 @@ try {
       cookie: (i) => adviserCookies[i % ADVISERS] as string,
       check: (agenda) =>
         agenda.scope === 'mine' &&
-        Object.values(agenda.sections).every((section) => section.items.length === Math.min(20, section.total)),
+        Object.values(agenda.sections).every((section) => section.items.length === Math.min(TODAY_PAGE, section.total)),
     },
     {
       figure: "Hoy first page, an administrator's (scope=all)",

@@ -711,13 +711,19 @@ test('the adviser’s day at 390 px: Hoy first, a figure opens its list, filters
   await expect(page.getByRole('heading', { name: 'Hoy', exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Mis prospectos' }).click();
   await expect(page).toHaveURL(/\/admin\?alcance=mios$/);
-  // Sections in the day's order, each heading counting what it lists (the first page: 20 a section).
+  // Sections in the day's order, each heading counting what it lists (the first page: 10 a section).
   await expect(page.getByRole('heading', { level: 3 })).toHaveText([
     'Contactos vencidos (3)',
     'Para hoy (2)',
     'Nuevos sin atender (10)',
     'Los demás en seguimiento (15)',
   ]);
+  const rest = page.getByRole('region', { name: 'Los demás en seguimiento (15)' });
+  await expect(rest.getByRole('listitem')).toHaveCount(10);
+  await expect(rest.getByText('Mostrando 10 de 15')).toBeVisible();
+  await rest.getByRole('button', { name: 'Cargar más' }).click();
+  await expect(rest.getByRole('listitem')).toHaveCount(15);
+  await expect(rest.getByText(/^Mostrando/)).toHaveCount(0);
   const overdue = page.getByRole('region', { name: 'Contactos vencidos (3)' }).getByRole('listitem');
   await expect(overdue).toHaveCount(3);
   await expect(overdue.first()).toContainText(`Día ${run} vencido 0`);

@@ -1,23 +1,27 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
-import { AccountView } from './account/AccountView.tsx';
-import { ActivityView } from './activity/ActivityView.tsx';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
-import { CallsView } from './calls/CallsView.tsx';
 import { ContactsView } from './contacts/ContactsView.tsx';
-import { MetricsView } from './metrics/MetricsView.tsx';
-import { NotificationsView } from './notifications/NotificationsView.tsx';
 import { PanelQueries } from './query.tsx';
 import { useLeadPages } from './requests/queries.ts';
-import { RequestsView } from './requests/RequestsView.tsx';
 import { type PanelUser, usePanelUser } from './session.ts';
 import { PanelLink } from './shared/PanelLink.tsx';
 import { Loading } from './shared/ui.tsx';
 import { setUrlParams, useUrlParams } from './shared/url.ts';
-import { TeamView } from './team/TeamView.tsx';
 import { TodayView } from './today/TodayView.tsx';
+
+// The day's views come with the page; the others load when opened (the panel's first touch stays light).
+const AccountView = lazy(() => import('./account/AccountView.tsx').then((m) => ({ default: m.AccountView })));
+const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) => ({ default: m.ActivityView })));
+const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
+const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
+const NotificationsView = lazy(() =>
+  import('./notifications/NotificationsView.tsx').then((m) => ({ default: m.NotificationsView })),
+);
+const RequestsView = lazy(() => import('./requests/RequestsView.tsx').then((m) => ({ default: m.RequestsView })));
+const TeamView = lazy(() => import('./team/TeamView.tsx').then((m) => ({ default: m.TeamView })));
 
 const VIEWS = [
   'hoy',
@@ -139,7 +143,9 @@ export function AdminPanel() {
         </p>
       )}
 
-      <ViewOf shown={shown} member={member} pages={pages} />
+      <Suspense fallback={<Loading text="Cargando…" />}>
+        <ViewOf shown={shown} member={member} pages={pages} />
+      </Suspense>
     </div>
   );
 }

@@ -119,12 +119,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         ['ours', ours],
       ] as const) {
         if (only && only !== name) continue;
-        const figure = await cpuPerLead(
-          `${server.url}/api/quick-quotes`,
-          server.process.pid as number,
-          dataDir,
-          count,
-        );
+        const figure = await cpuPerLead(`${server.url}/api/quick-quotes`, server.process.pid as number, dataDir, count);
         console.log(
           `${name}: server ${figure.server.toFixed(3)} ms, postgres ${figure.postgres.toFixed(3)} ms, total ${figure.total.toFixed(3)} ms of CPU per lead (${figure.requests} leads)`,
         );

@@ -20,7 +20,13 @@ export async function readJsonObject(
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) return jsonError(413, TOO_LARGE);
 
-  const bytes = await readAtMost(request, limit);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readAtMost(request, limit);
+  } catch {
+    // The connection closed before the body ended: nobody is left to read the answer, and nothing is stored.
+    return jsonError(400, 'La solicitud llegó incompleta. Envíala de nuevo.');
+  }
   if (!bytes) return jsonError(413, TOO_LARGE);
 
   let value: unknown;

@@ -86,10 +86,15 @@ export function findRoute(routes: readonly FunctionRoute[], url: string): Functi
   // Testing 50 URLPatterns took about 28 µs a request (issue #25); a path seen before costs a lookup.
   const pathname = new URL(url).pathname;
   let seen = matches.get(routes);
-  if (!seen) matches.set(routes, (seen = new Map()));
+  if (!seen) {
+    seen = new Map();
+    matches.set(routes, seen);
+  }
   const known = seen.get(pathname);
   if (known !== undefined) return known ?? undefined;
-  const route = routes.find((candidate) => candidate.pattern.test(url) && !candidate.excluded.some((pattern) => pattern.test(url)));
+  const route = routes.find(
+    (candidate) => candidate.pattern.test(url) && !candidate.excluded.some((pattern) => pattern.test(url)),
+  );
   if (seen.size >= REMEMBERED_PATHS) seen.clear(); // a crawler's made-up paths cannot grow it
   seen.set(pathname, route ?? null);
   return route;

@@ -97,14 +97,16 @@ export function runnerOptions(config: ServerConfig, pgPool: Pool) {
  * listeners when its runner stops, and a connection that reports the
  * database's death after that would end the process.)
  */
-export function workerPool(config: ServerConfig, runners: number): Pool {
+export function workerPool(config: ServerConfig, runners: number, onLost: () => void = () => {}): Pool {
   const pool = new pg.Pool({
     connectionString: requireDatabaseUrl(config),
     max: runners * CONNECTIONS_PER_RUNNER,
     connectionTimeoutMillis: 5_000,
   });
-  const lost = (error: Error) =>
+  const lost = (error: Error) => {
     logJson('warn', { event: 'notification_worker_connection_lost', error: error.message });
+    onLost();
+  };
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
   return pool;

@@ -83,10 +83,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * repeat, with the same delivery id); jobs a lost runner kept locked are
  * unlocked by the queue's upkeep.
  */
-async function superviseRunner(
-  channel: NotificationChannel,
-  start: () => Promise<Runner>,
-): Promise<SupervisedRunner> {
+async function superviseRunner(channel: NotificationChannel, start: () => Promise<Runner>): Promise<SupervisedRunner> {
   let stopped = false;
   let runner = await start();
   let restarting: Promise<void> | null = null;

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import type { TeamView } from '../../../lib/admin/team.ts';
+import { showToast } from '../../../lib/client/toast.ts';
 import { ApiError, api } from '../api.ts';
 import { keys } from '../keys.ts';
 
@@ -84,16 +85,23 @@ export const useRemoveNote = (id: string) =>
     meta: { errorTitle: 'No se pudo eliminar la nota', invalidates: [keys.contact(id)] },
   });
 
-/** "Tomar": the contact becomes the member's; the page, the list and the figures follow. */
-export function useClaim(id: string) {
+/**
+ * "Tomar": the contact becomes the member's; the page, the list and the
+ * figures follow. Its toasts are the hook's, not the button's: the card may
+ * leave a filtered list before the answer's callbacks would run.
+ */
+export function useClaim(id: string, name: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () => api<ContactDetail>(`/api/admin/contacts/${id}/claim`, { method: 'POST' }),
-    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    // Someone else took it: what the page and the list show is fetched again.
+    onSuccess: (saved) => {
+      client.setQueryData(keys.contact(id), saved);
+      showToast({ title: 'Prospecto tomado', description: `${name} ahora es tuyo.` });
+    },
+    // Someone else took it (the toast says so): what the page and the list show is fetched again.
     onError: () =>
       Promise.all([keys.contact(id), keys.contacts].map((queryKey) => client.invalidateQueries({ queryKey }))),
-    meta: { invalidates: [keys.contacts, keys.metrics] },
+    meta: { errorTitle: 'No se pudo tomar el prospecto', invalidates: [keys.contacts, keys.metrics] },
   });
 }
 

@@ -82,7 +82,7 @@ export function ContactCard({
           <dd className="wrap-anywhere">{contact.assignedTo?.name ?? 'Sin asignar'}</dd>
         </div>
       </dl>
-      <ClaimButton contact={contact} className="mt-3" />
+      <ClaimButton contact={contact} className="mt-3 w-full sm:w-auto" />
     </li>
   );
 }

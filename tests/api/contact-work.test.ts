@@ -399,4 +399,24 @@ describe('corrections and merges', () => {
     expect(await countRows('cotizaciones_rapidas', 'contact_id = $1', [b])).toBe(1);
     expect((await detail(a)).version).toBe(version);
   });
+
+  it('erasing a merged and corrected contact (ARCO) leaves none of its names in the activity log', async () => {
+    const phoneB = uniquePhone();
+    const a = await newContact('Zulema Primera');
+    const b = await newContact('Zoila Unida', phoneB);
+    await call(admin, '/api/admin/contacts-bulk', 'POST', { ids: [b], state: 'contactado' });
+    const { version } = await detail(a);
+    const merged = await call(admin, `/api/admin/contacts/${a}/merge`, 'POST', {
+      from: b,
+      name: 'Zulema Corregida',
+      phone: phoneB,
+      version,
+    });
+    expect(merged.status).toBe(200);
+    expect((await call(admin, `/api/admin/contacts/${a}`, 'DELETE')).status).toBe(200);
+    const left = await sql<{ summary: string }>(
+      `SELECT summary FROM activity_log WHERE summary ~ '(Zulema|Zoila)' AND kind <> 'person_erased'`,
+    );
+    expect(left).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { bulkChangeSchema } from '../../src/lib/admin/contact-work.ts';
+import { bulkChangeSchema } from '../../src/lib/admin/contact-bulk.ts';
 import { bulkChange } from '../../src/server/contacts/claim.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';

@@ -95,7 +95,7 @@ describe('each view while it loads, empty, failing and refused', () => {
     await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
     expect(screen.getByText('Cargando equipo...')).toBeTruthy();
     expect(screen.queryByRole('alert', { name: /No se pudo/ })).toBeNull();
-    await userEvent.type(screen.getByLabelText('Correo electrónico'), 'admin@ceiba.mx');
+    await userEvent.type(await screen.findByLabelText('Correo electrónico'), 'admin@ceiba.mx');
     await userEvent.type(screen.getByLabelText('Contraseña'), 'contraseña-segura');
     await userEvent.click(screen.getByRole('button', { name: 'Entrar y guardar' }));
     expect(await screen.findByText('No hay invitaciones pendientes.')).toBeTruthy();

@@ -9,7 +9,8 @@ import '../forms/errors.ts';
 import { LEAD_ORIGIN_VALUES } from '../../data/lead-origins.ts';
 import { LIMITS, optionalEmailField, requiredText } from '../forms/fields.ts';
 import { normalizePhone } from '../forms/phone.ts';
-import { CONTACT_STATES, type ContactState, LOST_REASON_REQUIRED, LOST_REASONS, NOTE_MAX } from './contacts.ts';
+import type { ContactState } from './contacts.ts';
+import { NOTE_MAX } from './contacts.ts';
 import { multiLineChecks } from './text.ts';
 
 /** The 409 of the second of two advisers who pressed "Tomar" at once. */
@@ -19,8 +20,6 @@ export const PHONE_TAKEN = 'Ese teléfono ya es de otro prospecto.';
 /** An adviser merging a contact that someone else follows. */
 export const MERGE_NOT_YOURS =
   'Solo puedes unir prospectos que sean tuyos o sin asignar. Pide a un administrador que los una.';
-/** At most this many contacts in one change from the list. */
-export const BULK_MAX = 200;
 
 /** A phone typed by the team: the public forms' rule (src/lib/forms/phone.ts), the team's words. */
 const phoneField = z.pipe(
@@ -101,41 +100,6 @@ export interface OtherContact {
   state: ContactState;
   requests: number;
   assignedTo: string | null;
-}
-
-/** POST /api/admin/contacts-bulk (administrators): assign, change the state, or both, of several contacts. */
-export const bulkChangeSchema = z
-  .strictObject(
-    {
-      ids: z
-        .array(z.uuid('Elige prospectos de la lista.'), { error: 'Elige al menos un prospecto.' })
-        .check(
-          z.minLength(1, 'Elige al menos un prospecto.'),
-          z.maxLength(BULK_MAX, `Elige como máximo ${BULK_MAX} prospectos a la vez.`),
-        ),
-      state: z.optional(z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' })),
-      lostReason: z.nullish(z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' })),
-      /** A member's id, or null to leave them unassigned. */
-      assignedTo: z.nullish(z.uuid('Elige a un miembro del equipo.')),
-    },
-    { error: 'Solo se pueden cambiar el estado y la asignación.' },
-  )
-  .check(
-    z.refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
-      message: LOST_REASON_REQUIRED,
-      path: ['lostReason'],
-    }),
-    z.refine((change) => change.state !== undefined || change.assignedTo !== undefined, {
-      message: 'Elige qué cambiar: el estado o a quién asignarlos.',
-      path: ['state'],
-    }),
-  );
-export type BulkChange = z.output<typeof bulkChangeSchema>;
-
-/** What a change from the list answers: how many contacts changed (the others were gone). */
-export interface BulkAnswer {
-  changed: number;
-  missing: number;
 }
 
 /** An administrator merges any two contacts; an adviser only contacts that are theirs or nobody's. */

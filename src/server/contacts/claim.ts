@@ -1,4 +1,4 @@
-import type { BulkAnswer, BulkChange } from '../../lib/admin/contact-work.ts';
+import type { BulkAnswer, BulkChange } from '../../lib/admin/contact-bulk.ts';
 import type { Database } from '../db/database.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { applyChange } from './change.ts';

@@ -120,7 +120,7 @@ test('a session that ended while the page was open: the adviser signs in again i
   await userEvent.selectOptions(screen.getByLabelText('Estado'), 'en_seguimiento');
   await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
   const dialog = await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
-  expect((screen.getByLabelText('Correo electrónico') as HTMLInputElement).value).toBe('asesora@ceiba.mx');
+  expect(((await screen.findByLabelText('Correo electrónico')) as HTMLInputElement).value).toBe('asesora@ceiba.mx');
   await userEvent.type(screen.getByLabelText('Contraseña'), 'otra');
   await userEvent.click(screen.getByRole('button', { name: 'Entrar y guardar' }));
   expect(await screen.findByText('Credenciales incorrectas')).toBeTruthy();
@@ -141,7 +141,7 @@ test('a session that ended, and the adviser gives up signing in: nothing saved, 
   await userEvent.selectOptions(screen.getByLabelText('Estado'), 'contactado');
   await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
   await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
-  await userEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+  await userEvent.click(await screen.findByRole('button', { name: 'Cancelar' }));
   expect(await screen.findByText(SESSION_LOST)).toBeTruthy();
   expect((screen.getByLabelText('Estado') as HTMLSelectElement).value).toBe('contactado');
   expect(badge()).toBe('Nuevo');

@@ -20,7 +20,7 @@ const UNASSIGN = 'none';
  * assign them to a member, move them to a state (a lost reason required for
  * «Cerrado: perdido», as on a contact's page), or both, in one change.
  */
-export function BulkBar({
+export default function BulkBar({
   ids,
   members,
   onDone,

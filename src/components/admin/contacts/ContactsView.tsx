@@ -1,13 +1,16 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ContactFilter } from '../../../lib/admin/contacts.ts';
 import { useAssignable } from '../contact/queries.ts';
 import { todayInMerida, useDebounced } from '../session.ts';
-import { BulkBar } from './BulkBar.tsx';
 import { ContactCard } from './ContactCard.tsx';
 import { ContactFilters, type Filter } from './ContactFilters.tsx';
 import { KpiStrip } from './KpiStrip.tsx';
 import LeadsChart from './LeadsChart.tsx';
 import { NewLeadButton } from './NewLeadDialog.tsx';
+
+/** Loaded with the first selection: advisers never load it. */
+const BulkBar = lazy(() => import('./BulkBar.tsx'));
+
 import { contactsQuery, useContacts, useMetrics } from './queries.ts';
 
 /** "Prospectos": the team's daily list, one card per person, with the figures that matter on top. */
@@ -92,7 +95,11 @@ export function ContactsView({ canExport = true, canSelect = false }: { canExpor
             ))}
           </ul>
         )}
-        {selected.size > 0 && <BulkBar ids={[...selected]} members={members} onDone={() => setSelected(new Set())} />}
+        {selected.size > 0 && (
+          <Suspense fallback={null}>
+            <BulkBar ids={[...selected]} members={members} onDone={() => setSelected(new Set())} />
+          </Suspense>
+        )}
         {page?.nextCursor && (
           <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>
             Cargar más

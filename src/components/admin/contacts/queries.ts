@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
-import type { BulkAnswer, BulkChange, CaptureAnswer } from '../../../lib/admin/contact-work.ts';
+import type { BulkAnswer, BulkChange } from '../../../lib/admin/contact-bulk.ts';
+import type { CaptureAnswer } from '../../../lib/admin/contact-work.ts';
 import type { ContactFilter, ContactState, ContactSummary, Metrics } from '../../../lib/admin/contacts.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';

@@ -186,6 +186,21 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await bar.getByRole('button', { name: 'Aplicar' }).click();
   await expect(toast(page, 'Cambios aplicados')).toContainText('2 prospectos actualizados.');
   await expect(bar).toHaveCount(0);
+  // The bar and "Nuevo prospecto" on a phone: within its width, axe clean.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByLabel('Seleccionar a Uno Seleccionado').check();
+  await expect(bar).toContainText('1 seleccionado');
+  await fitsThePhone(page);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/seleccion-390.png' });
+  await bar.getByRole('button', { name: 'Quitar selección' }).click();
+  await expect(bar).toHaveCount(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('button', { name: 'Nuevo prospecto' }).click();
+  await expect(page.getByRole('dialog', { name: 'Nuevo prospecto' }).getByLabel('Nombre')).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/nuevo-prospecto-1280.png' });
+  await page.getByRole('dialog', { name: 'Nuevo prospecto' }).getByRole('button', { name: 'Cancelar' }).click();
   const stored = await sql<{ state: string; assigned_to: string }>(
     'SELECT state, assigned_to FROM contacts WHERE id = ANY($1::uuid[])',
     [[first, second]],
@@ -251,7 +266,6 @@ test('a session that ends while a change is being saved: signed in again in plac
   await sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [nora.id]);
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   const dialog = page.getByRole('dialog', { name: 'Tu sesión terminó' });
-  await expect(dialog).toBeVisible();
   await expect(dialog.getByLabel('Correo electrónico')).toHaveValue(nora.email);
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
@@ -264,9 +278,12 @@ test('a session that ends while a change is being saved: signed in again in plac
   expect(await sql('SELECT state FROM contacts WHERE id = $1', [contact])).toEqual([{ state: 'en_seguimiento' }]);
 
   // The cookie itself gone (signed out elsewhere, cleared): the note waits in its box and is added after signing in.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await context.clearCookies();
   await page.getByRole('button', { name: 'Agregar nota' }).click();
-  await expect(dialog).toBeVisible();
+  await expect(dialog.getByLabel('Contraseña')).toBeVisible();
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: 'test-results/e2e/sesion-terminada-1280.png' });
   await dialog.getByLabel('Contraseña').fill(ADVISER_PASSWORD);
   await dialog.getByRole('button', { name: 'Entrar y guardar' }).click();
   await expect(toast(page, 'Nota agregada')).toBeVisible();

@@ -122,7 +122,7 @@ export function AdminPanel() {
 function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; pages: ReturnType<typeof useLeadPages> }) {
   switch (shown) {
     case 'prospectos':
-      return <ContactsView canExport={member.admin} />;
+      return <ContactsView canExport={member.admin} canSelect={member.admin} />;
     case 'llamadas':
       return <CallsView canExport={member.admin} />;
     case 'solicitudes':

@@ -1,5 +1,5 @@
 import { type ContactChange, type ContactDetail, mayDeleteNote, STATE_LABELS } from '../../lib/admin/contacts.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 
@@ -18,81 +18,98 @@ export async function changeContact(
   change: ContactChange,
   actor: Actor,
 ): Promise<ChangeResult> {
-  const result = await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{
-      name: string;
-      state: string;
-      lost_reason: string | null;
-      next: string | null;
-      version: number;
-      assigned_to: string | null;
-      assigned_name: string | null;
-    }>(
-      `SELECT name, state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
-              (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
-       FROM contacts c WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    const old = rows[0];
-    if (!old) return 'not_found' as const;
-    if (old.version !== change.version) return 'stale' as const;
-
-    const state = change.state ?? old.state;
-    const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
-    if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
-    const next = change.nextContactAt === undefined ? old.next : change.nextContactAt;
-    const assignedTo = change.assignedTo === undefined ? old.assigned_to : change.assignedTo;
-    let assignedName = old.assigned_name;
-    if (assignedTo !== old.assigned_to && assignedTo !== null) {
-      const member = await tx.query<{ name: string }>(
-        `SELECT coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id
-         WHERE u.id = $1 AND u.deactivated_at IS NULL`,
-        [assignedTo],
-      );
-      if (!member.rows[0]) return 'no_member' as const;
-      assignedName = member.rows[0].name;
-    }
-    await tx.query(
-      `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, assigned_to = $5,
-         version = version + 1,
-         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END
-       WHERE id = $1`,
-      [id, state, lostReason, next, assignedTo],
-    );
-    const record = (kind: string, from: string | null, to: string | null) =>
-      tx.query(
-        `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, actor.id, actor.name, kind, from, to],
-      );
-    const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
-    const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
-    if (oldState !== newState) await record('state', oldState, newState);
-    if (next !== old.next) await record('next_contact', old.next, next);
-    if (assignedTo !== old.assigned_to) {
-      await record('assigned', old.assigned_to ? old.assigned_name : null, assignedTo ? assignedName : null);
-    }
-    if (change.state) {
-      await recordActivity(tx, {
-        actor,
-        kind: 'state_change',
-        summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[change.state]}»`,
-        details: { contact: id, state: change.state },
-      });
-    }
-    if (change.assignedTo !== undefined) {
-      await recordActivity(tx, {
-        actor,
-        kind: 'assignment',
-        summary: assignedTo ? `Asignó a ${old.name} a ${assignedName ?? ''}` : `Dejó sin asignar a ${old.name}`,
-        details: { contact: id, assignedTo: change.assignedTo },
-      });
-    }
-    return 'done' as const;
-  });
+  const result = await db.transaction((tx) => applyChange(tx, id, change, actor));
   if (result !== 'done') return result;
   const contact = await getContact(db, id);
   return contact ? { contact } : 'not_found';
+}
+
+/** A change as `applyChange` takes it: without a version, it applies to whatever is stored (a change from the list). */
+export type StoredChange = Omit<ContactChange, 'version'> & { version?: number };
+
+/**
+ * One contact's change inside the caller's transaction `tx` (the row is
+ * locked FOR UPDATE): the history's lines and the activity log's entries go
+ * with it. `quiet`: a state or an assignment given but equal to the stored one
+ * writes no activity entry (a change from the list, where most may already be so).
+ */
+export async function applyChange(
+  tx: Queryable,
+  id: string,
+  change: StoredChange,
+  actor: Actor,
+  options: { quiet?: boolean } = {},
+): Promise<'done' | 'not_found' | 'stale' | 'no_member'> {
+  const { rows } = await tx.query<{
+    name: string;
+    state: string;
+    lost_reason: string | null;
+    next: string | null;
+    version: number;
+    assigned_to: string | null;
+    assigned_name: string | null;
+  }>(
+    `SELECT name, state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
+            (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
+     FROM contacts c WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  const old = rows[0];
+  if (!old) return 'not_found';
+  if (change.version !== undefined && old.version !== change.version) return 'stale';
+
+  const state = change.state ?? old.state;
+  const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
+  if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
+  const next = change.nextContactAt === undefined ? old.next : change.nextContactAt;
+  const assignedTo = change.assignedTo === undefined ? old.assigned_to : change.assignedTo;
+  let assignedName = old.assigned_name;
+  if (assignedTo !== old.assigned_to && assignedTo !== null) {
+    const member = await tx.query<{ name: string }>(
+      `SELECT coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id
+       WHERE u.id = $1 AND u.deactivated_at IS NULL`,
+      [assignedTo],
+    );
+    if (!member.rows[0]) return 'no_member';
+    assignedName = member.rows[0].name;
+  }
+  await tx.query(
+    `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, assigned_to = $5,
+       version = version + 1,
+       first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END
+     WHERE id = $1`,
+    [id, state, lostReason, next, assignedTo],
+  );
+  const record = (kind: string, from: string | null, to: string | null) =>
+    tx.query(
+      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, actor.id, actor.name, kind, from, to],
+    );
+  const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
+  const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
+  if (oldState !== newState) await record('state', oldState, newState);
+  if (next !== old.next) await record('next_contact', old.next, next);
+  if (assignedTo !== old.assigned_to) {
+    await record('assigned', old.assigned_to ? old.assigned_name : null, assignedTo ? assignedName : null);
+  }
+  if (change.state && !(options.quiet && oldState === newState)) {
+    await recordActivity(tx, {
+      actor,
+      kind: 'state_change',
+      summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[change.state]}»`,
+      details: { contact: id, state: change.state },
+    });
+  }
+  if (change.assignedTo !== undefined && !(options.quiet && assignedTo === old.assigned_to)) {
+    await recordActivity(tx, {
+      actor,
+      kind: 'assignment',
+      summary: assignedTo ? `Asignó a ${old.name} a ${assignedName ?? ''}` : `Dejó sin asignar a ${old.name}`,
+      details: { contact: id, assignedTo: change.assignedTo },
+    });
+  }
+  return 'done';
 }
 
 /** SQLSTATE foreign_key_violation. */

@@ -5,7 +5,9 @@ import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { BackLink, Loading } from '../shared/ui.tsx';
+import { ClaimButton } from './ClaimButton.tsx';
 import { ContactActions } from './ContactActions.tsx';
+import { EditContact } from './EditContact.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
 import { PersonalData } from './PersonalData.tsx';
@@ -67,6 +69,10 @@ export function ContactPage({ brand }: { brand: string }) {
           {contact.municipality ? ` · ${contact.municipality}` : ''}
           {contact.firstCampaign ? ` · campaña ${contact.firstCampaign}` : ''}
         </p>
+        <div className="flex flex-wrap items-start gap-2">
+          <ClaimButton contact={contact} />
+          <EditContact contact={contact} onStale={() => setStale(true)} />
+        </div>
       </header>
 
       <ContactActions contact={contact} brand={brand} />

@@ -1,3 +1,4 @@
+import { originWords } from '../../../data/lead-origins.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type ContactDetail, FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
@@ -14,6 +15,13 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,
   assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
+  claimed: (entry) => `Tomado por ${entry.to ?? entry.actor ?? ''}`,
+  captured: (entry) => `Capturado por ${entry.actor ?? 'el equipo'} (${originWords(entry.to)})`,
+  name: (entry) => `Nombre: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  phone: (entry) => `Teléfono: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  email: (entry) => `Correo: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  merged: (entry) =>
+    `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };
 
 /**

@@ -1,15 +1,33 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { ContactFilter } from '../../../lib/admin/contacts.ts';
+import { useAssignable } from '../contact/queries.ts';
 import { todayInMerida, useDebounced } from '../session.ts';
 import { ContactCard } from './ContactCard.tsx';
 import { ContactFilters, type Filter } from './ContactFilters.tsx';
 import { KpiStrip } from './KpiStrip.tsx';
 import LeadsChart from './LeadsChart.tsx';
+import { NewLeadButton } from './NewLeadDialog.tsx';
+
+/** Loaded with the first selection: advisers never load it. */
+const BulkBar = lazy(() => import('./BulkBar.tsx'));
+
 import { contactsQuery, useContacts, useMetrics } from './queries.ts';
 
 /** "Prospectos": the team's daily list, one card per person, with the figures that matter on top. */
-/** `canExport`: administrators only (the server refuses the CSV to advisers too). */
-export function ContactsView({ canExport = true }: { canExport?: boolean }) {
+/**
+ * `canExport`: administrators only (the server refuses the CSV to advisers too);
+ * `canSelect`: administrators select cards and change them together (BulkBar).
+ */
+export function ContactsView({ canExport = true, canSelect = false }: { canExport?: boolean; canSelect?: boolean }) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const members = useAssignable(canSelect);
+  const select = (id: string, on: boolean) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const [search, setSearch] = useState('');
   const [filter, setFilter] = useState<Filter>({});
   const q = useDebounced(search.trim(), 250);
@@ -37,11 +55,14 @@ export function ContactsView({ canExport = true }: { canExport?: boolean }) {
           <h2 id="prospects-title" className="text-xl font-bold">
             Prospectos
           </h2>
-          {canExport && (
-            <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
-              Descargar CSV
-            </a>
-          )}
+          <div className="flex flex-wrap gap-2">
+            <NewLeadButton />
+            {canExport && (
+              <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
+                Descargar CSV
+              </a>
+            )}
+          </div>
         </div>
 
         <ContactFilters search={search} onSearch={setSearch} filter={filter} set={set} counts={page?.counts} />
@@ -63,9 +84,21 @@ export function ContactsView({ canExport = true }: { canExport?: boolean }) {
         ) : (
           <ul className="grid gap-3" aria-label="Prospectos">
             {page?.items.map((contact) => (
-              <ContactCard key={contact.id} contact={contact} today={today} />
+              <ContactCard
+                key={contact.id}
+                contact={contact}
+                today={today}
+                {...(canSelect
+                  ? { selected: selected.has(contact.id), onSelect: (on: boolean) => select(contact.id, on) }
+                  : {})}
+              />
             ))}
           </ul>
+        )}
+        {selected.size > 0 && (
+          <Suspense fallback={null}>
+            <BulkBar ids={[...selected]} members={members} onDone={() => setSelected(new Set())} />
+          </Suspense>
         )}
         {page?.nextCursor && (
           <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { createServer, type IncomingHttpHeaders } from 'node:https';
+import type { IncomingHttpHeaders } from 'node:http';
+import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,10 +1,13 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type ContactSummary, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
+import { formatNextContact, isPast } from '../../../lib/admin/merida-time.ts';
+import { attemptsText } from '../../../lib/admin/outcomes.ts';
+import { Outcomes } from '../contact/Outcomes.tsx';
 import { STATE_BADGE } from './badges.ts';
 
 /** One person in the list: name, phone, state, and what the team needs at a glance. */
-export function ContactCard({ contact, today }: { contact: ContactSummary; today: string }) {
-  const overdue = contact.nextContactAt !== null && contact.nextContactAt < today;
+export function ContactCard({ contact }: { contact: ContactSummary; today?: string }) {
+  const overdue = contact.nextContactAt !== null && isPast(contact.nextContactAt);
   return (
     <li
       className={`min-w-0 rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
@@ -43,9 +46,13 @@ export function ContactCard({ contact, today }: { contact: ContactSummary; today
           </dd>
         </div>
         <div>
+          <dt className="text-xs text-brand-700">Intentos</dt>
+          <dd>{attemptsText(contact.attempts)}</dd>
+        </div>
+        <div>
           <dt className="text-xs text-brand-700">Próximo contacto</dt>
           <dd className={overdue ? 'font-bold text-danger-600' : ''}>
-            {contact.nextContactAt ? `${contact.nextContactAt}${overdue ? ' (vencido)' : ''}` : '—'}
+            {contact.nextContactAt ? `${formatNextContact(contact.nextContactAt)}${overdue ? ' (vencido)' : ''}` : '—'}
           </dd>
         </div>
         <div>
@@ -57,6 +64,9 @@ export function ContactCard({ contact, today }: { contact: ContactSummary; today
           <dd className="wrap-anywhere">{contact.assignedTo?.name ?? 'Sin asignar'}</dd>
         </div>
       </dl>
+      <div className="mt-3">
+        <Outcomes contact={contact} />
+      </div>
     </li>
   );
 }

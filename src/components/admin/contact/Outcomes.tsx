@@ -37,10 +37,8 @@ export function Outcomes({ contact }: { contact: OutcomeTarget }) {
   }
 
   return (
-    <section aria-labelledby={headingId} className="grid gap-2">
-      <h2 id={headingId} className="text-sm font-bold text-brand-800">
-        Resultado del contacto
-      </h2>
+    <section aria-label={`Resultado del contacto con ${contact.name}`} className="grid gap-2">
+      <p className="text-sm font-bold text-brand-800">Resultado del contacto</p>
       <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
         {OUTCOME_KEYS.map((key) => (
           <button
@@ -109,8 +107,9 @@ function OutcomeSheet({
       },
       {
         onSuccess: () => {
-          showToast({ title: `Guardado: ${outcome.label}` });
+          // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
           close();
+          showToast({ title: `Guardado: ${outcome.label}` });
         },
         onError: (failure) => {
           const fields = fieldErrors(failure);

@@ -28,9 +28,12 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * the consent of the press) and the inline script that resends it cost about 1.5 KB on the
  * form pages and 0.9 KB on /auth (measured: /auth 86.7, / 93.5, /prefiltro 93.7, /estimacion 94.0);
  * /modelos lost its gallery file from the first touch (78.9). The budgets moved by that much.
+ * Issue #26's day (the outcome buttons and their sheet on every card and contact, the next
+ * contact in Mérida's time, the reminders' badge and "Activar avisos") costs /admin 3.4 KB
+ * (measured on the same machine: 118.7 before, 122.1 after); the public pages did not move.
  */
 const BUDGET_KB: Record<string, number> = {
-  'admin.html': 120,
+  'admin.html': 122.5,
   'auth.html': 87,
   'index.html': 94,
   'modelos.html': 79.5,

@@ -1,5 +1,7 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { meridaWallTime } from '../../src/lib/admin/merida-time.ts';
+import { PUSH_OFF } from '../../src/lib/admin/push.ts';
 import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -159,5 +161,26 @@ describe('who may, and what is refused', () => {
     expect(unknown.status).toBe(400);
     expect(Object.values((await unknown.json()).fields).join(' ')).toBe('Elige llamada o WhatsApp.');
     expect(await detail(id)).toMatchObject({ attempts: 0, state: 'nuevo' });
+  });
+});
+
+describe('without VAPID keys', () => {
+  it('push is off: no key for the browser, and a subscription is refused with a 409 in Spanish', async () => {
+    const reminders = await request(adviser.cookie, '/api/admin/reminders');
+    expect(await reminders.json()).toEqual({ due: 0, pushKey: null });
+    const subscription = {
+      endpoint: `https://push.example.com/${randomBytes(8).toString('hex')}`,
+      keys: {
+        p256dh: createECDH('prime256v1').generateKeys().toString('base64url'),
+        auth: randomBytes(16).toString('base64url'),
+      },
+    };
+    const refused = await request(adviser.cookie, '/api/admin/push-subscriptions', {
+      method: 'POST',
+      body: JSON.stringify(subscription),
+    });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toBe(PUSH_OFF);
+    expect(await countRows('push_subscriptions')).toBe(0);
   });
 });

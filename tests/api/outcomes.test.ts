@@ -96,7 +96,7 @@ describe('an outcome in one tap', () => {
     expect(await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${id}`])).toBe(0);
     const [log] = await sql<{ summary: string }>(
       `SELECT summary FROM activity_log WHERE kind = 'state_change' AND details ->> 'contact' = $1
-       ORDER BY id DESC LIMIT 1`,
+       ORDER BY at DESC LIMIT 1`,
       [id],
     );
     expect(log?.summary).toBe('Cambió el estado de Irma Dzul a «Cerrado: perdido» («No le interesa»)');

@@ -9,7 +9,7 @@ import {
 } from '../../lib/admin/outcomes.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
-import { lockContact, recordEvent, writeFollowUp } from './change.ts';
+import { lockContact, writeFollowUp } from './change.ts';
 import { getContact } from './detail.ts';
 
 /**
@@ -19,18 +19,28 @@ import { getContact } from './detail.ts';
  */
 const OPEN_ATTEMPT_WINDOW = '1 hour';
 
-async function hasOpenAttempt(tx: Queryable, contactId: string, actorId: string): Promise<boolean> {
-  const { rows } = await tx.query<{ open: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM contact_events a
-       WHERE a.contact_id = $1 AND a.kind = 'attempt' AND a.actor_id = $2
-         AND a.created_at > now() - interval '${OPEN_ATTEMPT_WINDOW}'
-         AND NOT EXISTS (SELECT 1 FROM contact_events o
-                         WHERE o.contact_id = $1 AND o.kind = 'outcome' AND o.created_at >= a.created_at)
-     ) AS open`,
-    [contactId, actorId],
+/**
+ * The outcome's line in the history, and one more attempt unless it tells how
+ * an open attempt went, in one statement (the check sees the history as it
+ * was before this line).
+ */
+async function countAndRecord(tx: Queryable, id: string, actor: Actor, outcome: string, note: string | null) {
+  await tx.query(
+    `WITH open_attempt AS (
+       SELECT EXISTS (
+         SELECT 1 FROM contact_events a
+         WHERE a.contact_id = $1 AND a.kind = 'attempt' AND a.actor_id = $2
+           AND a.created_at > now() - interval '${OPEN_ATTEMPT_WINDOW}'
+           AND NOT EXISTS (SELECT 1 FROM contact_events o
+                           WHERE o.contact_id = $1 AND o.kind = 'outcome' AND o.created_at >= a.created_at)
+       ) AS open
+     ), counted AS (
+       UPDATE contacts SET attempts = attempts + 1 WHERE id = $1 AND NOT (SELECT open FROM open_attempt)
+     )
+     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value, detail)
+     VALUES ($1, $2, $3, 'outcome', $4, $5)`,
+    [id, actor.id, actor.name, outcome, note],
   );
-  return rows[0]?.open === true;
 }
 
 /**
@@ -66,7 +76,6 @@ export async function recordOutcome(
         : input.nextContactAt === null
           ? null
           : new Date(input.nextContactAt).toISOString();
-    const open = await hasOpenAttempt(tx, id, actor.id);
     await writeFollowUp(
       tx,
       id,
@@ -74,8 +83,7 @@ export async function recordOutcome(
       { state, lostReason, next, assignedTo: old.assigned_to, assignedName: old.assigned_name },
       actor,
     );
-    if (!open) await tx.query('UPDATE contacts SET attempts = attempts + 1 WHERE id = $1', [id]);
-    await recordEvent(tx, id, actor, 'outcome', null, input.outcome, input.note || null);
+    await countAndRecord(tx, id, actor, input.outcome, input.note || null);
     if (state !== old.state) {
       await recordActivity(tx, {
         actor,

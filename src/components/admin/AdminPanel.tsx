@@ -9,6 +9,7 @@ import { CallsView } from './calls/CallsView.tsx';
 import { ContactsView } from './contacts/ContactsView.tsx';
 import { NotificationsView } from './notifications/NotificationsView.tsx';
 import { PanelQueries } from './query.tsx';
+import { RemindersBadge } from './reminders/RemindersBadge.tsx';
 import { useLeadPages } from './requests/queries.ts';
 import { RequestsView } from './requests/RequestsView.tsx';
 import { type PanelUser, usePanelUser } from './session.ts';
@@ -93,6 +94,7 @@ export function AdminPanel() {
           </button>
         </div>
       </header>
+      {!member.passkeyPending && <RemindersBadge />}
 
       <nav aria-label="Vistas del panel" className="flex flex-wrap gap-2">
         {links.map(([name, label]) => (

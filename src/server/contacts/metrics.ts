@@ -2,6 +2,7 @@ import type { Metrics } from '../../lib/admin/contacts.ts';
 import { LEAD_FORMS, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
+import { NEXT_CONTACT_DUE } from './next-contact.ts';
 
 /** Monday 00:00 of this week in Mérida, as a local timestamp. */
 const THIS_WEEK = `date_trunc('week', now() AT TIME ZONE 'America/Merida')`;
@@ -49,9 +50,7 @@ const WITHIN_24H = `
 const ATTENTION = `
   SELECT (SELECT count(*) FROM contacts WHERE state = 'nuevo' AND created_at < now() - interval '24 hours')::int
            AS unattended,
-         (SELECT count(*) FROM contacts
-           WHERE next_contact_on < (now() AT TIME ZONE 'America/Merida')::date
-             AND state NOT IN ('cerrado_ganado', 'cerrado_perdido'))::int AS overdue`;
+         (SELECT count(*) FROM contacts c WHERE ${NEXT_CONTACT_DUE})::int AS overdue`;
 
 /** The 12 Mondays (YYYY-MM-DD) up to this week's, in Mérida. */
 const WEEKS = `SELECT to_char(week, 'YYYY-MM-DD') AS week

@@ -1,10 +1,10 @@
 import { type Runner, run } from 'graphile-worker';
-import type { NotificationChannel } from '../../lib/admin/notifications.ts';
 import { getConfig, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
+import { requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
 
 /** The slots of each channel's runner (tests read it). */
@@ -52,6 +52,7 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
+  if (config.notifications.email !== null || config.push !== null) await requeueLostReminders(db);
 }
 
 export interface NotificationWorker {
@@ -83,7 +84,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * repeat, with the same delivery id); jobs a lost runner kept locked are
  * unlocked by the queue's upkeep.
  */
-async function superviseRunner(channel: NotificationChannel, start: () => Promise<Runner>): Promise<SupervisedRunner> {
+async function superviseRunner(channel: Lane['channel'], start: () => Promise<Runner>): Promise<SupervisedRunner> {
   let stopped = false;
   let runner = await start();
   let restarting: Promise<void> | null = null;

@@ -33,6 +33,7 @@ const CONTACT: ContactDetail = {
   state: 'nuevo',
   lostReason: null,
   nextContactAt: null,
+  attempts: 0,
   createdAt: '2026-11-20T15:00:00.000Z',
   lastActivityAt: '2026-11-20T15:00:00.000Z',
   firstCampaign: null,

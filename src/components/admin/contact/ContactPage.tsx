@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
@@ -10,6 +11,7 @@ import { ContactActions } from './ContactActions.tsx';
 import { EditContact } from './EditContact.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
+import { Outcomes } from './Outcomes.tsx';
 import { PersonalData } from './PersonalData.tsx';
 import { useAssignable, useContact } from './queries.ts';
 import { Timeline } from './Timeline.tsx';
@@ -65,7 +67,7 @@ export function ContactPage({ brand }: { brand: string }) {
         </div>
         <p className="text-brand-800">
           {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')} · {contact.requests}{' '}
-          {contact.requests === 1 ? 'solicitud' : 'solicitudes'}
+          {contact.requests === 1 ? 'solicitud' : 'solicitudes'} · {attemptsText(contact.attempts)}
           {contact.municipality ? ` · ${contact.municipality}` : ''}
           {contact.firstCampaign ? ` · campaña ${contact.firstCampaign}` : ''}
         </p>
@@ -76,6 +78,7 @@ export function ContactPage({ brand }: { brand: string }) {
       </header>
 
       <ContactActions contact={contact} brand={brand} />
+      <Outcomes contact={contact} />
       {stale && (
         <div
           role="alert"

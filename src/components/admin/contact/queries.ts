@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
+import type { AttemptChannel, OutcomeInput } from '../../../lib/admin/outcomes.ts';
 import type { TeamView } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { ApiError, api } from '../api.ts';
@@ -67,7 +68,7 @@ export function useSaveFollowUp(id: string) {
       if (context?.before) client.setQueryData(key, context.before);
     },
     onSuccess: (saved) => client.setQueryData(key, saved),
-    meta: { invalidates: [keys.contacts, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
   });
 }
 
@@ -132,3 +133,30 @@ export const otherContactOf = (error: unknown): OtherContact | null =>
   error instanceof ApiError && error.status === 409 && error.body.code === 'phone_taken'
     ? ((error.body as { other?: OtherContact }).other ?? null)
     : null;
+
+/**
+ * Records an outcome (POST …/outcomes): the contact's page shows the answer
+ * at once; the list, the figures and the badge are fetched again.
+ */
+export function useRecordOutcome(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: OutcomeInput) =>
+      api<ContactDetail>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
+    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
+    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
+  });
+}
+
+/**
+ * Llamar or WhatsApp pressed: the attempt is sent as the link opens (fetch
+ * with keepalive, so leaving for the dialer or WhatsApp does not cancel it),
+ * and the contact's timeline is fetched again once it is stored.
+ */
+export function useRecordAttempt(id: string) {
+  return useMutation({
+    mutationFn: (channel: AttemptChannel) =>
+      api(`/api/admin/contacts/${id}/attempts`, { method: 'POST', json: { channel }, keepalive: true }),
+    meta: { invalidates: [keys.contact(id), keys.contacts] },
+  });
+}

@@ -1,6 +1,9 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type ContactSummary, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
+import { formatNextContact, isPast } from '../../../lib/admin/merida-time.ts';
+import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { ClaimButton } from '../contact/ClaimButton.tsx';
+import { Outcomes } from '../contact/Outcomes.tsx';
 import { STATE_BADGE } from './badges.ts';
 
 /**
@@ -9,16 +12,15 @@ import { STATE_BADGE } from './badges.ts';
  */
 export function ContactCard({
   contact,
-  today,
   selected,
   onSelect,
 }: {
   contact: ContactSummary;
-  today: string;
+  today?: string;
   selected?: boolean;
   onSelect?(checked: boolean): void;
 }) {
-  const overdue = contact.nextContactAt !== null && contact.nextContactAt < today;
+  const overdue = contact.nextContactAt !== null && isPast(contact.nextContactAt);
   return (
     <li
       className={`min-w-0 rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
@@ -68,9 +70,13 @@ export function ContactCard({
           </dd>
         </div>
         <div>
+          <dt className="text-xs text-brand-700">Intentos</dt>
+          <dd>{attemptsText(contact.attempts)}</dd>
+        </div>
+        <div>
           <dt className="text-xs text-brand-700">Próximo contacto</dt>
           <dd className={overdue ? 'font-bold text-danger-600' : ''}>
-            {contact.nextContactAt ? `${contact.nextContactAt}${overdue ? ' (vencido)' : ''}` : '—'}
+            {contact.nextContactAt ? `${formatNextContact(contact.nextContactAt)}${overdue ? ' (vencido)' : ''}` : '—'}
           </dd>
         </div>
         <div>
@@ -83,6 +89,9 @@ export function ContactCard({
         </div>
       </dl>
       <ClaimButton contact={contact} className="mt-3 w-full sm:w-auto" />
+      <div className="mt-3">
+        <Outcomes contact={contact} />
+      </div>
     </li>
   );
 }

@@ -2,6 +2,7 @@ import { type ContactEdit, type Merge, mayMerge, type OtherContact } from '../..
 import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
+import { scheduleReminder } from '../notifications/reminders.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 
@@ -85,7 +86,8 @@ export async function mergeContacts(
          is_partner = k.is_partner OR g.is_partner,
          municipality = coalesce(k.municipality, g.municipality),
          assigned_to = coalesce(k.assigned_to, g.assigned_to),
-         next_contact_on = coalesce(k.next_contact_on, g.next_contact_on),
+         next_contact_at = coalesce(k.next_contact_at, g.next_contact_at),
+         attempts = k.attempts + g.attempts,
          first_touch = CASE WHEN g.created_at < k.created_at THEN g.first_touch ELSE k.first_touch END,
          last_touch = CASE WHEN g.last_touch <> '{}' AND (k.last_touch = '{}' OR g.last_activity_at > k.last_activity_at)
                            THEN g.last_touch ELSE k.last_touch END,
@@ -96,6 +98,14 @@ export async function mergeContacts(
       [id, merge.from],
     );
     await tx.query('DELETE FROM contacts WHERE id = $1', [merge.from]);
+    // The kept contact's reminder follows its next contact (perhaps the other's); the other's goes with it.
+    const { rows: keptRows } = await tx.query<{ at: Date | null; closed: boolean }>(
+      `SELECT next_contact_at AS at, state IN ('cerrado_ganado', 'cerrado_perdido') AS closed FROM contacts WHERE id = $1`,
+      [id],
+    );
+    await scheduleReminder(tx, merge.from, null);
+    const keptNext = keptRows[0];
+    await scheduleReminder(tx, id, keptNext?.at && !keptNext.closed ? keptNext.at.toISOString() : null);
     await tx.query(
       `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
        VALUES ($1, $2, $3, 'merged', $4, $5, $6)`,

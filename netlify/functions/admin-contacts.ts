@@ -1,5 +1,8 @@
 import type { Config } from '@netlify/functions';
+import { captureSchema } from '../../src/lib/admin/contact-work.ts';
 import { decodeCursor } from '../../src/server/admin/cursor.ts';
+import { displayName } from '../../src/server/auth/users.ts';
+import { captureLead } from '../../src/server/contacts/capture.ts';
 import { listContacts } from '../../src/server/contacts/list.ts';
 import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
 import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
@@ -12,13 +15,21 @@ const MAX_PAGE_SIZE = 200;
 /**
  * GET /api/admin/contacts?q=&state=&kind=&form=&campaign=&from=&to=&cursor=&limit=:
  * contacts, newest activity first, with the total and the counts per state.
+ * POST /api/admin/contacts {name, phone, email?, origin, note?}: a lead typed in by a member
+ * ("Nuevo prospecto"): 201 {id, created: true}, or 200 {id, created: false} when the phone is a
+ * contact's already (that contact is brought up to date; never a second one).
  */
 export default logged(
   'admin-contacts',
   adminEndpoint(
     'admin-contacts',
-    ['GET'],
-    async ({ db, url, user }) => {
+    ['GET', 'POST'],
+    async ({ request, db, url, user, body }) => {
+      if (request.method === 'POST') {
+        const capture = await body(captureSchema, 'Revisa los datos del prospecto.');
+        const answer = await captureLead(db, capture, { id: user.id, name: displayName(user), admin: user.admin });
+        return json(answer.created ? 201 : 200, answer);
+      }
       const filter = contactFilterFrom(url, user.id);
       const cursor = decodeCursor(url.searchParams.get('cursor') || null);
       const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);

@@ -27,7 +27,31 @@ describe('parseConfig', () => {
         retryDelays: [60, 300, 1800, 7200, 43_200],
         lockTimeoutSeconds: 120,
       },
+      push: null,
     });
+  });
+
+  it('turns Web Push on only with its three VAPID variables, checked', () => {
+    const keys = {
+      VAPID_PUBLIC_KEY: `B${'A'.repeat(86)}`,
+      VAPID_PRIVATE_KEY: 'a'.repeat(43),
+      VAPID_SUBJECT: 'mailto:avisos@example.mx',
+    };
+    expect(parseConfig(keys).push).toEqual({
+      publicKey: keys.VAPID_PUBLIC_KEY,
+      privateKey: keys.VAPID_PRIVATE_KEY,
+      subject: 'mailto:avisos@example.mx',
+    });
+    expect(() => parseConfig({ ...keys, VAPID_SUBJECT: undefined })).toThrow(
+      'Web Push is half configured; also set VAPID_SUBJECT (or unset them all)',
+    );
+    expect(() => parseConfig({ ...keys, VAPID_PRIVATE_KEY: 'corta' })).toThrow(
+      'VAPID_PRIVATE_KEY: must be the URL-safe',
+    );
+    expect(() => parseConfig({ ...keys, VAPID_SUBJECT: 'avisos@example.mx' })).toThrow(
+      'VAPID_SUBJECT: must be a mailto:',
+    );
+    expect(parseConfig({ VAPID_PUBLIC_KEY: ' ', VAPID_SUBJECT: '' }).push).toBeNull();
   });
 
   it('turns a notification channel on only with all its variables, and names what is missing', () => {

@@ -144,6 +144,25 @@ const environmentSchema = z.object({
       return z.NEVER;
     }),
   NOTIFY_LOCK_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(3600).default(120),
+  // Web Push (RFC 8292 VAPID): `npx web-push generate-vapid-keys`; unset, the panel offers no push.
+  VAPID_PUBLIC_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{87}$/, 'must be the URL-safe base64 public key web-push generates (87 characters)')
+      .optional(),
+  ),
+  VAPID_PRIVATE_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{43}$/, 'must be the URL-safe base64 private key web-push generates (43 characters)')
+      .optional(),
+  ),
+  VAPID_SUBJECT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https: URL')
+      .optional(),
+  ),
 });
 
 export interface ServerConfig {
@@ -186,6 +205,15 @@ export interface ServerConfig {
   /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
   voiceWebhookSecret: string | undefined;
   notifications: NotificationConfig;
+  /** Web Push to the members' devices (reminders); null when its VAPID variables are unset. */
+  push: PushConfig | null;
+}
+
+/** The VAPID keys and contact that sign every push (RFC 8292). */
+export interface PushConfig {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
 }
 
 /** The notification channels that are configured; an absent channel is off and enqueues nothing. */
@@ -227,6 +255,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     voiceWebhookSecret: env.VAPI_WEBHOOK_SECRET,
     launchCheck: env.LAUNCH_CHECK,
     notifications: notificationConfig(env),
+    push: pushConfig(env),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
     databasePoolMax: env.DATABASE_POOL_MAX,
@@ -294,6 +323,27 @@ function notificationConfig(env: Environment): NotificationConfig {
     ),
     retryDelays: env.NOTIFY_RETRY_DELAYS,
     lockTimeoutSeconds: env.NOTIFY_LOCK_TIMEOUT_SECONDS,
+  };
+}
+
+/** Web Push is on when its three variables are set; some of them only is a mistake that stops the start. */
+function pushConfig(env: Environment): PushConfig | null {
+  const values = {
+    VAPID_PUBLIC_KEY: env.VAPID_PUBLIC_KEY,
+    VAPID_PRIVATE_KEY: env.VAPID_PRIVATE_KEY,
+    VAPID_SUBJECT: env.VAPID_SUBJECT,
+  };
+  const missing = Object.entries(values).filter(([, value]) => !value);
+  if (missing.length === 3) return null;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid environment: Web Push is half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset them all).`,
+    );
+  }
+  return {
+    publicKey: env.VAPID_PUBLIC_KEY as string,
+    privateKey: env.VAPID_PRIVATE_KEY as string,
+    subject: env.VAPID_SUBJECT as string,
   };
 }
 

@@ -103,7 +103,8 @@ describe('state, next contact, history', () => {
     const first = await patch(id, { state: 'contactado', nextContactAt: '2026-12-01', version: 1 });
     expect(first.status).toBe(200);
     const changed = await first.json();
-    expect(changed).toMatchObject({ state: 'contactado', nextContactAt: '2026-12-01', version: 2 });
+    // A date alone (the panel before issue #26) means 10:00 in Mérida (UTC-6).
+    expect(changed).toMatchObject({ state: 'contactado', nextContactAt: '2026-12-01T16:00:00.000Z', version: 2 });
 
     const stale = await patch(id, { state: 'en_seguimiento', version: 1 });
     expect(stale.status).toBe(409);
@@ -119,7 +120,12 @@ describe('state, next contact, history', () => {
     );
     expect(events).toEqual([
       expect.objectContaining({ kind: 'state', actor: 'admin@ceiba.mx', from: 'nuevo', to: 'contactado' }),
-      expect.objectContaining({ kind: 'next_contact', actor: 'admin@ceiba.mx', from: null, to: '2026-12-01' }),
+      expect.objectContaining({
+        kind: 'next_contact',
+        actor: 'admin@ceiba.mx',
+        from: null,
+        to: '2026-12-01T16:00:00.000Z',
+      }),
       expect.objectContaining({ kind: 'state', from: 'contactado', to: 'cerrado_perdido:sin_terreno' }),
     ]);
   });

@@ -163,7 +163,9 @@ describe.each([
         () => webhook.accepted.some((request) => request.body.includes('De vuelta')),
         'the webhook of the lead stored after the restart',
         60_000,
-      );
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}; the server said:\n${server.output().split('\n').slice(-40).join('\n')}`);
+      });
       expect(server.process.exitCode).toBeNull();
       // Handled where it happens, not by the last-resort net (decision 0024).
       const stray = server

@@ -129,5 +129,5 @@ describe('stopping the server', () => {
     } finally {
       await database.stop();
     }
-  });
+  }, 90_000); // two starts of PostgreSQL and 100 leads: the default 30 s is too tight on a busy machine
 });

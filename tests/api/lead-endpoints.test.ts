@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -58,6 +59,33 @@ describe.each(endpoints)('$path', ({ path, table, valid }) => {
     } as RequestInit);
     expect(streamed.status).toBe(413);
     expect(await countRows(table)).toBe(0);
+  });
+
+  it('stores nothing from a visitor who goes away mid-body, and keeps serving', async () => {
+    const body = JSON.stringify(valid({ name: 'Se fue a medias' }));
+    const { port } = new URL(server.url);
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 20)}`,
+          () => {
+            socket.destroy();
+            resolve();
+          },
+        );
+      });
+      socket.on('error', reject);
+    });
+    // Still serving (a 405 stores nothing for the tests after this one).
+    expect((await fetch(url(), { method: 'GET' })).status).toBe(405);
+    expect(await countRows(table, "name = 'Se fue a medias'")).toBe(0);
+    // Answered 400 to nobody, not a 500 nor a stray error.
+    const answered = new RegExp(`"path":"${path}","status":400`);
+    for (let tries = 0; tries < 100 && !answered.test(server.output()); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(server.output()).toMatch(answered);
+    expect(server.output()).not.toMatch(/uncaught_exception|unhandled_rejection|"status":500/);
   });
 
   it('answers 400 with a Spanish message per field when required fields are missing', async () => {

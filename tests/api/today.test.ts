@@ -43,9 +43,9 @@ async function contact(
 ): Promise<string> {
   const state = fields.state ?? 'nuevo';
   const [row] = await sql<{ id: string }>(
-    `INSERT INTO contacts (phone, name, is_buyer, state, lost_reason, next_contact_on, assigned_to, created_at,
+    `INSERT INTO contacts (phone, name, is_buyer, state, lost_reason, next_contact_at, assigned_to, created_at,
                            last_activity_at)
-     VALUES ($1, $2, true, $3, $4, $5::date, $6, now() - make_interval(hours => $7), now() - make_interval(hours => $8))
+     VALUES ($1, $2, true, $3, $4, ($5::date + time '10:00') AT TIME ZONE 'America/Merida', $6, now() - make_interval(hours => $7), now() - make_interval(hours => $8))
      RETURNING id`,
     [
       `+5299${String(++phones).padStart(8, '0')}`,

@@ -8,7 +8,10 @@
  * - Prospectos: first page, filtered by state with a search term, and searched
  *   by phone digits: p95 <= 50 ms; a contact's view: p95 <= 30 ms; a state
  *   change (PATCH, each on another contact): p95 <= 30 ms and every answer 200;
- *   the metrics of the panel's home: p95 <= 150 ms;
+ *   the metrics of the panel's home: p95 <= 150 ms; an outcome recorded (POST
+ *   …/outcomes "No contestó" with a note, each on another contact: the next
+ *   contact proposed, its reminder scheduled, the history, the contact as
+ *   answered) p95 <= 30 ms and every answer 200 (issue #26);
  * - "Hoy" (issue #26), its first page with 20 advisers sharing the contacts:
  *   an adviser's own ("mine", each request another adviser's) and an
  *   administrator's ("everyone"): p95 <= 50 ms each.
@@ -101,6 +104,9 @@ const { rows: viewed } = await client.query<{ id: string }>(
 );
 const { rows: moved } = await client.query<{ id: string; version: number }>(
   `SELECT id, version FROM contacts WHERE state <> 'contactado' ORDER BY random() LIMIT ${REQUESTS + 1}`,
+);
+const { rows: outcomeTargets } = await client.query<{ id: string }>(
+  `SELECT id FROM contacts WHERE state IN ('nuevo', 'contactado', 'en_seguimiento') ORDER BY random() LIMIT ${REQUESTS + 1}`,
 );
 await client.end();
 
@@ -222,6 +228,27 @@ try {
     value: failed.length === 0 ? '0' : `${failed.length} (${[...new Set(failed)].join(', ')})`,
     budget: '0',
     pass: failed.length === 0 && statuses.length === REQUESTS,
+  });
+
+  const outcomeStatuses: number[] = [];
+  const outcomeP95 = await load(REQUESTS, async (i) => {
+    const contact = outcomeTargets[i] as { id: string };
+    const response = await fetch(`${server.url}/api/admin/contacts/${contact.id}/outcomes`, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ outcome: 'no_contesto', note: 'Buzón de voz' }),
+    });
+    await response.arrayBuffer();
+    if (i < REQUESTS) outcomeStatuses.push(response.status);
+  });
+  rows.push(latency('outcome recorded POST /api/admin/contacts/{id}/outcomes', REQUESTS, outcomeP95, BUDGET.contactMs));
+  const outcomeFailures = outcomeStatuses.filter((status) => status !== 200);
+  rows.push({
+    figure: 'outcome answers other than 200',
+    value:
+      outcomeFailures.length === 0 ? '0' : `${outcomeFailures.length} (${[...new Set(outcomeFailures)].join(', ')})`,
+    budget: '0',
+    pass: outcomeFailures.length === 0 && outcomeStatuses.length === REQUESTS,
   });
 
   const metricsP95 = await load(METRICS_REQUESTS, async () => {

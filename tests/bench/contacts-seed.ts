@@ -51,10 +51,15 @@ function seedStatements(rows: number): string[] {
                       ELSE 'cerrado_perdido' END,
          last_at = least(now(), first_at + step * (quick + quotes + partners - 1))`,
     `INSERT INTO contacts (id, phone, name, email, municipality, is_buyer, is_partner, state, lost_reason,
-                            next_contact_on, first_touch, last_touch, created_at, last_activity_at, first_moved_at, version)
+                            next_contact_at, reminded_for, first_touch, last_touch, created_at, last_activity_at, first_moved_at,
+                            version)
        SELECT id, phone, name, email, municipality, quick + quotes > 0, partners > 0, state,
               CASE WHEN state = 'cerrado_perdido' THEN reason END,
-              CASE WHEN state IN ('contactado', 'en_seguimiento') THEN current_date + next_in_days - 7 END,
+              CASE WHEN state IN ('contactado', 'en_seguimiento')
+                   THEN ((current_date + next_in_days - 7) + time '10:00') AT TIME ZONE 'America/Merida' END,
+              -- The past ones were reminded already (as the migration leaves them).
+              CASE WHEN state IN ('contactado', 'en_seguimiento') AND next_in_days < 7
+                   THEN ((current_date + next_in_days - 7) + time '10:00') AT TIME ZONE 'America/Merida' END,
               jsonb_strip_nulls(jsonb_build_object('utm_source', utm_source, 'utm_campaign', utm_campaign, 'landing_path', '/')),
               jsonb_strip_nulls(jsonb_build_object('utm_source', utm_source, 'utm_campaign', utm_campaign, 'landing_path', '/')),
               first_at, last_at,

@@ -227,7 +227,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   await expect(other.getByRole('heading', { name: 'Historial' })).toBeVisible();
 
   await page.getByLabel('Estado').selectOption('contactado');
-  await page.getByLabel('Próximo contacto').fill('2030-01-15');
+  await page.getByLabel('Próximo contacto (hora de Mérida)').fill('2030-01-15T10:00');
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   await expect(toast(page, 'Cambios guardados')).toBeVisible();
   const hostile = '<script>alert("nota")</script> Llamar después de las 5';
@@ -236,7 +236,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   await expect(toast(page, 'Nota agregada')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Estado')).toHaveValue('contactado');
-  await expect(page.getByLabel('Próximo contacto')).toHaveValue('2030-01-15');
+  await expect(page.getByLabel('Próximo contacto (hora de Mérida)')).toHaveValue('2030-01-15T10:00');
   await expect(page.getByText(hostile, { exact: true })).toBeVisible(); // text, never run
   await expect(page.getByText('Estado: Nuevo → Contactado')).toBeVisible();
   // The history names who made the change.
@@ -280,7 +280,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(name);
   expect(lines[1]).toContain('Contactado');
-  expect(lines[1]).toContain('2030-01-15');
+  expect(lines[1]).toContain('2030-01-15 10:00');
   expect(lines[1]).toContain(',3,mérida-otoño,');
   expect(lines[1]).toContain(hostile.replaceAll('"', '""'));
   consoleErrors.splice(0);
@@ -691,8 +691,9 @@ test('the adviser’s day at 390 px: Hoy first, a figure opens its list, filters
   ];
   for (const [i, contact] of made.entries()) {
     await sql(
-      `INSERT INTO contacts (phone, name, is_buyer, state, next_contact_on, assigned_to, created_at, last_activity_at)
-       VALUES ($1, $2, true, $3, (now() AT TIME ZONE 'America/Merida')::date + $4::int, $5,
+      `INSERT INTO contacts (phone, name, is_buyer, state, next_contact_at, assigned_to, created_at, last_activity_at)
+       VALUES ($1, $2, true, $3,
+               ((now() AT TIME ZONE 'America/Merida')::date + $4::int + time '10:00') AT TIME ZONE 'America/Merida', $5,
                now() - make_interval(hours => $6), now() - make_interval(mins => $7))`,
       [
         `+52999${String(base + i).padStart(7, '0')}`,

@@ -46,8 +46,8 @@ export default defineConfig({
     {
       name: 'mobile',
       // The administrator's story sets up the one administrator: it runs once, in 'desktop';
-      // the credentials stories own a server and open a phone-sized context where they need one.
-      testIgnore: /(admin|credentials)\.spec\.ts/,
+      // the credentials and contacts-work stories own a server and open a phone-sized context where they need one.
+      testIgnore: /(admin|credentials|contacts-work)\.spec\.ts/,
       use: { ...devices['Desktop Chrome'], viewport: { width: 390, height: 844 }, isMobile: false, hasTouch: true },
     },
     { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },

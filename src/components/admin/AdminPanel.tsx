@@ -5,6 +5,7 @@ import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
 import { ContactsView } from './contacts/ContactsView.tsx';
 import { PanelQueries } from './query.tsx';
+import { RemindersBadge } from './reminders/RemindersBadge.tsx';
 import { useLeadPages } from './requests/queries.ts';
 import { type PanelUser, usePanelUser } from './session.ts';
 import { PanelLink } from './shared/PanelLink.tsx';
@@ -118,6 +119,7 @@ export function AdminPanel() {
           </button>
         </div>
       </header>
+      {!member.passkeyPending && <RemindersBadge />}
 
       {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px. */}
       <nav
@@ -155,7 +157,7 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
     case 'hoy':
       return <TodayView admin={member.admin} />;
     case 'prospectos':
-      return <ContactsView canExport={member.admin} />;
+      return <ContactsView canExport={member.admin} canSelect={member.admin} />;
     case 'metricas':
       return <MetricsView />;
     case 'llamadas':

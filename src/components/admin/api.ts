@@ -1,6 +1,9 @@
 /**
  * The panel's one fetcher: JSON in and out, same-origin cookies. A 401 means
- * the session is gone: the page goes to /auth and the call never settles (no
+ * the session is gone: where the page has a sign-in dialog (`onSessionLost`,
+ * the panel's pages), the call waits while the member signs in again in
+ * place and is then sent again, so an unsaved change is not lost (issue #26,
+ * item 8); a page without one goes to /auth and the call never settles (no
  * error flashes while the browser leaves). Every other failure is an
  * `ApiError` whose message is Spanish and fit for a visitor. No TanStack
  * import here: the sign-in pages use this too and stay light.
@@ -9,6 +12,22 @@ export const SIGN_IN_PAGE = '/auth';
 export const OFFLINE = 'Revisa tu conexión e intenta de nuevo.';
 export const FORBIDDEN = 'No tienes permiso para ver o cambiar esto. Pide acceso a un administrador.';
 export const CHANGED_MEANWHILE = 'Alguien cambió esto mientras lo veías. Recarga para ver los cambios.';
+/** A call whose session ended, when the member chose not to sign in again: nothing was saved, the form keeps it. */
+export const SESSION_LOST = 'Tu sesión terminó y no se guardó el cambio. Vuelve a entrar para guardarlo.';
+
+/** Signs the member in again in place: true once signed in (as the same member), false if they gave up. */
+export type SessionRecovery = () => Promise<boolean>;
+let recovery: SessionRecovery | null = null;
+/** One sign-in for every call refused meanwhile. */
+let recovering: Promise<boolean> | null = null;
+
+/** The page's way to sign in again in place (the panel's dialog); returns its removal. */
+export function onSessionLost(handler: SessionRecovery): () => void {
+  recovery = handler;
+  return () => {
+    if (recovery === handler) recovery = null;
+  };
+}
 
 /** What our endpoints answer on a refusal. */
 export interface ErrorBody {
@@ -66,6 +85,13 @@ export async function api<T>(path: string, { json, anonymous = false, ...init }:
   const body = (response.status === 204 ? {} : await response.json().catch(() => ({}))) as T & ErrorBody;
   if (response.ok) return body;
   if (response.status === 401 && !anonymous) {
+    if (recovery) {
+      recovering ??= recovery().finally(() => {
+        recovering = null;
+      });
+      if (await recovering) return api<T>(path, { ...init, json, anonymous });
+      throw new ApiError(401, { error: SESSION_LOST });
+    }
     goTo(SIGN_IN_PAGE);
     return new Promise<never>(() => {});
   }

@@ -17,4 +17,5 @@ export const keys = {
   team: ['team'],
   activity: (filter: object) => ['activity', filter],
   passkeys: ['passkeys'],
+  reminders: ['reminders'],
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

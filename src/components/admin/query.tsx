@@ -9,6 +9,7 @@ import {
 import type { ReactNode } from 'react';
 import { showToast } from '../../lib/client/toast.ts';
 import { ApiError, explain } from './api.ts';
+import { SignInAgain } from './shared/SignInAgain.tsx';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -68,8 +69,16 @@ export function createPanelQueryClient(options: { retryDelay?: number } = {}): Q
 
 let pageClient: QueryClient | undefined;
 
-/** Each island of a panel page shares the page's cache; a test passes its own. */
+/**
+ * Each island of a panel page shares the page's cache; a test passes its own.
+ * A session that ends meanwhile is signed in again here, in a dialog (SignInAgain).
+ */
 export function PanelQueries({ client, children }: { client?: QueryClient; children: ReactNode }) {
   pageClient ??= createPanelQueryClient();
-  return <QueryClientProvider client={client ?? pageClient}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client ?? pageClient}>
+      {children}
+      <SignInAgain />
+    </QueryClientProvider>
+  );
 }

@@ -32,6 +32,7 @@ const NO_CONTACTS: ContactsPage = { items: [], nextCursor: null, total: 0, count
 const ONE_CONTACT: ContactSummary = {
   id: '0b7c3a5e-2d4f-4c6b-8a9e-1f2d3c4b5a69',
   name: 'Ana Canul',
+  attempts: 0,
   phone: '+529991000000',
   email: null,
   municipality: 'Mérida',
@@ -126,12 +127,24 @@ describe('each view while it loads, empty, failing and refused', () => {
     expect(api.requests.filter((line) => line === 'GET /api/admin/contacts')).toHaveLength(1);
   });
 
-  test('a 401 sends the page to /auth and shows no error', async () => {
-    api.on('GET /api/admin/team', { status: 401, body: { error: 'Tu sesión expiró.' } });
+  test('a 401 opens the sign-in in place, shows no error, and loads the view once signed in again', async () => {
+    let signedIn = false;
+    api.on('GET /api/admin/team', () =>
+      signedIn ? { body: EMPTY_TEAM } : { status: 401, body: { error: 'Tu sesión expiró.' } },
+    );
+    api.on('POST /api/auth/login', () => {
+      signedIn = true;
+      return { body: { ok: true } };
+    });
     renderPanel(api, <TeamView self={ADMIN.id} />);
-    await waitFor(() => expect(navigations).toEqual(['/auth']));
+    await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
     expect(screen.getByText('Cargando equipo...')).toBeTruthy();
     expect(screen.queryByRole('alert', { name: /No se pudo/ })).toBeNull();
+    await userEvent.type(await screen.findByLabelText('Correo electrónico'), 'admin@ceiba.mx');
+    await userEvent.type(screen.getByLabelText('Contraseña'), 'contraseña-segura');
+    await userEvent.click(screen.getByRole('button', { name: 'Entrar y guardar' }));
+    expect(await screen.findByText('No hay invitaciones pendientes.')).toBeTruthy();
+    expect(navigations).toEqual([]);
   });
 
   test('Equipo: loading, empty invitations, a failure with "Reintentar", a 403 in words', async () => {

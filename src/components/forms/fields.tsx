@@ -56,7 +56,10 @@ function Messages({ id, hint, error }: { id: string; hint?: string | undefined; 
 }
 
 type TextFieldProps = FieldBase &
-  Pick<InputHTMLAttributes<HTMLInputElement>, 'type' | 'autoComplete' | 'inputMode' | 'placeholder' | 'maxLength'>;
+  Pick<
+    InputHTMLAttributes<HTMLInputElement>,
+    'type' | 'autoComplete' | 'inputMode' | 'placeholder' | 'maxLength' | 'defaultValue'
+  >;
 
 export function TextField({
   name,

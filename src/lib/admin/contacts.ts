@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import { LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
+import { fromMeridaWallTime } from './merida-time.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
 import { AGENDA_FILTERS } from './today.ts';
@@ -55,13 +56,37 @@ const isoDate = z.string({ error: 'Escribe una fecha válida.' }).check(
   }, 'Escribe una fecha válida.'),
 );
 
+/** An instant with its offset ("2026-11-25T16:00:00.000Z", "2026-11-25T10:00-06:00"). */
+export const INSTANT_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+const INVALID_MOMENT = 'Escribe una fecha y hora válidas.';
+export const instantSchema = z.string({ error: INVALID_MOMENT }).check(
+  z.regex(INSTANT_PATTERN, INVALID_MOMENT),
+  z.refine((value: string) => {
+    const year = Number(value.slice(0, 4));
+    return (
+      !Number.isNaN(Date.parse(value)) && year >= 1900 && year <= 2999 && isoDate.safeParse(value.slice(0, 10)).success
+    );
+  }, INVALID_MOMENT),
+);
+
+/**
+ * A next contact: an instant, or a date alone (what the panel sent before
+ * issue #26), which means 10:00 in Mérida (`nextContactInstant`).
+ */
+const nextContact = z.union([isoDate, instantSchema], { error: INVALID_MOMENT });
+
+/** The instant a next contact means: a date alone is 10:00 on Mérida's clock. */
+export function nextContactInstant(value: string): string {
+  return value.length === 10 ? (fromMeridaWallTime(`${value}T10:00`) as string) : new Date(value).toISOString();
+}
+
 /** PATCH /api/admin/contacts/{id}: what changes, and the version the change was made on. */
 export const contactChangeSchema = z
   .strictObject(
     {
       state: z.optional(z.enum(CONTACT_STATES, { error: 'Elige un estado de la lista.' })),
       lostReason: z.nullish(z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' })),
-      nextContactAt: z.nullish(isoDate),
+      nextContactAt: z.nullish(nextContact),
       /** A member's id, or null to leave it unassigned (administrators only). */
       assignedTo: z.nullish(z.uuid('Elige a un miembro del equipo.')),
       version: z.int({ error: 'Falta la versión del prospecto.' }).check(z.gte(1, 'Falta la versión del prospecto.')),
@@ -115,7 +140,10 @@ export interface ContactSummary {
   kinds: ContactKind[];
   state: ContactState;
   lostReason: LostReason | null;
+  /** When to contact them next (ISO instant); the panel shows it in Mérida's time. */
   nextContactAt: string | null;
+  /** Attempts to reach them: Llamar or WhatsApp pressed, or an outcome recorded without one. */
+  attempts: number;
   createdAt: string;
   lastActivityAt: string;
   firstCampaign: string | null;
@@ -138,7 +166,16 @@ export type TimelineEntry =
       /** Its notifications, one per channel that was on when it arrived. */
       deliveries: DeliveryView[];
     }
-  | { type: 'event'; at: string; kind: string; actor: string | null; from: string | null; to: string | null }
+  | {
+      type: 'event';
+      at: string;
+      kind: string;
+      actor: string | null;
+      from: string | null;
+      to: string | null;
+      /** An outcome's note. */
+      detail?: string | null;
+    }
   | {
       type: 'note';
       at: string;
@@ -184,7 +221,7 @@ export interface Metrics {
   /** Leads of the last 12 weeks by campaign (first 10) and by form. */
   byCampaign: { campaign: string | null; leads: number }[];
   byForm: Record<LeadForm, number>;
-  /** Contacts still `nuevo` 24 hours after their first lead, and contacts whose next-contact date has passed. */
+  /** Contacts still `nuevo` 24 hours after their first lead, and open contacts whose next contact is due. */
   unattended: number;
   overdue: number;
 }

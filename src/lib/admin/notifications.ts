@@ -60,7 +60,12 @@ export const DELIVERY_STATUS_LABELS: Record<DeliveryStatus, string> = {
   failed: 'falló',
 };
 
-export const PURPOSE_LABELS = { lead: 'Nuevo prospecto', test: 'Prueba', summary: 'Resumen diario' } as const;
+export const PURPOSE_LABELS = {
+  lead: 'Nuevo prospecto',
+  test: 'Prueba',
+  summary: 'Resumen diario',
+  reminder: 'Recordatorio',
+} as const;
 export type DeliveryPurpose = keyof typeof PURPOSE_LABELS;
 
 export interface DeliveryView {

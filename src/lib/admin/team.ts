@@ -48,6 +48,9 @@ export const ACTIVITY_KINDS = [
   'passkey_removed',
   'person_exported',
   'person_erased',
+  'contact_captured',
+  'contact_edited',
+  'contacts_merged',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -74,6 +77,9 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   person_erased: 'Persona eliminada (ARCO)',
   passkey_added: 'Llave de acceso agregada',
   passkey_removed: 'Llave de acceso eliminada',
+  contact_captured: 'Prospecto capturado',
+  contact_edited: 'Datos de un prospecto corregidos',
+  contacts_merged: 'Prospectos unidos',
 };
 
 export interface PasskeyView {

@@ -1,16 +1,119 @@
-import { type ContactChange, type ContactDetail, mayDeleteNote, STATE_LABELS } from '../../lib/admin/contacts.ts';
-import type { Database } from '../db/database.ts';
+import {
+  type ContactChange,
+  type ContactDetail,
+  type ContactState,
+  type LostReason,
+  mayDeleteNote,
+  nextContactInstant,
+  STATE_LABELS,
+} from '../../lib/admin/contacts.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { scheduleReminder } from '../notifications/reminders.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
+import { isoInstant, NEXT_CONTACT } from './next-contact.ts';
 
 export type ChangeResult = { contact: ContactDetail } | 'not_found' | 'stale' | 'no_member';
+
+/** A contact as a change finds it, locked (FOR UPDATE) until the change commits. */
+export interface LockedContact {
+  name: string;
+  state: ContactState;
+  lost_reason: LostReason | null;
+  /** The next contact, ISO (UTC), or null. */
+  next: string | null;
+  version: number;
+  assigned_to: string | null;
+  assigned_name: string | null;
+}
+
+/** Reads and locks the contact a change starts from; null when there is none. */
+export async function lockContact(tx: Queryable, id: string): Promise<LockedContact | null> {
+  const { rows } = await tx.query<Omit<LockedContact, 'next'> & { next: Date | null }>(
+    `SELECT c.name, c.state, c.lost_reason, ${NEXT_CONTACT} AS next, c.version, c.assigned_to,
+            (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
+     FROM contacts c WHERE c.id = $1 FOR UPDATE`,
+    [id],
+  );
+  const row = rows[0];
+  return row ? { ...row, next: isoInstant(row.next) } : null;
+}
+
+/** The follow-up a change leaves: what the contact's row holds afterwards. */
+export interface FollowUpValues {
+  state: ContactState;
+  lostReason: LostReason | null;
+  next: string | null;
+  assignedTo: string | null;
+  assignedName: string | null;
+}
+
+/**
+ * Writes the follow-up on a locked contact (version + 1), one history entry
+ * per field that changed, with who and when, and moves its reminder (a new
+ * moment reschedules it, none or a closed contact cancels it), all with `tx`.
+ */
+export async function writeFollowUp(
+  tx: Queryable,
+  id: string,
+  old: LockedContact,
+  values: FollowUpValues,
+  actor: Actor,
+): Promise<void> {
+  const { state, lostReason, next, assignedTo } = values;
+  const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
+  const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
+  // A move of the state or of the next contact is work done with the person: "Última actividad" says so.
+  const worked = oldState !== newState || next !== old.next;
+  await tx.query(
+    `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_at = $4::timestamptz, assigned_to = $5,
+       version = version + 1,
+       first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END,
+       last_activity_at = CASE WHEN $6 THEN now() ELSE last_activity_at END
+     WHERE id = $1`,
+    [id, state, lostReason, next, assignedTo, worked],
+  );
+  if (oldState !== newState) await recordEvent(tx, id, actor, 'state', oldState, newState);
+  if (next !== old.next) await recordEvent(tx, id, actor, 'next_contact', old.next, next);
+  if (assignedTo !== old.assigned_to) {
+    await recordEvent(
+      tx,
+      id,
+      actor,
+      'assigned',
+      old.assigned_to ? old.assigned_name : null,
+      assignedTo ? values.assignedName : null,
+    );
+  }
+  if (next !== old.next || state !== old.state) {
+    await scheduleReminder(tx, id, CLOSED_STATES.includes(state) ? null : next);
+  }
+}
+
+/** One line of the contact's history. */
+export async function recordEvent(
+  tx: Queryable,
+  id: string,
+  actor: Actor,
+  kind: string,
+  from: string | null,
+  to: string | null,
+  detail: string | null = null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [id, actor.id, actor.name, kind, from, to, detail],
+  );
+}
+
+const CLOSED_STATES: readonly ContactState[] = ['cerrado_ganado', 'cerrado_perdido'];
 
 /**
  * Applies a change made on `change.version` of the contact: 'stale' when
  * someone changed it since (nothing is written), otherwise the new state,
- * reason and next-contact date, version + 1, one history entry per field
- * that changed, with who and when, and the activity log's entries for a
- * state or an assignment given, all in one transaction.
+ * reason and next contact (writeFollowUp), and the activity log's entries
+ * for a state or an assignment given, all in one transaction.
  */
 export async function changeContact(
   db: Database,
@@ -18,84 +121,72 @@ export async function changeContact(
   change: ContactChange,
   actor: Actor,
 ): Promise<ChangeResult> {
-  const result = await db.transaction(async (tx) => {
-    const { rows } = await tx.query<{
-      name: string;
-      state: string;
-      lost_reason: string | null;
-      next: string | null;
-      version: number;
-      assigned_to: string | null;
-      assigned_name: string | null;
-    }>(
-      `SELECT name, state, lost_reason, to_char(next_contact_on, 'YYYY-MM-DD') AS next, version, assigned_to,
-              (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
-       FROM contacts c WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    const old = rows[0];
-    if (!old) return 'not_found' as const;
-    if (old.version !== change.version) return 'stale' as const;
-
-    const state = change.state ?? old.state;
-    const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
-    if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
-    const next = change.nextContactAt === undefined ? old.next : change.nextContactAt;
-    const assignedTo = change.assignedTo === undefined ? old.assigned_to : change.assignedTo;
-    let assignedName = old.assigned_name;
-    if (assignedTo !== old.assigned_to && assignedTo !== null) {
-      const member = await tx.query<{ name: string }>(
-        `SELECT coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id
-         WHERE u.id = $1 AND u.deactivated_at IS NULL`,
-        [assignedTo],
-      );
-      if (!member.rows[0]) return 'no_member' as const;
-      assignedName = member.rows[0].name;
-    }
-    const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
-    const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
-    // A move of the state or of the next contact is work done with the person: "Última actividad" says so.
-    const worked = oldState !== newState || next !== old.next;
-    await tx.query(
-      `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_on = $4::date, assigned_to = $5,
-         version = version + 1,
-         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END,
-         last_activity_at = CASE WHEN $6 THEN now() ELSE last_activity_at END
-       WHERE id = $1`,
-      [id, state, lostReason, next, assignedTo, worked],
-    );
-    const record = (kind: string, from: string | null, to: string | null) =>
-      tx.query(
-        `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [id, actor.id, actor.name, kind, from, to],
-      );
-    if (oldState !== newState) await record('state', oldState, newState);
-    if (next !== old.next) await record('next_contact', old.next, next);
-    if (assignedTo !== old.assigned_to) {
-      await record('assigned', old.assigned_to ? old.assigned_name : null, assignedTo ? assignedName : null);
-    }
-    if (change.state) {
-      await recordActivity(tx, {
-        actor,
-        kind: 'state_change',
-        summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[change.state]}»`,
-        details: { contact: id, state: change.state },
-      });
-    }
-    if (change.assignedTo !== undefined) {
-      await recordActivity(tx, {
-        actor,
-        kind: 'assignment',
-        summary: assignedTo ? `Asignó a ${old.name} a ${assignedName ?? ''}` : `Dejó sin asignar a ${old.name}`,
-        details: { contact: id, assignedTo: change.assignedTo },
-      });
-    }
-    return 'done' as const;
-  });
+  const result = await db.transaction((tx) => applyChange(tx, id, change, actor));
   if (result !== 'done') return result;
   const contact = await getContact(db, id);
   return contact ? { contact } : 'not_found';
+}
+
+/** A change as `applyChange` takes it: without a version, it applies to whatever is stored (a change from the list). */
+export type StoredChange = Omit<ContactChange, 'version'> & { version?: number };
+
+/**
+ * One contact's change inside the caller's transaction `tx` (the row is
+ * locked FOR UPDATE): the history's lines, its reminder and the activity
+ * log's entries go with it. `quiet`: a state or an assignment given but equal
+ * to the stored one writes no activity entry (a change from the list, where
+ * most may already be so).
+ */
+export async function applyChange(
+  tx: Queryable,
+  id: string,
+  change: StoredChange,
+  actor: Actor,
+  options: { quiet?: boolean } = {},
+): Promise<'done' | 'not_found' | 'stale' | 'no_member'> {
+  const old = await lockContact(tx, id);
+  if (!old) return 'not_found';
+  if (change.version !== undefined && old.version !== change.version) return 'stale';
+
+  const state = change.state ?? old.state;
+  const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
+  if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
+  const next =
+    change.nextContactAt === undefined
+      ? old.next
+      : change.nextContactAt === null
+        ? null
+        : nextContactInstant(change.nextContactAt);
+  const assignedTo = change.assignedTo === undefined ? old.assigned_to : change.assignedTo;
+  let assignedName = old.assigned_name;
+  if (assignedTo !== old.assigned_to && assignedTo !== null) {
+    const member = await tx.query<{ name: string }>(
+      `SELECT coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id
+       WHERE u.id = $1 AND u.deactivated_at IS NULL`,
+      [assignedTo],
+    );
+    if (!member.rows[0]) return 'no_member';
+    assignedName = member.rows[0].name;
+  }
+  await writeFollowUp(tx, id, old, { state, lostReason, next, assignedTo, assignedName }, actor);
+  const sameState = state === old.state && lostReason === old.lost_reason;
+  if (change.state && !(options.quiet && sameState)) {
+    await recordActivity(tx, {
+      actor,
+      kind: 'state_change',
+      summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[change.state]}»`,
+      details: { contact: id, state: change.state },
+    });
+  }
+  if (change.assignedTo !== undefined && !(options.quiet && assignedTo === old.assigned_to)) {
+    await recordActivity(tx, {
+      actor,
+      kind: 'assignment',
+      summary: assignedTo ? `Asignó a ${old.name} a ${assignedName ?? ''}` : `Dejó sin asignar a ${old.name}`,
+      details: { contact: id, assignedTo: change.assignedTo },
+    });
+  }
+  return 'done';
 }
 
 /** SQLSTATE foreign_key_violation. */

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
 import { callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
+import { NEXT_CONTACT } from './next-contact.ts';
 
 /** At the same instant a request comes first: the reopening it caused follows it. */
 const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, call: 0, event: 1, note: 2 };
@@ -15,7 +16,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
     SummaryRow & { first_touch: Record<string, string>; last_touch: Record<string, string> }
   >(
     `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
-            to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
+            ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
             c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch,
             ${ASSIGNED_COLUMNS},
             '' AS cursor_at, 0 AS requests
@@ -55,8 +56,11 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
       actor_name: string | null;
       from_value: string | null;
       to_value: string | null;
+      detail: string | null;
       created_at: Date;
-    }>('SELECT kind, actor_name, from_value, to_value, created_at FROM contact_events WHERE contact_id = $1', [id]),
+    }>('SELECT kind, actor_name, from_value, to_value, detail, created_at FROM contact_events WHERE contact_id = $1', [
+      id,
+    ]),
     db.query<{ id: string; author_id: string | null; author_name: string; body: string; created_at: Date }>(
       'SELECT id, author_id, author_name, body, created_at FROM contact_notes WHERE contact_id = $1 AND deleted_at IS NULL',
       [id],
@@ -74,6 +78,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         actor: event.actor_name,
         from: event.from_value,
         to: event.to_value,
+        ...(event.kind === 'outcome' ? { detail: event.detail } : {}),
       }),
     ),
     ...notes.rows.map(

@@ -50,7 +50,8 @@ export async function contactCsvLines(db: Queryable, filter: ContactFilter, curs
       contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y '),
       STATE_LABELS[contact.state],
       contact.lostReason ? LOST_REASON_LABELS[contact.lostReason] : '',
-      contact.nextContactAt ?? '',
+      // In Mérida's time, as the other dates of the file.
+      contact.nextContactAt ? formatCsvDate(contact.nextContactAt) : '',
       String(contact.requests),
       contact.firstCampaign ?? '',
       lastNote.get(contact.id) ?? '',

@@ -12,7 +12,7 @@ import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
-import { meridaDayEnd, meridaDayStart, NEXT_CONTACT_AT, OPEN } from './next-contact.ts';
+import { isoInstant, meridaDayEnd, meridaDayStart, NEXT_CONTACT, NEXT_CONTACT_AT, OPEN } from './next-contact.ts';
 
 /**
  * The search term as `search_text` holds it: a phone written any way
@@ -81,7 +81,7 @@ export const ASSIGNED_COLUMNS = `c.assigned_to,
 /** The list's columns; `cursor_at` is the ordering column (an instant) at microsecond precision. */
 export const summaryColumns = (cursorColumn: string) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
-  to_char(c.next_contact_on, 'YYYY-MM-DD') AS next_contact_at, c.created_at, c.last_activity_at,
+  ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS},
   ${LEADS_OF_CONTACT} AS requests,
   ${cursorTime(cursorColumn)}`;
@@ -96,7 +96,8 @@ export interface SummaryRow {
   is_partner: boolean;
   state: ContactState;
   lost_reason: LostReason | null;
-  next_contact_at: string | null;
+  next_contact_at: Date | null;
+  attempts: number;
   created_at: Date;
   last_activity_at: Date;
   first_campaign: string | null;
@@ -121,7 +122,8 @@ export function toSummary(row: SummaryRow, now = Date.now()): ContactSummary {
     kinds,
     state: row.state,
     lostReason: row.lost_reason,
-    nextContactAt: row.next_contact_at,
+    nextContactAt: isoInstant(row.next_contact_at),
+    attempts: row.attempts,
     createdAt: createdAt.toISOString(),
     lastActivityAt: new Date(row.last_activity_at).toISOString(),
     firstCampaign: row.first_campaign,

@@ -1,11 +1,31 @@
 /**
- * The next contact of a contact, in SQL, in one place (issue #26): the column
- * is `next_contact_on date` today and becomes `next_contact_at timestamptz`;
- * everything the day's list ("Hoy") and its filters ask of it goes through
- * NEXT_CONTACT_AT, the moment as an instant (a date is its midnight in
- * Mérida), so moving to the new column changes this one line.
+ * The next contact's SQL, in one place (issue #26): the column is an instant
+ * (`timestamptz`), entered and shown in Mérida's time by the panel. Lists,
+ * figures and reminders use these expressions, so an order or a count of
+ * "due" contacts means the same everywhere. `c` is the contacts' alias.
  */
-export const NEXT_CONTACT_AT = `(c.next_contact_on::timestamp AT TIME ZONE 'America/Merida')`;
+
+/** The column: when the next contact is due. */
+export const NEXT_CONTACT = 'c.next_contact_at';
+
+/** A contact still being worked (closed ones get no reminders and are never "due"). */
+export const OPEN_CONTACT = "c.state NOT IN ('cerrado_ganado', 'cerrado_perdido')";
+
+/** Due now or before: the panel's "vencidos" and the reminders' badge. */
+export const NEXT_CONTACT_DUE = `(${NEXT_CONTACT} <= now() AND ${OPEN_CONTACT})`;
+
+/** Soonest first, contacts without a next contact last (the "Hoy" order). */
+export const NEXT_CONTACT_ORDER = `${NEXT_CONTACT} ASC NULLS LAST`;
+
+/** A due next contact whose reminder is still to be sent (its partial index: contacts_reminder_due_idx). */
+export const REMINDER_PENDING = `(${NEXT_CONTACT} IS NOT NULL AND c.reminded_for IS DISTINCT FROM ${NEXT_CONTACT})`;
+
+/** A `timestamptz` as the API gives it: ISO 8601 in UTC, or null. */
+export const isoInstant = (value: Date | string | null): string | null =>
+  value === null ? null : new Date(value).toISOString();
+
+/** The moment, as the "Hoy" view orders and filters by it (the column itself, an instant). */
+export const NEXT_CONTACT_AT = NEXT_CONTACT;
 
 /** The start of the day in Mérida of the instant `$n` (a parameter: tests move "now" across midnight). */
 export const meridaDayStart = (now: string) =>
@@ -17,4 +37,4 @@ export const meridaDayEnd = (now: string) =>
 
 /** The states of a contact still being worked (not closed). */
 export const OPEN_STATES = ['nuevo', 'contactado', 'en_seguimiento'];
-export const OPEN = `c.state NOT IN ('cerrado_ganado', 'cerrado_perdido')`;
+export const OPEN = OPEN_CONTACT;

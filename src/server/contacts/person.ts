@@ -87,14 +87,18 @@ export async function erasePerson(
          SELECT name FROM contacts WHERE id = $1
          UNION ALL ${everyLeadTable(({ table }) => `SELECT name FROM ${table} WHERE contact_id = $1 OR phone = $2`)}
          UNION ALL SELECT name FROM voice_calls WHERE (contact_id = $1 OR phone = $2) AND name IS NOT NULL
+         -- Names it had before a correction, and of the contacts merged into it (decision 0037).
+         UNION ALL SELECT from_value FROM contact_events WHERE contact_id = $1 AND kind IN ('name', 'merged')
        ) AS known WHERE char_length(name) >= 2`,
       [contactId, contact.phone],
     );
     // The one path allowed to rewrite activity entries (migration 0012), for this transaction only.
     await tx.query(`SET LOCAL ceiba.erasure = 'on'`);
+    // The entries of the contacts merged into this one name them by their own ids.
     const named = await tx.query<{ id: string; summary: string }>(
-      `SELECT id, summary FROM activity_log WHERE details ->> 'contact' = $1::text`,
-      [contactId],
+      `SELECT id, summary FROM activity_log WHERE details ->> 'contact' = $1::text
+          OR details ->> 'contact' IN (SELECT detail FROM contact_events WHERE contact_id = $2 AND kind = 'merged')`,
+      [contactId, contactId],
     );
     // Longest first: "Ana López Pérez" before "Ana López".
     const known = names.rows.map((row) => row.name).sort((a, b) => b.length - a.length);

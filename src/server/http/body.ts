@@ -20,7 +20,13 @@ export async function readJsonObject(
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > limit) return jsonError(413, TOO_LARGE);
 
-  const bytes = await readAtMost(request, limit);
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readAtMost(request, limit);
+  } catch {
+    // The connection closed before the body ended: nobody is left to read the answer, and nothing is stored.
+    return jsonError(400, 'La solicitud llegó incompleta. Envíala de nuevo.');
+  }
   if (!bytes) return jsonError(413, TOO_LARGE);
 
   let value: unknown;
@@ -35,8 +41,17 @@ export async function readJsonObject(
   return value as Record<string, unknown>;
 }
 
+/** What srvx's Node adapter carries: the IncomingMessage under the Request. */
+interface NodeBacked {
+  runtime?: { node?: { req?: NodeJS.ReadableStream } };
+}
+
 /** The body's bytes, or null once it passes `limit` (the rest is not read). */
 async function readAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
+  const node = (request as NodeBacked).runtime?.node?.req;
+  // On the local server: read the socket's chunks as they come, without a web stream over them
+  // (issue #25: about a tenth of the server's CPU per lead). Elsewhere (Netlify), the web stream.
+  if (node && !request.bodyUsed) return readNodeAtMost(node, limit);
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -52,4 +67,28 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array |
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+function readNodeAtMost(stream: NodeJS.ReadableStream, limit: number): Promise<Uint8Array | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (value: Uint8Array | null, error?: unknown) => {
+      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > limit) {
+        stream.pause();
+        done(null);
+      } else chunks.push(chunk);
+    };
+    const onEnd = () => done(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    const onError = (error: unknown) => done(null, error);
+    // The visitor went away before the body ended: the same as the web stream's error.
+    const onClose = () => done(null, new Error('La conexión se cerró antes de recibir la solicitud.'));
+    stream.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }

@@ -78,6 +78,24 @@ export async function loadFunctionRoutes(
   return routes;
 }
 
+/** Routes match on the path alone: each list remembers its answers for the paths it has seen (bounded). */
+const matches = new WeakMap<readonly FunctionRoute[], Map<string, FunctionRoute | null>>();
+const REMEMBERED_PATHS = 1000;
+
 export function findRoute(routes: readonly FunctionRoute[], url: string): FunctionRoute | undefined {
-  return routes.find((route) => route.pattern.test(url) && !route.excluded.some((pattern) => pattern.test(url)));
+  // Testing 50 URLPatterns took about 28 µs a request (issue #25); a path seen before costs a lookup.
+  const pathname = new URL(url).pathname;
+  let seen = matches.get(routes);
+  if (!seen) {
+    seen = new Map();
+    matches.set(routes, seen);
+  }
+  const known = seen.get(pathname);
+  if (known !== undefined) return known ?? undefined;
+  const route = routes.find(
+    (candidate) => candidate.pattern.test(url) && !candidate.excluded.some((pattern) => pattern.test(url)),
+  );
+  if (seen.size >= REMEMBERED_PATHS) seen.clear(); // a crawler's made-up paths cannot grow it
+  seen.set(pathname, route ?? null);
+  return route;
 }

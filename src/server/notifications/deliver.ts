@@ -7,6 +7,7 @@ import { type ChannelSettings, channelSettings } from './channels/configured.ts'
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
 import { scheduleDeliveries } from './queue.ts';
+import { reminderMessage } from './reminders.ts';
 import { dailySummary } from './summary.ts';
 
 interface DeliveryRow {
@@ -16,6 +17,9 @@ interface DeliveryRow {
   lead_kind: NotifiedKind | null;
   lead_id: string | null;
   summary_day: string | null;
+  contact_id: string | null;
+  recipient_id: string | null;
+  remind_at: Date | null;
   attempts: number;
   /** This claim's token: the row's outcome is written only while it is still ours. */
   claim_id: string;
@@ -50,7 +54,8 @@ export async function deliver(db: Database, deliveryId: string, config: ServerCo
      WHERE id = $1
        AND (next_attempt_at IS NULL OR next_attempt_at <= now())
        AND (status = 'pending' OR (status = 'sending' AND claimed_at < now() - make_interval(secs => $2)))
-     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, attempts, claim_id`,
+     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, contact_id, recipient_id, remind_at,
+               attempts, claim_id`,
     [deliveryId, lockTimeoutSeconds],
   );
   const delivery = rows[0];
@@ -194,6 +199,16 @@ async function noticeOf(db: Database, delivery: DeliveryRow, site: string): Prom
         deliveryId: delivery.id,
         summary: await dailySummary(db, delivery.summary_day as string, site),
       };
+    case 'reminder': {
+      const reminder = await reminderMessage(
+        db,
+        delivery.contact_id as string,
+        delivery.recipient_id as string,
+        delivery.remind_at as Date,
+        site,
+      );
+      return reminder && { purpose: 'reminder', deliveryId: delivery.id, reminder };
+    }
   }
 }
 

@@ -7,7 +7,9 @@ import { logJson } from '../log.ts';
 import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
 import { channelOn } from './channels/configured.ts';
 import { deliver } from './deliver.ts';
+import { sendPushReminder } from './push.ts';
 import { deliverTask, enabledChannels, LEGACY_DELIVER_TASK, scheduleDeliveries } from './queue.ts';
+import { PUSH_TASK, type PushJob, REMINDER_TASK, runReminder } from './reminders.ts';
 
 // Each channel's graphile-worker runner (its tasks, options and pool), from the one list of
 // channels; the local worker and Netlify's drain (worker.ts) start them.
@@ -34,9 +36,9 @@ const quietLogger = new Logger((scope) => (level, message) => {
   }
 });
 
-/** One runner's work: one channel's tasks. */
+/** One runner's work: one channel's tasks, or the reminders' (decision 0035). */
 export interface Lane {
-  channel: NotificationChannel;
+  channel: NotificationChannel | 'reminders';
   tasks: TaskList;
 }
 
@@ -62,7 +64,7 @@ export function lanes(config: ServerConfig): Lane[] {
   for (const channel of NOTIFICATION_CHANNELS) {
     if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send;
   }
-  return enabledChannels(config.notifications).map((channel) => ({
+  const channels: Lane[] = enabledChannels(config.notifications).map((channel) => ({
     channel,
     tasks: {
       ...quick,
@@ -70,6 +72,19 @@ export function lanes(config: ServerConfig): Lane[] {
       ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
     },
   }));
+  // Reminders have a lane of their own when they have somewhere to go (e-mail or Web Push):
+  // a push service that hangs holds up no lead's notification.
+  if (config.notifications.email === null && config.push === null) return channels;
+  const reminders: TaskList = {
+    async [REMINDER_TASK](payload) {
+      const { contactId } = payload as { contactId: string };
+      await withDatabase((db) => runReminder(db, contactId, config), config);
+    },
+    async [PUSH_TASK](payload) {
+      await withDatabase((db) => sendPushReminder(db, payload as PushJob, config), config);
+    },
+  };
+  return [...channels, { channel: 'reminders', tasks: reminders }];
 }
 
 /** A runner's options, on the worker's pool (see workerPool). */
@@ -97,14 +112,16 @@ export function runnerOptions(config: ServerConfig, pgPool: Pool) {
  * listeners when its runner stops, and a connection that reports the
  * database's death after that would end the process.)
  */
-export function workerPool(config: ServerConfig, runners: number): Pool {
+export function workerPool(config: ServerConfig, runners: number, onLost: () => void = () => {}): Pool {
   const pool = new pg.Pool({
     connectionString: requireDatabaseUrl(config),
     max: runners * CONNECTIONS_PER_RUNNER,
     connectionTimeoutMillis: 5_000,
   });
-  const lost = (error: Error) =>
+  const lost = (error: Error) => {
     logJson('warn', { event: 'notification_worker_connection_lost', error: error.message });
+    onLost();
+  };
   pool.on('error', lost);
   pool.on('connect', (client) => client.on('error', lost));
   return pool;

@@ -144,3 +144,44 @@ export function summaryEmail(deliveryId: string, summary: DailySummary): EmailCo
   );
   return { subject, text, html, messageId: messageId(deliveryId, 'summary') };
 }
+
+/** What a reminder says: whom to contact, when it was due, and the link to their page. */
+export interface ReminderMessage {
+  contactName: string;
+  phone: string;
+  /** The next contact that came due (ISO). */
+  at: string;
+  /** The contact's page in the panel. */
+  url: string;
+  /** The member reminded. */
+  to: string;
+}
+
+export const reminderTitle = (reminder: Pick<ReminderMessage, 'contactName'>): string =>
+  `Toca contactar a ${reminder.contactName}`;
+
+/** The e-mail to the member who follows the contact (or the administrators, when nobody does). */
+export function reminderEmail(deliveryId: string, reminder: ReminderMessage): EmailContent {
+  const title = reminderTitle(reminder);
+  const when = MERIDA_DATE_TIME.format(new Date(reminder.at));
+  const rows = [
+    { label: 'Próximo contacto', value: when },
+    { label: 'Teléfono', value: reminder.phone },
+  ];
+  return {
+    subject: `${title} · ${site.brand.name}`,
+    text: [
+      title,
+      '',
+      ...rows.map((row) => `${row.label}: ${row.value}`),
+      '',
+      `Abrir en el panel: ${reminder.url}`,
+    ].join('\n'),
+    html: htmlPage(
+      title,
+      `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(reminder.url, 'Abrir en el panel')}</p>`,
+    ),
+    messageId: messageId(deliveryId, 'reminder'),
+    to: [reminder.to],
+  };
+}

@@ -1,10 +1,10 @@
 import { type Runner, run } from 'graphile-worker';
-import type { NotificationChannel } from '../../lib/admin/notifications.ts';
 import { getConfig, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
+import { requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
 
 /** The slots of each channel's runner (tests read it). */
@@ -52,71 +52,88 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
+  if (config.notifications.email !== null || config.push !== null) await requeueLostReminders(db);
 }
 
 export interface NotificationWorker {
   stop(): Promise<void>;
 }
 
+interface SupervisedRunner extends NotificationWorker {
+  /** Stops the runner and starts a new one once the database answers (its connections were lost). */
+  recycle(): void;
+}
+
 /** Pauses before starting a runner again after it stopped on a database fault: quick at first, then every 10 s. */
 const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000];
+/** How long a runner that lost its database may take to stop before it is left behind. */
+const STOP_BOUND_MS = 5000;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts one channel's runner and keeps it running. graphile-worker stops
  * itself when it cannot record a job's outcome (the database went away): its
- * runner's promise rejects. The runner is then started again, with growing
- * pauses, until the database answers; what was in flight is retried from
- * the queue (a send accepted just as the database died may repeat, with the
- * same delivery id).
+ * runner's promise rejects. But a runner whose database died while it was
+ * idle, or while recording outcomes, can also stay up and never take a job
+ * again (seen in tests/api/database-crash.test.ts: a lead stored after the
+ * restart waited for its webhook past a minute). So a lost connection
+ * recycles the runner too: stopped (or left behind after 5 s), then started
+ * again with growing pauses until the database answers. What was in flight
+ * is retried from the queue (a send accepted just as the database died may
+ * repeat, with the same delivery id); jobs a lost runner kept locked are
+ * unlocked by the queue's upkeep.
  */
-async function superviseRunner(
-  channel: NotificationChannel,
-  start: () => Promise<Runner>,
-): Promise<NotificationWorker> {
+async function superviseRunner(channel: Lane['channel'], start: () => Promise<Runner>): Promise<SupervisedRunner> {
   let stopped = false;
   let runner = await start();
-  let restarting: Promise<void> = Promise.resolve();
+  let restarting: Promise<void> | null = null;
 
-  const restart = async () => {
-    for (let attempt = 1; !stopped; attempt += 1) {
-      await new Promise((resolve) =>
-        setTimeout(resolve, RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length) - 1]),
-      );
-      if (stopped) return;
-      try {
-        runner = await start();
-      } catch (error) {
-        logJson('warn', {
-          event: 'notification_worker_restart_failed',
-          channel,
-          attempt,
-          error: (error as Error).message,
-        });
-        continue;
+  const restart = () => {
+    if (stopped || restarting) return;
+    const previous = runner;
+    restarting = (async () => {
+      await Promise.race([previous.stop().catch(() => {}), pause(STOP_BOUND_MS)]);
+      for (let attempt = 1; !stopped; attempt += 1) {
+        await pause(RESTART_DELAYS_MS[Math.min(attempt, RESTART_DELAYS_MS.length) - 1] as number);
+        if (stopped) return;
+        try {
+          runner = await start();
+        } catch (error) {
+          logJson('warn', {
+            event: 'notification_worker_restart_failed',
+            channel,
+            attempt,
+            error: (error as Error).message,
+          });
+          continue;
+        }
+        logJson('warn', { event: 'notification_worker_restarted', channel, attempt });
+        watch(runner);
+        return;
       }
-      logJson('warn', { event: 'notification_worker_restarted', channel, attempt });
-      supervise(runner);
-      if (stopped) await runner.stop().catch(() => {});
-      return;
-    }
+    })().finally(() => {
+      restarting = null;
+    });
   };
-  const supervise = (current: Runner) => {
+  // Only the current runner's end matters: one being recycled ends because it was asked to.
+  const watch = (current: Runner) => {
     current.promise.then(
       () => {
-        if (!stopped) {
-          logJson('error', { event: 'notification_worker_stopped', channel, error: 'stopped without being asked' });
-          restarting = restart();
-        }
+        if (current !== runner || stopped || restarting) return;
+        logJson('error', { event: 'notification_worker_stopped', channel, error: 'stopped without being asked' });
+        restart();
       },
       (error: unknown) => {
-        if (stopped) return;
+        if (current !== runner || stopped || restarting) return;
         logJson('error', { event: 'notification_worker_stopped', channel, error: (error as Error).message });
-        restarting = restart();
+        restart();
       },
     );
   };
-  supervise(runner);
+  watch(runner);
   return {
+    recycle: restart,
     async stop() {
       stopped = true;
       await restarting;
@@ -140,8 +157,11 @@ async function superviseRunner(
 export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
   const work = lanes(config);
   if (work.length === 0) return null;
-  const pool = workerPool(config, work.length);
-  const runners: NotificationWorker[] = [];
+  const runners: SupervisedRunner[] = [];
+  // A connection of the worker lost (the database died or restarted): every runner starts afresh.
+  const pool = workerPool(config, work.length, () => {
+    for (const runner of runners) runner.recycle();
+  });
   try {
     for (const lane of work) {
       runners.push(await superviseRunner(lane.channel, () => run(runnerOptions(config, pool), lane.tasks)));

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { type PanelApi, startPanelApi } from '../../../../tests/support/panel-api.ts';
 import { navigations, renderPanel, toasts } from '../../../../tests/support/panel-render.tsx';
 import { type ContactDetail, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { SESSION_LOST } from '../api.ts';
 import { ContactPage } from './ContactPage.tsx';
 
 let api: PanelApi;
@@ -32,6 +33,7 @@ const CONTACT: ContactDetail = {
   state: 'nuevo',
   lostReason: null,
   nextContactAt: null,
+  attempts: 0,
   createdAt: '2026-11-20T15:00:00.000Z',
   lastActivityAt: '2026-11-20T15:00:00.000Z',
   firstCampaign: null,
@@ -99,14 +101,52 @@ test('an unknown contact (404) and a malformed id say "No encontramos este prosp
   expect(navigations).toEqual([]);
 });
 
-test('a session that ended while the page was open: a save sends the adviser to /auth', async () => {
+test('a session that ended while the page was open: the adviser signs in again in place and the change is saved', async () => {
+  let sessions = 0;
+  api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
+  api.on(`PATCH /api/admin/contacts/${ID}`, ({ body }) => {
+    if (sessions === 0) return { status: 401, body: { error: 'Tu sesión expiró.' } };
+    const change = body as { state: ContactDetail['state']; version: number };
+    return { body: { ...CONTACT, state: change.state, version: change.version + 1 } };
+  });
+  api.on('POST /api/auth/login', ({ body }) => {
+    if ((body as { password: string }).password !== 'asesora-segura') {
+      return { status: 401, body: { error: 'Credenciales incorrectas' } };
+    }
+    sessions += 1;
+    return { body: { ok: true } };
+  });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByRole('heading', { name: 'Lucía Chablé' });
+  await userEvent.selectOptions(screen.getByLabelText('Estado'), 'en_seguimiento');
+  await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
+  expect(((await screen.findByLabelText('Correo electrónico')) as HTMLInputElement).value).toBe('asesora@ceiba.mx');
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'otra');
+  await userEvent.click(screen.getByRole('button', { name: 'Entrar y guardar' }));
+  expect(await screen.findByText('Credenciales incorrectas')).toBeTruthy();
+  await userEvent.clear(screen.getByLabelText('Contraseña'));
+  await userEvent.type(screen.getByLabelText('Contraseña'), 'asesora-segura');
+  await userEvent.click(screen.getByRole('button', { name: 'Entrar y guardar' }));
+  await waitFor(() => expect(toasts()).toContain('Cambios guardados'));
+  expect((dialog as HTMLDialogElement).open).toBe(false);
+  expect(badge()).toBe('En seguimiento');
+  expect(navigations).toEqual([]);
+});
+
+test('a session that ended, and the adviser gives up signing in: nothing saved, the form keeps the change and says so', async () => {
   api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
   api.on(`PATCH /api/admin/contacts/${ID}`, { status: 401, body: { error: 'Tu sesión expiró.' } });
   renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
   await screen.findByRole('heading', { name: 'Lucía Chablé' });
+  await userEvent.selectOptions(screen.getByLabelText('Estado'), 'contactado');
   await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
-  await waitFor(() => expect(navigations).toEqual(['/auth']));
-  expect(toasts()).toEqual([]);
+  await screen.findByRole('dialog', { name: 'Tu sesión terminó' });
+  await userEvent.click(await screen.findByRole('button', { name: 'Cancelar' }));
+  expect(await screen.findByText(SESSION_LOST)).toBeTruthy();
+  expect((screen.getByLabelText('Estado') as HTMLSelectElement).value).toBe('contactado');
+  expect(badge()).toBe('Nuevo');
+  expect(navigations).toEqual([]);
 });
 
 const MARISOL = 'a1b2c3d4-0000-4000-8000-000000000001';

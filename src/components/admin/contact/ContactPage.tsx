@@ -1,14 +1,18 @@
 import { useState } from 'react';
 import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { BackLink, Loading } from '../shared/ui.tsx';
 import { lastList } from '../shared/url.ts';
+import { ClaimButton } from './ClaimButton.tsx';
 import { ContactActions } from './ContactActions.tsx';
+import { EditContact } from './EditContact.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
+import { Outcomes } from './Outcomes.tsx';
 import { PersonalData } from './PersonalData.tsx';
 import { useAssignable, useContact } from './queries.ts';
 import { Timeline } from './Timeline.tsx';
@@ -67,13 +71,18 @@ export function ContactPage({ brand }: { brand: string }) {
         </div>
         <p className="text-brand-800">
           {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')} · {contact.requests}{' '}
-          {contact.requests === 1 ? 'solicitud' : 'solicitudes'}
+          {contact.requests === 1 ? 'solicitud' : 'solicitudes'} · {attemptsText(contact.attempts)}
           {contact.municipality ? ` · ${contact.municipality}` : ''}
           {contact.firstCampaign ? ` · campaña ${contact.firstCampaign}` : ''}
         </p>
+        <div className="flex flex-wrap items-start gap-2">
+          <ClaimButton contact={contact} />
+          <EditContact contact={contact} onStale={() => setStale(true)} />
+        </div>
       </header>
 
       <ContactActions contact={contact} brand={brand} />
+      <Outcomes contact={contact} />
       {stale && (
         <div
           role="alert"

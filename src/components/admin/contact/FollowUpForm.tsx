@@ -8,9 +8,9 @@ import {
   type LostReason,
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
+import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
-import { todayInMerida } from '../session.ts';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -27,7 +27,8 @@ export function FollowUpForm({
   const [state, setState] = useState<ContactState>(contact.state);
   const [assigned, setAssigned] = useState(contact.assignedTo?.id ?? '');
   const [reason, setReason] = useState<LostReason | ''>(contact.lostReason ?? '');
-  const [next, setNext] = useState(contact.nextContactAt ?? '');
+  const wall = (instant: string | null) => (instant ? meridaWallTime(instant) : '');
+  const [next, setNext] = useState(wall(contact.nextContactAt));
   const [error, setError] = useState<string | null>(null);
   const save = useSaveFollowUp(contact.id);
   // The fields follow the server's version only: an optimistic change, or one taken back, leaves what was typed.
@@ -35,20 +36,23 @@ export function FollowUpForm({
   useEffect(() => {
     setState(contact.state);
     setReason(contact.lostReason ?? '');
-    setNext(contact.nextContactAt ?? '');
+    setNext(wall(contact.nextContactAt));
     setAssigned(contact.assignedTo?.id ?? '');
   }, [contact.id, contact.version]);
-  const overdue = contact.nextContactAt !== null && contact.nextContactAt < todayInMerida();
+  const instant = next ? fromMeridaWallTime(next) : null;
+  // A warning, never a refusal: a call made yesterday may be written down today.
+  const past = instant !== null && isPast(instant);
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
     if (state === 'cerrado_perdido' && !reason) return setError('Elige el motivo por el que se perdió.');
+    if (next && !instant) return setError('Escribe una fecha y hora válidas.');
     save.mutate(
       {
         state,
         lostReason: state === 'cerrado_perdido' ? (reason as LostReason) : null,
-        nextContactAt: next || null,
+        nextContactAt: instant,
         ...(members ? { assignedTo: assigned || null } : {}),
         version: contact.version,
       },
@@ -121,15 +125,24 @@ export function FollowUpForm({
           <span className="py-2">{contact.assignedTo?.name ?? 'Sin asignar'}</span>
         </p>
       )}
-      <label className="field">
-        <span className="field-label">Próximo contacto{overdue ? ' (vencido)' : ''}</span>
+      <div className="field">
+        <label className="field-label" htmlFor="next-contact">
+          Próximo contacto (hora de Mérida)
+        </label>
         <input
-          type="date"
-          className={`field-input ${overdue ? 'text-danger-600' : ''}`}
+          id="next-contact"
+          type="datetime-local"
+          className={`field-input ${past ? 'text-danger-600' : ''}`}
           value={next}
           onChange={(event) => setNext(event.target.value)}
+          aria-describedby={past ? 'next-contact-past' : undefined}
         />
-      </label>
+        {past && (
+          <p id="next-contact-past" role="status" className="field-hint font-semibold text-danger-600">
+            Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.
+          </p>
+        )}
+      </div>
       <button type="submit" className="btn btn-primary min-h-12" disabled={save.isPending}>
         {save.isPending ? 'Guardando…' : 'Guardar cambios'}
       </button>

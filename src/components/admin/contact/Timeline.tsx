@@ -1,5 +1,8 @@
+import { originWords } from '../../../data/lead-origins.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type ContactDetail, FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
+import { formatNextContact } from '../../../lib/admin/merida-time.ts';
+import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
@@ -7,13 +10,31 @@ import { Section } from '../shared/ui.tsx';
 import { useRemoveNote } from './queries.ts';
 import { stateWords } from './words.ts';
 
+const ATTEMPT_TITLES: Record<string, string> = {
+  llamada: 'Llamó (intento)',
+  whatsapp: 'Escribió por WhatsApp (intento)',
+};
+
+/** A next contact in the history: an instant in Mérida's time (a date alone, from before issue #26, as it was). */
+const moment = (value: string | null): string =>
+  value === null ? '—' : value.length === 10 ? value : formatNextContact(value);
+
 /** Each change the history records, in words. */
 const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event' }>) => string> = {
   state: (entry) => `Estado: ${stateWords(entry.from)} → ${stateWords(entry.to)}`,
-  next_contact: (entry) => `Próximo contacto: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  next_contact: (entry) => `Próximo contacto: ${moment(entry.from)} → ${moment(entry.to)}`,
+  outcome: (entry) => `Resultado: ${OUTCOMES[entry.to as OutcomeKey]?.label ?? entry.to ?? ''}`,
+  attempt: (entry) => ATTEMPT_TITLES[entry.to ?? ''] ?? 'Intento de contacto',
   reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,
   assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
+  claimed: (entry) => `Tomado por ${entry.to ?? entry.actor ?? ''}`,
+  captured: (entry) => `Capturado por ${entry.actor ?? 'el equipo'} (${originWords(entry.to)})`,
+  name: (entry) => `Nombre: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  phone: (entry) => `Teléfono: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  email: (entry) => `Correo: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  merged: (entry) =>
+    `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };
 
 /**
@@ -71,6 +92,9 @@ export function Timeline({ contact, member }: { contact: ContactDetail; member: 
             )}
             {entry.type === 'event' && (
               <p className="mt-1 font-semibold">{EVENT_TITLES[entry.kind]?.(entry) ?? entry.kind}</p>
+            )}
+            {entry.type === 'event' && entry.detail && (
+              <p className="mt-1 whitespace-pre-wrap break-words">{entry.detail}</p>
             )}
             {entry.type === 'note' && (
               <div className="mt-1 flex items-start justify-between gap-3">

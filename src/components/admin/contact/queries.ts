@@ -1,7 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
+import type { AttemptChannel, OutcomeInput } from '../../../lib/admin/outcomes.ts';
 import type { TeamView } from '../../../lib/admin/team.ts';
-import { api } from '../api.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { ApiError, api } from '../api.ts';
 import { keys } from '../keys.ts';
 
 /** One contact (src/server/contacts/detail.ts); a 404 is an answer ("No encontramos…"), not a failure. */
@@ -65,7 +68,7 @@ export function useSaveFollowUp(id: string) {
       if (context?.before) client.setQueryData(key, context.before);
     },
     onSuccess: (saved) => client.setQueryData(key, saved),
-    meta: { invalidates: [keys.contacts, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
   });
 }
 
@@ -82,3 +85,78 @@ export const useRemoveNote = (id: string) =>
     mutationFn: (noteId: string) => api(`/api/admin/contacts/${id}/notes/${noteId}`, { method: 'DELETE' }),
     meta: { errorTitle: 'No se pudo eliminar la nota', invalidates: [keys.contact(id)] },
   });
+
+/**
+ * "Tomar": the contact becomes the member's; the page, the list and the
+ * figures follow. Its toasts are the hook's, not the button's: the card may
+ * leave a filtered list before the answer's callbacks would run.
+ */
+export function useClaim(id: string, name: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<ContactDetail>(`/api/admin/contacts/${id}/claim`, { method: 'POST' }),
+    onSuccess: (saved) => {
+      client.setQueryData(keys.contact(id), saved);
+      showToast({ title: 'Prospecto tomado', description: `${name} ahora es tuyo.` });
+    },
+    // Someone else took it (the toast says so): what the page and the list show is fetched again.
+    onError: () =>
+      Promise.all([keys.contact(id), keys.contacts].map((queryKey) => client.invalidateQueries({ queryKey }))),
+    meta: { errorTitle: 'No se pudo tomar el prospecto', invalidates: [keys.contacts, keys.metrics] },
+  });
+}
+
+/** The name, phone and e-mail corrected; a 409 `phone_taken` carries the other contact (`otherContactOf`). */
+export function useEditContact(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (edit: ContactEdit) =>
+      api<ContactDetail>(`/api/admin/contacts/${id}/details`, { method: 'PATCH', json: edit }),
+    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
+    meta: { invalidates: [keys.contacts] },
+  });
+}
+
+/** `from` merged into this contact, which takes the edit. */
+export function useMerge(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (merge: Merge) =>
+      api<ContactDetail>(`/api/admin/contacts/${id}/merge`, { method: 'POST', json: merge }),
+    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
+    meta: { invalidates: [keys.contacts, keys.metrics] },
+  });
+}
+
+/** The other contact of a 409 on a phone, if that is what the refusal was. */
+export const otherContactOf = (error: unknown): OtherContact | null =>
+  error instanceof ApiError && error.status === 409 && error.body.code === 'phone_taken'
+    ? ((error.body as { other?: OtherContact }).other ?? null)
+    : null;
+
+/**
+ * Records an outcome (POST …/outcomes): the contact's page shows the answer
+ * at once; the list, the figures and the badge are fetched again.
+ */
+export function useRecordOutcome(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: OutcomeInput) =>
+      api<ContactDetail>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
+    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
+    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
+  });
+}
+
+/**
+ * Llamar or WhatsApp pressed: the attempt is sent as the link opens (fetch
+ * with keepalive, so leaving for the dialer or WhatsApp does not cancel it),
+ * and the contact's timeline is fetched again once it is stored.
+ */
+export function useRecordAttempt(id: string) {
+  return useMutation({
+    mutationFn: (channel: AttemptChannel) =>
+      api(`/api/admin/contacts/${id}/attempts`, { method: 'POST', json: { channel }, keepalive: true }),
+    meta: { invalidates: [keys.contact(id), keys.contacts] },
+  });
+}

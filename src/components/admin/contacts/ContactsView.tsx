@@ -1,10 +1,15 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { type ContactFilter, contactFilterSchema } from '../../../lib/admin/contacts.ts';
+import { useAssignable } from '../contact/queries.ts';
 import { todayInMerida, useDebounced } from '../session.ts';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';
 import { ContactCard } from './ContactCard.tsx';
 import { ContactFilters, type Filter } from './ContactFilters.tsx';
+import { NewLeadButton } from './NewLeadDialog.tsx';
 import { contactsQuery, useContacts } from './queries.ts';
+
+/** Loaded with the first selection: advisers never load it. */
+const BulkBar = lazy(() => import('./BulkBar.tsx'));
 
 const FILTER_NAMES = ['state', 'kind', 'form', 'campaign', 'from', 'to', 'assigned', 'agenda'] as const;
 
@@ -24,9 +29,19 @@ export function filterOf(params: URLSearchParams): Filter {
  * "Prospectos": the team's list, one card per person. The search, the chips
  * and the filters live in the address (issue #26), so Back and the contact
  * page's "← Prospectos" come back to the same list at the same place.
- * `canExport`: administrators only (the server refuses the CSV to advisers too).
+ * `canExport`: administrators only (the server refuses the CSV to advisers too);
+ * `canSelect`: administrators select cards and change them together (BulkBar).
  */
-export function ContactsView({ canExport = true }: { canExport?: boolean }) {
+export function ContactsView({ canExport = true, canSelect = false }: { canExport?: boolean; canSelect?: boolean }) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const members = useAssignable(canSelect);
+  const select = (id: string, on: boolean) =>
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const params = useUrlParams();
   const [search, setSearch] = useState(() => params.get('q') ?? '');
   const filter = filterOf(params);
@@ -49,11 +64,14 @@ export function ContactsView({ canExport = true }: { canExport?: boolean }) {
         <h2 id="prospects-title" className="text-xl font-bold">
           Prospectos
         </h2>
-        {canExport && (
-          <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
-            Descargar CSV
-          </a>
-        )}
+        <div className="flex flex-wrap gap-2">
+          <NewLeadButton />
+          {canExport && (
+            <a href={`/api/admin/contacts/export.csv${key}`} download className="btn btn-outline min-h-11 px-4 py-2">
+              Descargar CSV
+            </a>
+          )}
+        </div>
       </div>
 
       <ContactFilters search={search} onSearch={setSearch} filter={filter} set={set} counts={page?.counts} />
@@ -75,9 +93,21 @@ export function ContactsView({ canExport = true }: { canExport?: boolean }) {
       ) : (
         <ul className="grid gap-3" aria-label="Prospectos">
           {page?.items.map((contact) => (
-            <ContactCard key={contact.id} contact={contact} today={today} />
+            <ContactCard
+              key={contact.id}
+              contact={contact}
+              today={today}
+              {...(canSelect
+                ? { selected: selected.has(contact.id), onSelect: (on: boolean) => select(contact.id, on) }
+                : {})}
+            />
           ))}
         </ul>
+      )}
+      {selected.size > 0 && (
+        <Suspense fallback={null}>
+          <BulkBar ids={[...selected]} members={members} onDone={() => setSelected(new Set())} />
+        </Suspense>
       )}
       {page?.nextCursor && (
         <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>

@@ -1,4 +1,6 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import type { BulkAnswer, BulkChange } from '../../../lib/admin/contact-bulk.ts';
+import type { CaptureAnswer } from '../../../lib/admin/contact-work.ts';
 import type { ContactFilter, ContactState, ContactSummary, Metrics } from '../../../lib/admin/contacts.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
@@ -46,3 +48,26 @@ export function useContacts(filter: ContactFilter) {
 /** The figures on top of "Prospectos"; without them the cards show "…". */
 export const useMetrics = () =>
   useQuery({ queryKey: keys.metrics, queryFn: () => api<Metrics>('/api/admin/metrics') }).data ?? null;
+
+/** A lead typed in ("Nuevo prospecto"): the contact's id, and whether it is new. */
+export const useCapture = () =>
+  useMutation({
+    mutationFn: (capture: CaptureInput) => api<CaptureAnswer>('/api/admin/contacts', { method: 'POST', json: capture }),
+    meta: { invalidates: [keys.contacts, keys.metrics] },
+  });
+
+/** What the form sends: the schema's input (the phone as typed). */
+export interface CaptureInput {
+  name: string;
+  phone: string;
+  email: string;
+  origin: string;
+  note: string;
+}
+
+/** The contacts selected in the list assigned and/or moved (administrators). */
+export const useBulkChange = () =>
+  useMutation({
+    mutationFn: (change: BulkChange) => api<BulkAnswer>('/api/admin/contacts-bulk', { method: 'POST', json: change }),
+    meta: { invalidates: [keys.contacts, keys.metrics] },
+  });

@@ -27,6 +27,7 @@ const person = (name: string, fields: Partial<ContactSummary> = {}): ContactSumm
   id: `0b7c3a5e-2d4f-4c6b-8a9e-${String(++n).padStart(12, '0')}`,
   name,
   phone: '+529991000000',
+  attempts: 0,
   email: null,
   municipality: null,
   kinds: ['comprador'],

@@ -1,12 +1,14 @@
 import type { DeliveryPurpose } from '../../../lib/admin/notifications.ts';
 import type { LeadMessage } from '../message.ts';
+import type { ReminderMessage } from '../render.ts';
 import type { DailySummary } from '../summary.ts';
 
 /** What one delivery is about, ready for a channel to render: one shape per purpose. */
 export type Notice =
   | { purpose: 'lead'; deliveryId: string; lead: LeadMessage }
   | { purpose: 'test'; deliveryId: string; panelUrl: string }
-  | { purpose: 'summary'; deliveryId: string; summary: DailySummary };
+  | { purpose: 'summary'; deliveryId: string; summary: DailySummary }
+  | { purpose: 'reminder'; deliveryId: string; reminder: ReminderMessage };
 
 /** Every purpose the table allows has its notice (a new purpose fails here until it has one). */
 type Covers<T extends true> = T;
@@ -37,6 +39,8 @@ export interface ChannelModule<Settings = unknown, Message = unknown> {
     test(notice: NoticeOf<'test'>): Message;
     /** The 8:00 summary: only the channels that carry it. */
     summary?(notice: NoticeOf<'summary'>): Message;
+    /** A next contact come due, to one member: only the channels that address a member (e-mail). */
+    reminder?(notice: NoticeOf<'reminder'>): Message;
   };
   /** Sends one message; the receiver's receipt, or throws. */
   send(settings: Settings, message: Message): Promise<string>;

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationConfig } from '../../config.ts';
-import { leadEmail, summaryEmail, testEmail } from '../render.ts';
+import { leadEmail, reminderEmail, summaryEmail, testEmail } from '../render.ts';
 import { type ChannelModule, classifyFailure } from './channel.ts';
 
 type EmailConfig = NonNullable<NotificationConfig['email']>;
@@ -11,6 +11,8 @@ export interface EmailContent {
   html: string;
   /** Stable per notification, so a mail client can tell a repeated delivery. */
   messageId: string;
+  /** Its own addressee (a reminder to one member) instead of NOTIFY_EMAIL_TO. */
+  to?: readonly string[];
 }
 
 const transports = new Map<string, Transporter>();
@@ -69,14 +71,15 @@ const SMTP_REASONS: Record<string, string> = {
   EMESSAGE: 'El servidor SMTP rechazó el mensaje',
 };
 
-/** E-mail to NOTIFY_EMAIL_TO through SMTP_URL: the only channel that carries the 8:00 summary. */
+/** E-mail to NOTIFY_EMAIL_TO through SMTP_URL: the only channel that carries the 8:00 summary and the reminders (to the member). */
 export const emailChannel: ChannelModule<EmailConfig, EmailContent> = {
   target: (settings) => settings.to.join(', '),
   render: {
     lead: ({ lead }) => leadEmail(lead),
     test: ({ deliveryId }) => testEmail(deliveryId, 'el equipo'),
     summary: ({ deliveryId, summary }) => summaryEmail(deliveryId, summary),
+    reminder: ({ deliveryId, reminder }) => reminderEmail(deliveryId, reminder),
   },
-  send: (settings, content) => sendEmail(settings, content),
+  send: (settings, content) => sendEmail(settings, content, content.to ?? settings.to),
   classify: (error) => classifyFailure(error, SMTP_REASONS),
 };

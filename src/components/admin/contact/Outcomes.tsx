@@ -1,0 +1,189 @@
+import { type FormEvent, useId, useRef, useState } from 'react';
+import { type ContactState, LOST_REASON_LABELS, LOST_REASONS, type LostReason } from '../../../lib/admin/contacts.ts';
+import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
+import {
+  OUTCOME_KEYS,
+  OUTCOME_NOTE_MAX,
+  OUTCOMES,
+  type Outcome,
+  type OutcomeKey,
+  stateAfter,
+} from '../../../lib/admin/outcomes.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { explain, fieldErrors } from '../api.ts';
+import { useRecordOutcome } from './queries.ts';
+
+/** What the outcome buttons need of a contact (a card of the list or the contact's page). */
+export interface OutcomeTarget {
+  id: string;
+  name: string;
+  state: ContactState;
+}
+
+/**
+ * The one-tap outcomes of a call or a message (OUTCOMES, src/lib/admin/outcomes.ts):
+ * a button each; it opens a sheet (a native <dialog>) with the proposed next
+ * contact (Mérida's time, editable, a warning when it is past), the reason
+ * when it closes the contact, and an optional short note. Guardar records it.
+ */
+export function Outcomes({ contact }: { contact: OutcomeTarget }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [chosen, setChosen] = useState<OutcomeKey | null>(null);
+  const headingId = useId();
+
+  function open(key: OutcomeKey) {
+    setChosen(key);
+    dialog.current?.showModal();
+  }
+
+  return (
+    <section aria-label={`Resultado del contacto con ${contact.name}`} className="grid gap-2">
+      <p className="text-sm font-bold text-brand-800">Resultado del contacto</p>
+      <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+        {OUTCOME_KEYS.map((key) => (
+          <button
+            key={key}
+            type="button"
+            className="btn btn-outline min-h-11 px-3 py-2 text-sm"
+            onClick={() => open(key)}
+          >
+            {OUTCOMES[key].label}
+          </button>
+        ))}
+      </div>
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${headingId}-sheet`}
+        className="m-auto w-[min(30rem,calc(100vw-1.5rem))] rounded-3xl bg-sand-50 p-5 text-brand-900 shadow-2xl backdrop:bg-brand-900/60"
+        onClose={() => setChosen(null)}
+      >
+        {chosen && (
+          <OutcomeSheet
+            key={chosen}
+            titleId={`${headingId}-sheet`}
+            contact={contact}
+            outcomeKey={chosen}
+            close={() => dialog.current?.close()}
+          />
+        )}
+      </dialog>
+    </section>
+  );
+}
+
+function OutcomeSheet({
+  titleId,
+  contact,
+  outcomeKey,
+  close,
+}: {
+  titleId: string;
+  contact: OutcomeTarget;
+  outcomeKey: OutcomeKey;
+  close(): void;
+}) {
+  const outcome: Outcome = OUTCOMES[outcomeKey];
+  const state = stateAfter(contact.state, outcome);
+  const proposed = outcome.next ? meridaWallTime(meridaDaysAhead(outcome.next.days, outcome.next.time)) : '';
+  const [next, setNext] = useState(proposed);
+  const [reason, setReason] = useState<LostReason>(outcome.lostReason ?? 'otro');
+  const [note, setNote] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = useRecordOutcome(contact.id);
+  const id = useId();
+  const instant = next ? fromMeridaWallTime(next) : null;
+  const past = instant !== null && isPast(instant);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (next && !instant) return setError('Escribe una fecha y hora válidas.');
+    setError(null);
+    save.mutate(
+      {
+        outcome: outcomeKey,
+        nextContactAt: instant,
+        ...(state === 'cerrado_perdido' ? { lostReason: reason } : {}),
+        ...(note.trim() ? { note: note.trim() } : {}),
+      },
+      {
+        onSuccess: () => {
+          // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
+          close();
+          showToast({ title: `Guardado: ${outcome.label}` });
+        },
+        onError: (failure) => {
+          const fields = fieldErrors(failure);
+          setError((fields && Object.values(fields)[0]) ?? explain(failure, 'No se pudo guardar. Intenta de nuevo.'));
+        },
+      },
+    );
+  }
+
+  return (
+    <form method="dialog" onSubmit={submit} className="grid gap-4">
+      <h2 id={titleId} className="text-lg font-bold wrap-anywhere">
+        {outcome.label} · {contact.name}
+      </h2>
+      {state === 'cerrado_perdido' ? (
+        <label className="field">
+          <span className="field-label">Motivo</span>
+          <select
+            className="field-input"
+            value={reason}
+            onChange={(event) => setReason(event.target.value as LostReason)}
+          >
+            {LOST_REASONS.map((value) => (
+              <option key={value} value={value}>
+                {LOST_REASON_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : (
+        <div className="field">
+          <label className="field-label" htmlFor={`${id}-next`}>
+            Próximo contacto (hora de Mérida)
+          </label>
+          <input
+            id={`${id}-next`}
+            type="datetime-local"
+            className="field-input"
+            value={next}
+            onChange={(event) => setNext(event.target.value)}
+            aria-describedby={past ? `${id}-past` : undefined}
+          />
+          {past && (
+            <p id={`${id}-past`} role="status" className="field-hint font-semibold text-danger-600">
+              Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.
+            </p>
+          )}
+        </div>
+      )}
+      <div className="field">
+        <label className="field-label" htmlFor={`${id}-note`}>
+          Nota breve (opcional)
+        </label>
+        <textarea
+          id={`${id}-note`}
+          className="field-input min-h-20"
+          value={note}
+          maxLength={OUTCOME_NOTE_MAX}
+          onChange={(event) => setNote(event.target.value)}
+        />
+      </div>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <div className="flex flex-wrap justify-end gap-2">
+        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={close}>
+          Cancelar
+        </button>
+        <button type="submit" className="btn btn-primary min-h-11 px-5 py-2" disabled={save.isPending}>
+          {save.isPending ? 'Guardando…' : 'Guardar'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * The one-tap outcomes of a contact attempt (issue #26): the team's list,
+ * edited here. Each records an activity on the contact's timeline with its
+ * time; it may move the state (`state`, only forward among the open states,
+ * or closing it) and proposes the next contact (`next`: days after today at
+ * a time, Mérida's clock), which the adviser can change before saving.
+ * Browser-safe: the panel shows it and the server applies it.
+ */
+import * as z from 'zod/mini';
+import '../forms/errors.ts';
+import { type ContactState, instantSchema, LOST_REASONS, type LostReason } from './contacts.ts';
+import { multiLineChecks } from './text.ts';
+
+export interface Outcome {
+  label: string;
+  /** The state the contact moves to; null leaves it. */
+  state: ContactState | null;
+  /** The reason proposed when `state` is cerrado_perdido (the adviser may pick another). */
+  lostReason?: LostReason;
+  /** The next contact proposed: `days` after today at `time` in Mérida; null clears it. */
+  next: { days: number; time: string } | null;
+}
+
+export const OUTCOMES = {
+  no_contesto: { label: 'No contestó', state: null, next: { days: 1, time: '10:00' } },
+  hablamos: { label: 'Hablamos', state: 'contactado', next: { days: 3, time: '10:00' } },
+  agendo_visita: { label: 'Agendó visita', state: 'en_seguimiento', next: { days: 1, time: '10:00' } },
+  no_le_interesa: { label: 'No le interesa', state: 'cerrado_perdido', lostReason: 'otro', next: null },
+} as const satisfies Record<string, Outcome>;
+
+export type OutcomeKey = keyof typeof OUTCOMES;
+export const OUTCOME_KEYS = Object.keys(OUTCOMES) as [OutcomeKey, ...OutcomeKey[]];
+
+/** The open states in the order a contact advances through them. */
+const OPEN_ORDER: ContactState[] = ['nuevo', 'contactado', 'en_seguimiento'];
+
+/**
+ * The state after an outcome: a closing one always applies; an open one only
+ * moves a contact forward (a "Hablamos" never sends an en_seguimiento back to
+ * contactado) and never reopens a closed contact (that is the state's own change).
+ */
+export function stateAfter(current: ContactState, outcome: Outcome): ContactState {
+  const target = outcome.state;
+  if (!target) return current;
+  if (!OPEN_ORDER.includes(target)) return target;
+  const from = OPEN_ORDER.indexOf(current);
+  return from !== -1 && from < OPEN_ORDER.indexOf(target) ? target : current;
+}
+
+/** The ways to reach a person whose press is recorded as an attempt. */
+export const ATTEMPT_CHANNELS = { llamada: 'Llamada', whatsapp: 'WhatsApp' } as const;
+export type AttemptChannel = keyof typeof ATTEMPT_CHANNELS;
+
+/** A short note with the outcome. */
+export const OUTCOME_NOTE_MAX = 500;
+
+/** POST /api/admin/contacts/{id}/outcomes. */
+export const outcomeSchema = z.strictObject(
+  {
+    outcome: z.enum(OUTCOME_KEYS, { error: 'Elige un resultado de la lista.' }),
+    /** The next contact (as proposed or changed); null clears it; absent takes the outcome's proposal. */
+    nextContactAt: z.nullish(instantSchema),
+    lostReason: z.optional(z.enum(LOST_REASONS, { error: 'Elige un motivo de la lista.' })),
+    note: z.optional(
+      z
+        .string({ error: 'Escribe la nota como texto.' })
+        .check(
+          ...multiLineChecks,
+          z.trim(),
+          z.maxLength(OUTCOME_NOTE_MAX, `Usa como máximo ${OUTCOME_NOTE_MAX} caracteres.`),
+        ),
+    ),
+  },
+  { error: 'Solo se pueden enviar el resultado, el próximo contacto, el motivo y una nota.' },
+);
+export type OutcomeInput = z.output<typeof outcomeSchema>;
+
+/** POST /api/admin/contacts/{id}/attempts: Llamar or WhatsApp pressed. */
+export const attemptSchema = z.strictObject(
+  {
+    channel: z.enum(Object.keys(ATTEMPT_CHANNELS) as [AttemptChannel, ...AttemptChannel[]], {
+      error: 'Elige llamada o WhatsApp.',
+    }),
+  },
+  { error: 'Solo se puede enviar el medio del intento.' },
+);
+
+/** "1 intento", "3 intentos". */
+export const attemptsText = (count: number): string => `${count} ${count === 1 ? 'intento' : 'intentos'}`;

@@ -1,0 +1,225 @@
+import { type ContactEdit, type Merge, mayMerge, type OtherContact } from '../../lib/admin/contact-work.ts';
+import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
+import { scheduleReminder } from '../notifications/reminders.ts';
+import { type Actor, recordActivity } from '../team/activity.ts';
+import { getContact } from './detail.ts';
+
+export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale';
+
+export type MergeResult = EditResult | 'from_not_found' | 'same' | 'not_yours';
+
+/** SQLSTATE unique_violation: another transaction gave the phone to a contact between our check and our UPDATE. */
+const UNIQUE_VIOLATION = '23505';
+
+class Collision extends Error {
+  readonly other: OtherContact;
+  constructor(other: OtherContact) {
+    super('phone taken');
+    this.other = other;
+  }
+}
+
+/**
+ * Corrects a contact's name, phone and e-mail on `edit.version`: one history
+ * line per field changed (who, from, to), version + 1 and the activity entry,
+ * in one transaction. A phone that is another contact's is a collision: that
+ * contact's summary, so the panel can offer to merge the two.
+ */
+export async function editContact(db: Database, id: string, edit: ContactEdit, actor: Actor): Promise<EditResult> {
+  const result = await withCollisions(db, id, edit.phone, (tx) => applyEdit(tx, id, edit, actor));
+  if (typeof result !== 'string' || result !== 'done') return result as EditResult;
+  const contact = await getContact(db, id);
+  return contact ? { contact } : 'not_found';
+}
+
+/**
+ * Merges contact `merge.from` into contact `id` (the one kept), then applies
+ * the edit to it, in one transaction: every row of every table that names the
+ * merged contact (requests, notes, history, calls, notifications, and any
+ * table added later with a key to contacts) moves to the kept one, which takes
+ * the older first lead, the later activity, both kinds, and the assignee when
+ * it had none; the merged contact is deleted; the merge is a line of the
+ * history and an activity entry. An adviser merges only contacts that are
+ * theirs or nobody's (mayMerge).
+ */
+export async function mergeContacts(
+  db: Database,
+  id: string,
+  merge: Merge,
+  actor: Actor & { admin: boolean },
+): Promise<MergeResult> {
+  if (id === merge.from) return 'same';
+  const result = await withCollisions(db, id, merge.phone, async (tx) => {
+    const { rows } = await tx.query<{
+      id: string;
+      name: string;
+      phone: string;
+      version: number;
+      assigned_to: string | null;
+    }>('SELECT id, name, phone, version, assigned_to FROM contacts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
+      [id, merge.from],
+    ]);
+    const kept = rows.find((row) => row.id === id);
+    const gone = rows.find((row) => row.id === merge.from);
+    if (!kept) return 'not_found';
+    if (!gone) return 'from_not_found';
+    if (kept.version !== merge.version) return 'stale';
+    if (!mayMerge(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
+
+    const references = await tx.query<{ table_name: string; column_name: string }>(
+      `SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
+       FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+       WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass AND cardinality(c.conkey) = 1
+       ORDER BY 1, 2`,
+    );
+    for (const { table_name: table, column_name: column } of references.rows) {
+      await tx.query(`UPDATE ${quoted(table)} SET ${quoted(column)} = $1 WHERE ${quoted(column)} = $2`, [
+        id,
+        merge.from,
+      ]);
+    }
+    await tx.query(
+      `UPDATE contacts k SET
+         is_buyer = k.is_buyer OR g.is_buyer,
+         is_partner = k.is_partner OR g.is_partner,
+         municipality = coalesce(k.municipality, g.municipality),
+         assigned_to = coalesce(k.assigned_to, g.assigned_to),
+         next_contact_at = coalesce(k.next_contact_at, g.next_contact_at),
+         attempts = k.attempts + g.attempts,
+         first_touch = CASE WHEN g.created_at < k.created_at THEN g.first_touch ELSE k.first_touch END,
+         last_touch = CASE WHEN g.last_touch <> '{}' AND (k.last_touch = '{}' OR g.last_activity_at > k.last_activity_at)
+                           THEN g.last_touch ELSE k.last_touch END,
+         created_at = least(k.created_at, g.created_at),
+         last_activity_at = greatest(k.last_activity_at, g.last_activity_at, now()),
+         first_moved_at = least(k.first_moved_at, g.first_moved_at)
+       FROM contacts g WHERE k.id = $1 AND g.id = $2`,
+      [id, merge.from],
+    );
+    await tx.query('DELETE FROM contacts WHERE id = $1', [merge.from]);
+    // The kept contact's reminder follows its next contact (perhaps the other's); the other's goes with it.
+    const { rows: keptRows } = await tx.query<{ at: Date | null; closed: boolean }>(
+      `SELECT next_contact_at AS at, state IN ('cerrado_ganado', 'cerrado_perdido') AS closed FROM contacts WHERE id = $1`,
+      [id],
+    );
+    await scheduleReminder(tx, merge.from, null);
+    const keptNext = keptRows[0];
+    await scheduleReminder(tx, id, keptNext?.at && !keptNext.closed ? keptNext.at.toISOString() : null);
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
+       VALUES ($1, $2, $3, 'merged', $4, $5, $6)`,
+      [id, actor.id, actor.name, gone.name, gone.phone, merge.from],
+    );
+    const { from: _from, ...edit } = merge;
+    const edited = await applyEdit(tx, id, { ...edit, version: kept.version }, actor, { quiet: true });
+    if (edited !== 'done') return edited;
+    await recordActivity(tx, {
+      actor,
+      kind: 'contacts_merged',
+      summary: `Unió a ${gone.name} con ${merge.name}`,
+      details: { contact: id, merged: merge.from },
+    });
+    return 'done';
+  });
+  if (result !== 'done') return result as MergeResult;
+  const contact = await getContact(db, id);
+  return contact ? { contact } : 'not_found';
+}
+
+const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+/** Runs `work` in a transaction; a phone taken by another contact (found first, or by the unique key) is a collision. */
+async function withCollisions<T>(
+  db: Database,
+  id: string,
+  phone: string,
+  work: (tx: Queryable) => Promise<T>,
+): Promise<T | { collision: OtherContact }> {
+  try {
+    return await db.transaction(work);
+  } catch (error) {
+    if (error instanceof Collision) return { collision: error.other };
+    if ((error as { code?: string }).code === UNIQUE_VIOLATION) {
+      const other = await otherWithPhone(db, id, phone);
+      if (other) return { collision: other };
+    }
+    throw error;
+  }
+}
+
+async function otherWithPhone(db: Queryable, id: string, phone: string): Promise<OtherContact | null> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    phone: string;
+    email: string | null;
+    state: ContactState;
+    requests: string;
+    assigned_to: string | null;
+  }>(
+    `SELECT c.id, c.name, c.phone, c.email, c.state, c.assigned_to, ${LEADS_OF_CONTACT} AS requests
+     FROM contacts c WHERE c.phone = $1 AND c.id <> $2`,
+    [phone, id],
+  );
+  const row = rows[0];
+  return row
+    ? {
+        id: row.id,
+        name: row.name,
+        phone: row.phone,
+        email: row.email,
+        state: row.state,
+        requests: Number(row.requests),
+        assignedTo: row.assigned_to,
+      }
+    : null;
+}
+
+/** The edit inside `tx`; a collision is thrown (the transaction rolls back: a merge's moves too). */
+async function applyEdit(
+  tx: Queryable,
+  id: string,
+  edit: ContactEdit,
+  actor: Actor,
+  options: { quiet?: boolean } = {},
+): Promise<'done' | 'not_found' | 'stale'> {
+  const { rows } = await tx.query<{ name: string; phone: string; email: string | null; version: number }>(
+    'SELECT name, phone, email, version FROM contacts WHERE id = $1 FOR UPDATE',
+    [id],
+  );
+  const old = rows[0];
+  if (!old) return 'not_found';
+  if (old.version !== edit.version) return 'stale';
+  if (edit.phone !== old.phone) {
+    const other = await otherWithPhone(tx, id, edit.phone);
+    if (other) throw new Collision(other);
+  }
+  const changes = (['name', 'phone', 'email'] as const).filter(
+    (field) => (old[field] ?? null) !== (edit[field] ?? null),
+  );
+  await tx.query('UPDATE contacts SET name = $2, phone = $3, email = $4, version = version + 1 WHERE id = $1', [
+    id,
+    edit.name,
+    edit.phone,
+    edit.email,
+  ]);
+  for (const field of changes) {
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [id, actor.id, actor.name, field, old[field], edit[field]],
+    );
+  }
+  if (changes.length > 0 && !options.quiet) {
+    await recordActivity(tx, {
+      actor,
+      kind: 'contact_edited',
+      summary: `Corrigió ${changes.map((field) => FIELD_WORDS[field]).join(', ')} de ${edit.name}`,
+      details: { contact: id, fields: changes },
+    });
+  }
+  return 'done';
+}
+
+const FIELD_WORDS = { name: 'el nombre', phone: 'el teléfono', email: 'el correo' } as const;

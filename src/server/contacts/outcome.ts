@@ -1,0 +1,121 @@
+import { type ContactDetail, STATE_LABELS } from '../../lib/admin/contacts.ts';
+import { meridaDaysAhead } from '../../lib/admin/merida-time.ts';
+import {
+  type AttemptChannel,
+  OUTCOMES,
+  type Outcome,
+  type OutcomeInput,
+  stateAfter,
+} from '../../lib/admin/outcomes.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { type Actor, recordActivity } from '../team/activity.ts';
+import { lockContact, writeFollowUp } from './change.ts';
+import { getContact } from './detail.ts';
+
+/**
+ * An attempt still waiting for its outcome: this member pressed Llamar or
+ * WhatsApp on this contact within the hour and recorded no outcome since.
+ * The outcome then tells how that attempt went instead of counting another.
+ */
+const OPEN_ATTEMPT_WINDOW = '1 hour';
+
+/**
+ * The outcome's line in the history, and one more attempt unless it tells how
+ * an open attempt went, in one statement (the check sees the history as it
+ * was before this line).
+ */
+async function countAndRecord(tx: Queryable, id: string, actor: Actor, outcome: string, note: string | null) {
+  await tx.query(
+    `WITH open_attempt AS (
+       SELECT EXISTS (
+         SELECT 1 FROM contact_events a
+         WHERE a.contact_id = $1 AND a.kind = 'attempt' AND a.actor_id = $2
+           AND a.created_at > now() - interval '${OPEN_ATTEMPT_WINDOW}'
+           AND NOT EXISTS (SELECT 1 FROM contact_events o
+                           WHERE o.contact_id = $1 AND o.kind = 'outcome' AND o.created_at >= a.created_at)
+       ) AS open
+     ), counted AS (
+       UPDATE contacts SET attempts = attempts + 1 WHERE id = $1 AND NOT (SELECT open FROM open_attempt)
+     )
+     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value, detail)
+     VALUES ($1, $2, $3, 'outcome', $4, $5)`,
+    [id, actor.id, actor.name, outcome, note],
+  );
+}
+
+/**
+ * Records an outcome (OUTCOMES, src/lib/admin/outcomes.ts): the outcome and
+ * its note in the contact's history, the state it moves to, the next
+ * contact (as sent, or the outcome's proposal) with its reminder, and one
+ * more attempt unless it tells how an open attempt went; the activity log's
+ * entry when the state changes. One transaction: all of it or none.
+ */
+export async function recordOutcome(
+  db: Database,
+  id: string,
+  input: OutcomeInput,
+  actor: Actor,
+  now = new Date(),
+): Promise<{ contact: ContactDetail } | 'not_found'> {
+  const outcome: Outcome = OUTCOMES[input.outcome];
+  const done = await db.transaction(async (tx) => {
+    const old = await lockContact(tx, id);
+    if (!old) return false;
+    const state = stateAfter(old.state, outcome);
+    const lostReason =
+      state !== 'cerrado_perdido'
+        ? null
+        : (input.lostReason ??
+          (old.state === 'cerrado_perdido' ? old.lost_reason : null) ??
+          outcome.lostReason ??
+          'otro');
+    const proposed = outcome.next ? meridaDaysAhead(outcome.next.days, outcome.next.time, now) : null;
+    const next =
+      input.nextContactAt === undefined
+        ? proposed
+        : input.nextContactAt === null
+          ? null
+          : new Date(input.nextContactAt).toISOString();
+    await writeFollowUp(
+      tx,
+      id,
+      old,
+      { state, lostReason, next, assignedTo: old.assigned_to, assignedName: old.assigned_name },
+      actor,
+    );
+    await countAndRecord(tx, id, actor, input.outcome, input.note || null);
+    if (state !== old.state) {
+      await recordActivity(tx, {
+        actor,
+        kind: 'state_change',
+        summary: `Cambió el estado de ${old.name} a «${STATE_LABELS[state]}» («${outcome.label}»)`,
+        details: { contact: id, state, outcome: input.outcome },
+      });
+    }
+    return true;
+  });
+  if (!done) return 'not_found';
+  const contact = await getContact(db, id);
+  return contact ? { contact } : 'not_found';
+}
+
+/**
+ * Llamar or WhatsApp pressed: one more attempt and its line in the history,
+ * in one statement (atomic without a transaction). False when there is no
+ * such contact.
+ */
+export async function recordAttempt(
+  db: Queryable,
+  id: string,
+  channel: AttemptChannel,
+  actor: Actor,
+): Promise<boolean> {
+  const { rows } = await db.query<{ contact_id: string }>(
+    `WITH counted AS (UPDATE contacts SET attempts = attempts + 1 WHERE id = $1 RETURNING id)
+     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value)
+     SELECT id, $2, $3, 'attempt', $4 FROM counted
+     RETURNING contact_id`,
+    [id, actor.id, actor.name, channel],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,162 @@
+import type { ServerConfig } from '../config.ts';
+import { NEXT_CONTACT_DUE, OPEN_CONTACT, REMINDER_PENDING } from '../contacts/next-contact.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { scheduleDeliveries } from './queue.ts';
+import type { ReminderMessage } from './render.ts';
+
+// A next contact come due (issue #26, decision 0035): one graphile-worker job
+// per contact, keyed by it, due at the next contact. Moving the next contact
+// moves the job, clearing it (or closing the contact) removes it. When it
+// runs, the contact is locked and marked reminded for that moment
+// (`reminded_for`), and the reminder is queued once: an e-mail delivery to
+// the member who follows it (administrators when nobody does) and one push
+// per device they subscribed. No import of web-push here: the functions that
+// change contacts schedule reminders and stay light (push.ts sends).
+
+/** The task that turns a due next contact into its reminders. */
+export const REMINDER_TASK = 'contact_reminder';
+/** The task that sends one push to one device (push.ts). */
+export const PUSH_TASK = 'push_reminder';
+
+/** What a push job carries. */
+export interface PushJob {
+  subscriptionId: string;
+  contactId: string;
+  /** The next contact that came due (ISO). */
+  at: string;
+}
+
+const jobKey = (contactId: string) => `reminder:${contactId}`;
+
+/**
+ * Moves the contact's reminder to `at` (ISO), or removes it (null), inside
+ * the change's transaction: a rolled-back change leaves the old job.
+ */
+export async function scheduleReminder(tx: Queryable, contactId: string, at: string | null): Promise<void> {
+  if (at === null) {
+    await tx.query(
+      `SELECT graphile_worker.remove_job($1) WHERE EXISTS (SELECT 1 FROM graphile_worker.jobs WHERE key = $1)`,
+      [jobKey(contactId)],
+    );
+    return;
+  }
+  await tx.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('contactId', $2::text), run_at => $3::timestamptz,
+       max_attempts => 10, job_key => $4, job_key_mode => 'replace')`,
+    [REMINDER_TASK, contactId, at, jobKey(contactId)],
+  );
+}
+
+/** The members a contact's reminder goes to: who follows it if active, else every active administrator. */
+const RECIPIENTS = `
+  WITH assignee AS (
+    SELECT u.id, u.email FROM users u JOIN contacts c ON c.assigned_to = u.id
+    WHERE c.id = $1 AND u.deactivated_at IS NULL
+  )
+  SELECT id, email FROM assignee
+  UNION ALL
+  SELECT u.id, u.email FROM users u JOIN user_roles r ON r.user_id = u.id
+  WHERE r.role = 'admin' AND u.deactivated_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignee)`;
+
+/**
+ * The reminder job: queues the contact's reminders if its next contact is
+ * due, still open and not reminded for that moment; otherwise nothing (it
+ * was moved, cleared or closed: its new job, if any, does the work).
+ * Returns how many messages were queued.
+ */
+export async function runReminder(db: Database, contactId: string, config: ServerConfig): Promise<number> {
+  const emailOn = config.notifications.email !== null;
+  const pushOn = config.push !== null;
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ at: Date }>(
+      `UPDATE contacts c SET reminded_for = c.next_contact_at
+       WHERE c.id = $1 AND ${NEXT_CONTACT_DUE} AND ${REMINDER_PENDING}
+       RETURNING c.next_contact_at AS at`,
+      [contactId],
+    );
+    const due = rows[0];
+    if (!due) return 0;
+    const recipients = (await tx.query<{ id: string; email: string }>(RECIPIENTS, [contactId])).rows;
+    let queued = 0;
+    if (emailOn && recipients.length > 0) {
+      const deliveries = await tx.query<{ id: string }>(
+        `INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, remind_at)
+         SELECT 'reminder', 'email', $1, recipient, $3 FROM unnest($2::uuid[]) AS recipient
+         ON CONFLICT DO NOTHING RETURNING id`,
+        [contactId, recipients.map((member) => member.id), due.at],
+      );
+      await scheduleDeliveries(
+        tx,
+        deliveries.rows.map((row) => row.id),
+        null,
+      );
+      queued += deliveries.rows.length;
+    }
+    if (pushOn && recipients.length > 0) {
+      const pushes = await tx.query<{ jobs: number }>(
+        `SELECT count(graphile_worker.add_job($1, json_build_object('subscriptionId', s.id, 'contactId', $2::text,
+                  'at', $3::timestamptz), max_attempts => 5,
+                  job_key => 'push:' || s.id || ':' || $2 || ':' || extract(epoch FROM $3::timestamptz)))::int AS jobs
+         FROM push_subscriptions s WHERE s.user_id = ANY($4::uuid[])`,
+        [PUSH_TASK, contactId, due.at, recipients.map((member) => member.id)],
+      );
+      queued += pushes.rows[0]?.jobs ?? 0;
+    }
+    logJson('info', { event: 'reminder_queued', contact: contactId, messages: queued });
+    return queued;
+  });
+}
+
+/**
+ * The queue's upkeep (maintainQueue): a due reminder whose job is gone (a
+ * next contact stored before reminders existed, a job that gave up) gets one.
+ */
+export async function requeueLostReminders(db: Database): Promise<number> {
+  const { rows } = await db.query<{ id: string; at: Date }>(
+    `SELECT c.id, c.next_contact_at AS at FROM contacts c
+     WHERE ${REMINDER_PENDING} AND c.next_contact_at <= now() AND ${OPEN_CONTACT}
+       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j
+                       WHERE j.key = 'reminder:' || c.id AND j.attempts < j.max_attempts)
+     LIMIT 500`,
+  );
+  if (rows.length === 0) return 0;
+  await db.transaction(async (tx) => {
+    for (const row of rows) await scheduleReminder(tx, row.id, new Date(row.at).toISOString());
+  });
+  logJson('warn', { event: 'reminders_requeued', contacts: rows.length });
+  return rows.length;
+}
+
+/** The e-mail's content of a reminder delivery; null when the contact or the member is gone. */
+export async function reminderMessage(
+  db: Queryable,
+  contactId: string,
+  recipientId: string,
+  at: Date,
+  site: string,
+): Promise<ReminderMessage | null> {
+  const { rows } = await db.query<{ name: string; phone: string; email: string }>(
+    `SELECT c.name, c.phone, u.email FROM contacts c, users u WHERE c.id = $1 AND u.id = $2`,
+    [contactId, recipientId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    contactName: row.name,
+    phone: row.phone,
+    at: new Date(at).toISOString(),
+    url: `${site}/admin/prospecto?id=${contactId}`,
+    to: row.email,
+  };
+}
+
+/** The panel's badge: the member's due next contacts (administrators also count the unassigned ones). */
+export async function dueReminders(db: Queryable, member: { id: string; admin: boolean }): Promise<number> {
+  const { rows } = await db.query<{ due: number }>(
+    `SELECT count(*)::int AS due FROM contacts c
+     WHERE ${NEXT_CONTACT_DUE} AND (c.assigned_to = $1 OR ($2 AND c.assigned_to IS NULL))`,
+    [member.id, member.admin],
+  );
+  return rows[0]?.due ?? 0;
+}

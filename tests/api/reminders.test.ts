@@ -1,0 +1,231 @@
+import { createPublicKey } from 'node:crypto';
+import { jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import webpush from 'web-push';
+import { site } from '../../src/data/site.ts';
+import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
+import { quickQuote } from '../support/payloads.ts';
+import { type PushService, startPushService } from '../support/push-service.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+
+/**
+ * Issue #26, item 2: a next contact that comes due reminds the member who
+ * follows the contact (administrators when nobody does) once, by e-mail
+ * (a real SMTP server) and by Web Push (a fake push service at the network
+ * edge, HTTPS on 127.0.0.1, checked against RFC 8030 / 8291 / 8292), and the
+ * panel's badge counts it. Moving the next contact moves or cancels it.
+ */
+let server: RunningServer;
+let smtp: SmtpReceiver;
+let push: PushService;
+let adminCookie: string;
+let adviser: { id: string; cookie: string };
+const vapid = webpush.generateVAPIDKeys();
+const request = memberRequest(() => server.url);
+const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+beforeAll(async () => {
+  [smtp, push] = await Promise.all([startSmtpReceiver(), startPushService()]);
+  server = await startServer({
+    SITE_URL: 'https://www.ceibacasas.mx',
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'Avisos Ceiba <avisos@ceibacasas.mx>',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+    VAPID_PUBLIC_KEY: vapid.publicKey,
+    VAPID_PRIVATE_KEY: vapid.privateKey,
+    VAPID_SUBJECT: 'mailto:avisos@ceibacasas.mx',
+    NODE_EXTRA_CA_CERTS: push.caFile,
+  });
+  adminCookie = await setupAdmin(server.url);
+  adviser = await inviteAdviser(server.url, adminCookie, 'lucia@ceiba.mx', 'Lucía Pech');
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([smtp?.close(), push?.close()]);
+});
+
+async function newContact(): Promise<{ id: string; version: number }> {
+  const phone = uniquePhone();
+  expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Raúl Canché', phone }))).status).toBe(
+    201,
+  );
+  const [row] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+    `+52${phone}`,
+  ]);
+  return row as { id: string; version: number };
+}
+
+async function patch(cookie: string, id: string, body: object) {
+  const response = await request(cookie, `/api/admin/contacts/${id}`, { method: 'PATCH', body: JSON.stringify(body) });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as { version: number; nextContactAt: string | null };
+}
+
+async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const reminderJob = async (contactId: string) =>
+  (await sql<{ run_at: Date }>(`SELECT run_at FROM graphile_worker.jobs WHERE key = $1`, [`reminder:${contactId}`]))[0];
+
+/** The reminders e-mailed about a contact (its lead's notification also names the person). */
+const isReminder = (contactId: string) => (message: { subject?: string; text?: string }) =>
+  message.subject?.startsWith('Toca contactar') === true && message.text?.includes(contactId) === true;
+
+const pushesTo = (endpoint: string) => push.requests.filter((entry) => entry.path === new URL(endpoint).pathname);
+
+describe('a next contact comes due', () => {
+  it('the adviser who follows it gets one e-mail and one push, at the time, and the badge counts it', async () => {
+    const device = push.device();
+    const subscribed = await request(adviser.cookie, '/api/admin/push-subscriptions', {
+      method: 'POST',
+      body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys, expirationTime: null }),
+    });
+    expect(subscribed.status).toBe(201);
+
+    const contact = await newContact();
+    const assigned = await patch(adminCookie, contact.id, { assignedTo: adviser.id, version: contact.version });
+    const badgeBefore = await (await request(adviser.cookie, '/api/admin/reminders')).json();
+    expect(badgeBefore).toEqual({ due: 0, pushKey: vapid.publicKey });
+
+    // Due three seconds from now: the reminder waits for it, then leaves once.
+    const at = new Date(Date.now() + 3000).toISOString();
+    const saved = await patch(adviser.cookie, contact.id, { nextContactAt: at, version: assigned.version });
+    expect(saved.nextContactAt).toBe(at);
+    expect((await reminderJob(contact.id))?.run_at.toISOString()).toBe(at);
+
+    const mail = await smtp.waitForMail(isReminder(contact.id));
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(at));
+    expect(mail.to).toMatchObject({ value: [{ address: 'lucia@ceiba.mx' }] });
+    expect(mail.subject).toBe(`Toca contactar a Raúl Canché · ${site.brand.name}`);
+    expect(mail.text).toContain(`https://www.ceibacasas.mx/admin/prospecto?id=${contact.id}`);
+
+    const [sent] = await until(
+      () => pushesTo(device.endpoint),
+      (list) => list.length > 0,
+      'the push',
+    );
+    // RFC 8030: a POST with a TTL (and our urgency); RFC 8291: aes128gcm; RFC 8292: a VAPID JWT for the service's origin.
+    expect(sent?.headers).toMatchObject({ 'content-encoding': 'aes128gcm', ttl: '43200', urgency: 'high' });
+    const authorization = /^vapid t=([\w.-]+), k=([\w-]+)$/.exec(String(sent?.headers.authorization));
+    expect(authorization?.[2]).toBe(vapid.publicKey);
+    const raw = Buffer.from(vapid.publicKey, 'base64url');
+    const key = createPublicKey({
+      key: {
+        kty: 'EC',
+        crv: 'P-256',
+        x: raw.subarray(1, 33).toString('base64url'),
+        y: raw.subarray(33).toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    const { payload } = await jwtVerify(authorization?.[1] as string, key, { audience: push.url });
+    expect(payload.sub).toBe('mailto:avisos@ceibacasas.mx');
+    expect(JSON.parse(device.decrypt(sent?.body as Buffer))).toEqual({
+      title: 'Toca contactar a Raúl Canché',
+      body: expect.stringMatching(/^Próximo contacto: /),
+      url: `/admin/prospecto?id=${contact.id}`,
+      tag: `recordatorio-${contact.id}`,
+    });
+
+    expect((await (await request(adviser.cookie, '/api/admin/reminders')).json()).due).toBe(1);
+    // Once: the job is done, one delivery, one push, and the moment is marked reminded.
+    await until(
+      () => reminderJob(contact.id),
+      (job) => job === undefined,
+      'the job to finish',
+    );
+    expect(await countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [contact.id])).toBe(
+      1,
+    );
+    const [row] = await sql<{ reminded_for: Date }>('SELECT reminded_for FROM contacts WHERE id = $1', [contact.id]);
+    expect(row?.reminded_for.toISOString()).toBe(at);
+    expect(pushesTo(device.endpoint)).toHaveLength(1);
+    expect(smtp.messages.filter(isReminder(contact.id))).toHaveLength(1);
+  });
+
+  it('rescheduling moves the reminder, clearing or closing cancels it', async () => {
+    const contact = await newContact();
+    const soon = new Date(Date.now() + 60 * 60_000).toISOString();
+    const first = await patch(adminCookie, contact.id, { nextContactAt: soon, version: contact.version });
+    expect((await reminderJob(contact.id))?.run_at.toISOString()).toBe(soon);
+    const later = new Date(Date.now() + 26 * 60 * 60_000).toISOString();
+    const moved = await patch(adminCookie, contact.id, { nextContactAt: later, version: first.version });
+    expect((await reminderJob(contact.id))?.run_at.toISOString()).toBe(later);
+    expect(await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${contact.id}`])).toBe(1);
+    const cleared = await patch(adminCookie, contact.id, { nextContactAt: null, version: moved.version });
+    expect(await reminderJob(contact.id)).toBeUndefined();
+    const again = await patch(adminCookie, contact.id, { nextContactAt: later, version: cleared.version });
+    expect(await reminderJob(contact.id)).toBeDefined();
+    await patch(adminCookie, contact.id, { state: 'cerrado_ganado', version: again.version });
+    expect(await reminderJob(contact.id)).toBeUndefined();
+  });
+
+  it('nobody follows it: the administrators are reminded; a device that is gone is forgotten', async () => {
+    const device = push.device();
+    await request(adminCookie, '/api/admin/push-subscriptions', {
+      method: 'POST',
+      body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }),
+    });
+    push.gone(device.endpoint);
+    const contact = await newContact();
+    // A moment already past (the panel warns, and saves): due at once.
+    await patch(adminCookie, contact.id, {
+      nextContactAt: new Date(Date.now() - 60_000).toISOString(),
+      version: contact.version,
+    });
+    const mail = await smtp.waitForMail(isReminder(contact.id));
+    expect(mail.to).toMatchObject({ value: [{ address: 'admin@ceiba.mx' }] });
+    await until(
+      () => countRows('push_subscriptions', 'endpoint = $1', [device.endpoint]),
+      (count) => count === 0,
+      'the gone device to be forgotten',
+    );
+    expect(pushesTo(device.endpoint)).toHaveLength(1);
+  });
+});
+
+describe('the push subscription endpoint', () => {
+  it('asks for a session, our origin and a well-formed subscription, in Spanish', async () => {
+    const device = push.device();
+    const body = JSON.stringify({ endpoint: device.endpoint, keys: device.keys });
+    expect((await request(null, '/api/admin/push-subscriptions', { method: 'POST', body })).status).toBe(401);
+    const foreign = await request(adviser.cookie, '/api/admin/push-subscriptions', {
+      method: 'POST',
+      body,
+      headers: { Origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+    for (const bad of [
+      { endpoint: 'http://127.0.0.1/push/x', keys: device.keys },
+      { endpoint: device.endpoint, keys: { p256dh: 'corto', auth: device.keys.auth } },
+      { endpoint: device.endpoint },
+    ]) {
+      const refused = await request(adviser.cookie, '/api/admin/push-subscriptions', {
+        method: 'POST',
+        body: JSON.stringify(bad),
+      });
+      expect(refused.status).toBe(400);
+      expect(Object.values((await refused.json()).fields).join(' ')).toMatch(/suscripción no válida/);
+    }
+    expect(await countRows('push_subscriptions', 'endpoint = $1', [device.endpoint])).toBe(0);
+    expect((await request(null, '/api/admin/reminders')).status).toBe(401);
+    // Unsubscribing removes only one's own device.
+    await request(adviser.cookie, '/api/admin/push-subscriptions', { method: 'POST', body });
+    expect((await request(adminCookie, '/api/admin/push-subscriptions', { method: 'DELETE', body })).status).toBe(204);
+    expect(await countRows('push_subscriptions', 'endpoint = $1', [device.endpoint])).toBe(1);
+    expect((await request(adviser.cookie, '/api/admin/push-subscriptions', { method: 'DELETE', body })).status).toBe(
+      204,
+    );
+    expect(await countRows('push_subscriptions', 'endpoint = $1', [device.endpoint])).toBe(0);
+  });
+});

@@ -92,7 +92,8 @@ describe('"Hoy"', () => {
     expect(names(agenda.sections.new)).toEqual(['Nuevo de hace tres días', 'Nuevo de hace una hora']);
     expect(names(agenda.sections.rest)).toEqual(['En seguimiento sin fecha', 'Mañana']);
     expect(totals(agenda)).toEqual({ overdue: 1, today: 1, new: 2, rest: 2 });
-    expect(agenda.sections.today.items[0]?.nextContactAt).toBe(today);
+    // The next contact is an instant: 10:00 in Mérida (UTC-6) of the day it was set for.
+    expect(agenda.sections.today.items[0]?.nextContactAt).toBe(`${today}T16:00:00.000Z`);
   });
 
   it('an administrator gets everyone’s by default, and their own with scope=mine', async () => {

@@ -267,6 +267,10 @@ function stopOnSignals(server: LocalServer, parent: number): void {
  * in flight, and nobody restarts `npm start` (decision 0024).
  */
 function keepServingOnStrayErrors(): void {
+  // A log pipe whose reader is gone (the parent that started us died, a log collector restarted) fails
+  // every write with EPIPE: swallowed here, or each failed log line would be an uncaught error whose
+  // log line fails again, on every tick, for ever (a spinning process that no signal reaches).
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   process.on('unhandledRejection', (reason) => {
     logJson('error', {
       event: 'unhandled_rejection',

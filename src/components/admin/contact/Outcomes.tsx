@@ -29,7 +29,7 @@ export interface OutcomeTarget {
 export function Outcomes({ contact }: { contact: OutcomeTarget }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<OutcomeKey | null>(null);
-  const headingId = useId();
+  const headingId = `id${useId()}`;
 
   function open(key: OutcomeKey) {
     setChosen(key);
@@ -90,7 +90,7 @@ function OutcomeSheet({
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = useRecordOutcome(contact.id);
-  const id = useId();
+  const id = `id${useId()}`;
   const instant = next ? fromMeridaWallTime(next) : null;
   const past = instant !== null && isPast(instant);
 

@@ -19,7 +19,7 @@ export function Dialog({
   wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const id = useId();
+  const id = `id${useId()}`; // an id begins with a letter (html-validate); React's begin with _
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;

@@ -48,7 +48,7 @@ export function Section({
   titleClass?: string;
   children: ReactNode;
 }) {
-  const id = useId();
+  const id = `id${useId()}`; // an id begins with a letter (html-validate); React's begin with _
   return (
     <section aria-labelledby={id} className={className}>
       <h2 id={id} className={titleClass}>

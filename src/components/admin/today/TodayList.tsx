@@ -24,7 +24,7 @@ export function TodayList({
   const [wanted, setWanted] = useState(false);
   const more = useMoreOfSection(scope, section, page.nextCursor, wanted);
   const items = [...page.items, ...more.items];
-  const id = useId();
+  const id = `id${useId()}`; // an id begins with a letter (html-validate); React's begin with _
   return (
     <section aria-labelledby={id} className="grid min-w-0 gap-3">
       <h3 id={id} className="text-lg font-bold">

@@ -94,7 +94,7 @@ test('"Tomar" at 390 px: the lead becomes the adviser’s; the second adviser to
   await lead('Lucía Libre');
   const disputed = await lead('Pedro Disputado');
   const { context, page } = await device(browser, ana.cookie, 390);
-  await page.goto(`${server.url}/admin`);
+  await page.goto(`${server.url}/admin?vista=prospectos`);
   await page.getByRole('button', { name: 'Sin asignar' }).click();
   const lucia = page.getByRole('listitem').filter({ hasText: 'Lucía Libre' });
   await lucia.getByRole('button', { name: 'Tomar a Lucía Libre' }).click();
@@ -129,7 +129,7 @@ test('"Nuevo prospecto" at 390 px: checked in Spanish, then the contact’s page
 }) => {
   const sara = await adviser('Sara Uc');
   const { context, page } = await device(browser, sara.cookie, 390);
-  await page.goto(`${server.url}/admin`);
+  await page.goto(`${server.url}/admin?vista=prospectos`);
   await page.getByRole('button', { name: 'Nuevo prospecto' }).click();
   const dialog = page.getByRole('dialog', { name: 'Nuevo prospecto' });
   await expect(dialog).toBeVisible();
@@ -171,7 +171,7 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   const first = await lead('Uno Seleccionado');
   const second = await lead('Dos Seleccionado');
   const { context, page } = await device(browser, adminCookie, 1280);
-  await page.goto(`${server.url}/admin`);
+  await page.goto(`${server.url}/admin?vista=prospectos`);
   await page.getByLabel('Seleccionar a Uno Seleccionado').check();
   await page.getByLabel('Seleccionar a Dos Seleccionado').check();
   const bar = page.getByRole('form', { name: 'Cambiar los seleccionados' });

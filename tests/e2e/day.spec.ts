@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import bcrypt from 'bcryptjs';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { formatPhone } from '../../src/lib/forms/phone.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**
@@ -61,7 +62,7 @@ test('an outcome in four taps at 390 px: Llamar, "No contestó", a note, Guardar
   });
 
   const attempt = page.waitForResponse((response) => response.url().endsWith(`/api/admin/contacts/${id}/attempts`));
-  await page.getByRole('link', { name: `Llamar +52${digits}` }).click(); // 1
+  await page.getByRole('link', { name: `Llamar ${formatPhone(`+52${digits}`)}` }).click(); // 1
   expect((await attempt).status()).toBe(204);
   const outcomes = page.getByRole('region', { name: `Resultado del contacto con ${name}` });
   await outcomes.getByRole('button', { name: 'No contestó' }).click(); // 2

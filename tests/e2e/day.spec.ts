@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import bcrypt from 'bcryptjs';
-import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { formatPhone } from '../../src/lib/forms/phone.ts';
+import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**

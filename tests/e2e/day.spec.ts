@@ -114,8 +114,9 @@ test('a past next contact is saved with a warning, and every card offers the out
   await expect(page.getByText('Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.')).toBeVisible();
   await expect(page.getByText('Resultado: Hablamos')).toBeVisible();
 
-  // The list: each card has the outcomes; the badge counts the due next contact.
-  await page.goto('/admin');
+  // The list (Prospectos keeps closed contacts; Hoy drops them): each card has the outcomes; the badge counts
+  // the due next contact.
+  await page.goto('/admin?vista=prospectos');
   await expect(page.getByTestId('reminders')).toHaveText(/^\d+ contactos? vencidos?$/);
   const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });
   await expect(card.getByRole('button', { name: 'No le interesa' })).toBeVisible();

@@ -68,7 +68,7 @@ export function useSaveFollowUp(id: string) {
       if (context?.before) client.setQueryData(key, context.before);
     },
     onSuccess: (saved) => client.setQueryData(key, saved),
-    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.metrics, keys.reminders] },
   });
 }
 
@@ -102,7 +102,7 @@ export function useClaim(id: string, name: string) {
     // Someone else took it (the toast says so): what the page and the list show is fetched again.
     onError: () =>
       Promise.all([keys.contact(id), keys.contacts].map((queryKey) => client.invalidateQueries({ queryKey }))),
-    meta: { errorTitle: 'No se pudo tomar el prospecto', invalidates: [keys.contacts, keys.metrics] },
+    meta: { errorTitle: 'No se pudo tomar el prospecto', invalidates: [keys.contacts, keys.today, keys.metrics] },
   });
 }
 
@@ -113,7 +113,7 @@ export function useEditContact(id: string) {
     mutationFn: (edit: ContactEdit) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/details`, { method: 'PATCH', json: edit }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts] },
+    meta: { invalidates: [keys.contacts, keys.today] },
   });
 }
 
@@ -124,7 +124,7 @@ export function useMerge(id: string) {
     mutationFn: (merge: Merge) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/merge`, { method: 'POST', json: merge }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.metrics] },
   });
 }
 
@@ -144,7 +144,7 @@ export function useRecordOutcome(id: string) {
     mutationFn: (input: OutcomeInput) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.metrics, keys.reminders] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.metrics, keys.reminders] },
   });
 }
 
@@ -157,6 +157,6 @@ export function useRecordAttempt(id: string) {
   return useMutation({
     mutationFn: (channel: AttemptChannel) =>
       api(`/api/admin/contacts/${id}/attempts`, { method: 'POST', json: { channel }, keepalive: true }),
-    meta: { invalidates: [keys.contact(id), keys.contacts] },
+    meta: { invalidates: [keys.contact(id), keys.contacts, keys.today] },
   });
 }

@@ -34,6 +34,9 @@ async function adviserWithContact(page: Page, sql: <R>(text: string, values?: un
   return { id: contact?.id as string, name, digits };
 }
 
+// Stories with axe on long lists and full-page screenshots: 30 s is too tight beside another worker.
+test.describe.configure({ timeout: 120_000 });
+
 /** Tomorrow's date on Mérida's clock, YYYY-MM-DD. */
 const tomorrowInMerida = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(new Date(Date.now() + 86_400_000));

@@ -36,10 +36,13 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * Issue #26's day (the outcome buttons and their sheet on every card and contact, the next
  * contact in Mérida's time, the reminders' badge and "Activar avisos") costs /admin 3.4 KB
  * (measured on the same machine: 118.7 before, 122.1 after); the public pages did not move.
+ * After the three #26 branches were merged: /admin 119.7 KB (the views other than Hoy and Prospectos
+ * load when opened), /auth 87.1 KB (the shared fetcher that waits for the sign-in dialog, and the
+ * phone's formatting): /auth moved to 87.5.
  */
 const BUDGET_KB: Record<string, number> = {
   'admin.html': 122.5,
-  'auth.html': 87,
+  'auth.html': 87.5,
   'index.html': 94,
   'modelos.html': 79.5,
   'prefiltro.html': 94,

@@ -3,14 +3,13 @@ import {
   CONTACT_STATES,
   type ContactDetail,
   type ContactState,
-  LOST_REASON_LABELS,
-  LOST_REASONS,
   type LostReason,
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { LostReasonField } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -90,22 +89,7 @@ export function FollowUpForm({
         </select>
       </label>
       {state === 'cerrado_perdido' && (
-        <label className="field">
-          <span className="field-label">Motivo</span>
-          <select
-            className="field-input"
-            value={reason}
-            onChange={(event) => setReason(event.target.value as LostReason)}
-            aria-invalid={error !== null && !reason}
-          >
-            <option value="">Elige un motivo</option>
-            {LOST_REASONS.map((value) => (
-              <option key={value} value={value}>
-                {LOST_REASON_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LostReasonField value={reason} onChange={setReason} choose invalid={error !== null && !reason} />
       )}
       {members ? (
         <label className="field">

@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useRef, useState } from 'react';
-import { type ContactState, LOST_REASON_LABELS, LOST_REASONS, type LostReason } from '../../../lib/admin/contacts.ts';
+import type { ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import {
   OUTCOME_KEYS,
@@ -11,6 +11,7 @@ import {
 } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
 
 /** What the outcome buttons need of a contact (a card of the list or the contact's page). */
@@ -125,20 +126,7 @@ function OutcomeSheet({
         {outcome.label} · {contact.name}
       </h2>
       {state === 'cerrado_perdido' ? (
-        <label className="field">
-          <span className="field-label">Motivo</span>
-          <select
-            className="field-input"
-            value={reason}
-            onChange={(event) => setReason(event.target.value as LostReason)}
-          >
-            {LOST_REASONS.map((value) => (
-              <option key={value} value={value}>
-                {LOST_REASON_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LostReasonField value={reason} onChange={(value) => setReason(value as LostReason)} />
       ) : (
         <div className="field">
           <label className="field-label" htmlFor={`${id}-next`}>

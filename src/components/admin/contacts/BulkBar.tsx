@@ -3,14 +3,13 @@ import {
   CONTACT_STATES,
   type ContactState,
   counted,
-  LOST_REASON_LABELS,
   LOST_REASON_REQUIRED,
-  LOST_REASONS,
   type LostReason,
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { LostReasonField } from '../shared/ui.tsx';
 import { useBulkChange } from './queries.ts';
 
 const UNASSIGN = 'none';
@@ -103,22 +102,14 @@ export default function BulkBar({
         </select>
       </label>
       {state === 'cerrado_perdido' && (
-        <label className="field sm:col-start-3">
-          <span className="field-label">Motivo de pérdida</span>
-          <select
-            className="field-input"
-            value={reason}
-            onChange={(event) => setReason(event.target.value as LostReason | '')}
-            aria-invalid={error === LOST_REASON_REQUIRED}
-          >
-            <option value="">Elige un motivo</option>
-            {LOST_REASONS.map((value) => (
-              <option key={value} value={value}>
-                {LOST_REASON_LABELS[value]}
-              </option>
-            ))}
-          </select>
-        </label>
+        <LostReasonField
+          label="Motivo de pérdida"
+          className="field sm:col-start-3"
+          value={reason}
+          onChange={setReason}
+          choose
+          invalid={error === LOST_REASON_REQUIRED}
+        />
       )}
       <div className="flex flex-wrap gap-2 sm:col-start-4 sm:row-start-1">
         <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={change.isPending}>

@@ -1,4 +1,5 @@
 import { type ReactNode, useId } from 'react';
+import { LOST_REASON_LABELS, LOST_REASONS, type LostReason } from '../../../lib/admin/contacts.ts';
 import { explain } from '../api.ts';
 
 /** The panel's white card. */
@@ -68,5 +69,45 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
     >
       ← {children}
     </a>
+  );
+}
+
+/**
+ * The reason a deal was lost, one select for every form that closes one
+ * (the follow-up, an outcome, a change from the list). `choose`: an empty
+ * first option asking for one (the form then requires it).
+ */
+export function LostReasonField({
+  label = 'Motivo',
+  value,
+  onChange,
+  choose = false,
+  invalid,
+  className = 'field',
+}: {
+  label?: string;
+  value: LostReason | '';
+  onChange(reason: LostReason | ''): void;
+  choose?: boolean;
+  invalid?: boolean;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      <span className="field-label">{label}</span>
+      <select
+        className="field-input"
+        value={value}
+        onChange={(event) => onChange(event.target.value as LostReason | '')}
+        aria-invalid={invalid}
+      >
+        {choose && <option value="">Elige un motivo</option>}
+        {LOST_REASONS.map((reason) => (
+          <option key={reason} value={reason}>
+            {LOST_REASON_LABELS[reason]}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -63,6 +63,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: OFFSET === 0 ? '.data/e2e' : `.data/e2e-${PORT}`,
       PG_PORT: String(54329 + OFFSET),
+      // bcrypt at cost 4 (src/server/auth/passwords.ts): the stories sign in dozens of times.
+      NODE_ENV: 'test',
       LEAD_RATE_LIMIT: '0',
       // Every story of both projects comes from this machine: the functions' own rateLimit too.
       PLATFORM_RATE_LIMIT: '0',

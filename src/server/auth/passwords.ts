@@ -11,10 +11,20 @@ import { logJson } from '../log.ts';
  * for the platform (a lockfile made on Linux, installed on a Mac), bcryptjs
  * takes over, slower but the same format, and the log says so.
  */
-const COST = 12;
+const COST = passwordCost();
 const PASSWORD_SLOTS = Math.max(1, Math.min(4, availableParallelism() - 1));
 const QUEUE_LENGTH = 64;
 const QUEUE_WAIT_MS = 10_000;
+
+/**
+ * bcrypt's cost: 12 (about 250 ms a check on our 2-core machines), except
+ * under NODE_ENV=test, where hundreds of sign-ins prove locks, limits and
+ * sessions rather than the hash's cost: 4 there (3 ms). `npm run bench:auth`
+ * measures cost 12; the fallback's test proves 12 outside tests.
+ */
+export function passwordCost(env: NodeJS.ProcessEnv = process.env): number {
+  return env.NODE_ENV === 'test' ? 4 : 12;
+}
 
 /** What a visitor reads when PasswordsBusy is thrown (429). */
 export const PASSWORDS_BUSY =

@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { jsonSyntaxError } from './json-syntax.ts';
 import { LEGAL_TOKENS } from './legal.ts';
-import { DataError, type DataProblem, schemaProblems } from './problems.ts';
+import { type DataProblem, schemaProblems } from './problems.ts';
 import {
   GALLERY_SIZE,
   galleryImageSchema,
@@ -69,12 +70,6 @@ function entryName(noun: string, entry: unknown, index: number): string {
   return id ? `${noun} "${id}" (núm. ${index + 1})` : `${noun} núm. ${index + 1}`;
 }
 
-/** Line and column (from 1) of a character position in a text. */
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
-  const before = text.slice(0, position).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
-
 /** Reads and parses one JSON file; a missing file or a syntax error is a problem. */
 export function readJsonFile(root: string, file: string): { data: unknown } | { problem: DataProblem } {
   let text: string;
@@ -86,13 +81,9 @@ export function readJsonFile(root: string, file: string): { data: unknown } | { 
   try {
     return { data: JSON.parse(text) };
   } catch (error) {
-    const position = /position (\d+)/.exec(String(error))?.[1];
-    const where = position ? lineAndColumn(text, Number(position)) : undefined;
+    const { line, column, hint, excerpt } = jsonSyntaxError(text, error);
     return {
-      problem: {
-        file,
-        message: `no es JSON válido${where ? ` cerca de la línea ${where.line}, columna ${where.column}` : ''}: revisa que no falte ni sobre una coma, que cada texto vaya entre comillas rectas (") y que cada { y [ se cierre.`,
-      },
+      problem: { file, entry: `línea ${line}, columna ${column}`, message: `no es JSON válido: ${hint}\n${excerpt}` },
     };
   }
 }
@@ -194,9 +185,8 @@ export function checkContent(data: DataFiles, legal: readonly LegalText[], root 
   return problems;
 }
 
-/** Reads and checks everything; throws a DataError listing every problem. */
-export function assertContent(root = PROJECT_ROOT): void {
+/** Reads and checks everything: every problem of every file, in order. */
+export function contentProblems(root = PROJECT_ROOT): DataProblem[] {
   const { data, problems } = readDataFiles(root);
-  problems.push(...checkContent(data, readLegalTexts(root), root));
-  if (problems.length) throw new DataError(problems);
+  return [...problems, ...checkContent(data, readLegalTexts(root), root)];
 }

@@ -265,3 +265,23 @@ export function launchReport(problems: readonly DataProblem[]): string {
     'Corrige cada uno en el archivo y el campo que se indican, y vuelve a correr: npm run check:launch',
   ].join('\n');
 }
+
+/**
+ * The launch check as a warning (local builds, deploy previews): two lines,
+ * naming the fields left, after the content errors and not in their way.
+ */
+export function launchSummary(problems: readonly DataProblem[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const { file, field } of problems) {
+    const names = byFile.get(file) ?? [];
+    const name = field?.length ? field.filter((key) => typeof key === 'string').join('.') : 'texto';
+    if (!names.includes(name)) names.push(name);
+    byFile.set(file, names);
+  }
+  const where = [...byFile].map(([file, names]) => `${file} (${names.join(', ')})`).join('; ');
+  const count = problems.length === 1 ? '1 dato pendiente' : `${problems.length} datos pendientes`;
+  return [
+    `Aviso de publicación: ${count} antes de publicar, en ${where}.`,
+    'Detalle y qué escribir: npm run check:launch. En producción (CONTEXT=production o LAUNCH_CHECK=strict) esto detiene la compilación.',
+  ].join('\n');
+}

@@ -61,7 +61,7 @@ describe('the content check', () => {
     ]);
     (files.models[2] as Entry).delivery = '  ';
     expect(problems(files)).toEqual([
-      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": no puede quedar vacío.',
+      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": escribe el plazo con dos números y la unidad, como "4-6 semanas" o "2-4 meses".',
     ]);
   });
 
@@ -126,7 +126,7 @@ describe('the content check', () => {
   it('refuses a {token} the legal pages cannot fill in', () => {
     const texts = [{ file: `${LEGAL_DIR}/terminos-y-condiciones.md`, text: 'Hola.\nLlámanos al {telefono}.\n{email}' }];
     expect(problems(shipped.data, texts)).toEqual([
-      'src/content/legal/terminos-y-condiciones.md, línea 2: {telefono} no es un dato que la página sepa poner: usa {email} o {domicilio}, o escribe el texto tal cual.',
+      'src/content/legal/terminos-y-condiciones.md, línea 2: {telefono} no es un dato que la página sepa poner: usa {email}, {domicilio}, {modelos}, {precioMinimo}, {m2Minimo}, {m2Maximo}, {entregaMasCorta}, {entregas}, {precioDesde}, {desdeIncluye}, o escribe el texto tal cual.',
     ]);
   });
 

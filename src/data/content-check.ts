@@ -1,6 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  CATALOGUE_TOKENS,
+  catalogueValues,
+  contradictionProblems,
+  fillDeep,
+  type PlacedText,
+  textsOf,
+} from './catalogue.ts';
 import { jsonSyntaxError } from './json-syntax.ts';
 import { LEGAL_TOKENS } from './legal.ts';
 import { type DataProblem, schemaProblems } from './problems.ts';
@@ -160,11 +168,12 @@ function listProblems(name: keyof typeof LISTS, entries: unknown, root: string):
 
 /** `{email}` and `{domicilio}` are filled in by the page; any other `{…}` would show as is. */
 export function legalTokenProblems(legal: readonly LegalText[]): DataProblem[] {
-  const known = LEGAL_TOKENS.map((token) => `{${token}}`).join(' o ');
+  const tokens = [...LEGAL_TOKENS, ...Object.keys(CATALOGUE_TOKENS)];
+  const known = tokens.map((token) => `{${token}}`).join(', ');
   return legal.flatMap(({ file, text }) =>
     text.split('\n').flatMap((line, index) =>
       [...line.matchAll(/\{([^{}\n]*)\}/g)]
-        .filter((match) => !(LEGAL_TOKENS as readonly string[]).includes(match[1] as string))
+        .filter((match) => !tokens.includes(match[1] as string))
         .map((match) => ({
           file,
           entry: `línea ${index + 1}`,
@@ -174,14 +183,55 @@ export function legalTokenProblems(legal: readonly LegalText[]): DataProblem[] {
   );
 }
 
+/**
+ * The texts that state numbers about the catalogue: the page copy, the
+ * landing's lists, each model's own texts and the legal pages, each with
+ * where it is. Only files that matched their schemas.
+ */
+function catalogueTexts(data: DataFiles, legal: readonly LegalText[]): PlacedText[] {
+  const texts: PlacedText[] = [];
+  for (const name of ['landing', 'pages'] as const)
+    if (OBJECTS[name].safeParse(data[name]).success)
+      for (const { path: field, text } of textsOf(data[name])) texts.push({ file: DATA_FILES[name], field, text });
+  for (const name of ['sellingPoints', 'steps', 'models'] as const) {
+    const entries = data[name];
+    if (!z.array(LISTS[name].schema).safeParse(entries).success) continue;
+    (entries as unknown[]).forEach((entry, index) => {
+      const model = name === 'models' ? modelSchema.parse(entry) : undefined;
+      for (const { path: field, text } of textsOf(entry))
+        if (field[0] !== 'image' && field[0] !== 'id' && field[0] !== 'delivery')
+          texts.push({
+            file: DATA_FILES[name],
+            entry: entryName(LISTS[name].noun, entry, index),
+            field,
+            text,
+            ...(model ? { model } : {}),
+          });
+    });
+  }
+  const legalTokens = [...LEGAL_TOKENS, ...Object.keys(CATALOGUE_TOKENS)];
+  for (const { file, text } of legal)
+    text.split('\n').forEach((line, index) => {
+      texts.push({ file, entry: `línea ${index + 1}`, text: line, tokens: legalTokens });
+    });
+  return texts;
+}
+
 /** Every problem of the data files already read (`data`) and of the legal pages. */
 export function checkContent(data: DataFiles, legal: readonly LegalText[], root = PROJECT_ROOT): DataProblem[] {
   const problems: DataProblem[] = [];
+  const models = z.array(modelSchema).min(1).safeParse(data.models);
+  const site = siteSchema.safeParse(data.site);
+  // Limits (an SEO description's 160 characters) count the text as pages show it, tokens filled in.
+  const values = models.success && site.success ? catalogueValues(models.data, site.data.startingPrice) : undefined;
+  const shown = (value: unknown) => (values ? fillDeep(value, values) : value);
   for (const [name, schema] of Object.entries(OBJECTS) as [keyof typeof OBJECTS, z.ZodType][])
-    if (name in data) problems.push(...schemaProblems(schema, data[name], DATA_FILES[name]));
+    if (name in data) problems.push(...schemaProblems(schema, shown(data[name]), DATA_FILES[name]));
   for (const name of Object.keys(LISTS) as (keyof typeof LISTS)[])
-    if (name in data) problems.push(...listProblems(name, data[name], root));
-  problems.push(...legalTokenProblems(legal));
+    if (name in data) problems.push(...listProblems(name, name === 'models' ? data[name] : shown(data[name]), root));
+  if (models.success && site.success)
+    problems.push(...contradictionProblems(catalogueTexts(data, legal), models.data, site.data.startingPrice));
+  else problems.push(...legalTokenProblems(legal));
   return problems;
 }
 

@@ -224,7 +224,7 @@ describe('when the check stops the build', () => {
     const strict = runHook(shipped, 'build');
     expect(strict.exits).toEqual([1]);
     expect(strict.printed[0]).toMatch(
-      /^El sitio todavía no está listo para publicarse \(12 pendientes\):\n {2}1\. src\/data\/site\.json, campo "phone"/,
+      /^El sitio todavía no está listo para publicarse \(13 pendientes\):\n {2}1\. src\/data\/site\.json, campo "phone"/,
     );
     const filled = runHook(projectWith(FILLED_IN), 'build');
     expect([filled.exits, filled.printed, filled.warn.mock.calls]).toEqual([[], [], []]);
@@ -236,7 +236,7 @@ describe('when the check stops the build', () => {
     const summary = String(warn.mock.calls[0]?.[0]);
     expect(summary.split('\n')).toHaveLength(2);
     expect(summary).toMatch(
-      /^Aviso de publicación: 12 datos pendientes antes de publicar, en src\/data\/site\.json \(phone, email, .*legal\.address.*\)/,
+      /^Aviso de publicación: 13 datos pendientes antes de publicar, en src\/data\/site\.json \(phone, email, .*legal\.address.*\)/,
     );
     expect(summary).toContain('npm run check:launch');
     expect(runHook(shipped, 'dev').warn).toHaveBeenCalledOnce();
@@ -256,7 +256,7 @@ describe('when the check stops the build', () => {
       spawnSync(process.execPath, ['scripts/check-launch.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     const pending = run('--site', PLACEHOLDERS);
     expect(pending.status).toBe(1);
-    expect(pending.stderr).toContain('El sitio todavía no está listo para publicarse (12 pendientes):');
+    expect(pending.stderr).toContain('El sitio todavía no está listo para publicarse (14 pendientes):');
     expect(pending.stderr).toContain('  5. src/data/site.json, campo "paymentLink": sigue siendo un dato de ejemplo.');
     expect(pending.stderr).toContain('npm run check:launch');
 

@@ -28,6 +28,7 @@ export const LAUNCH_FIELDS = [
   'videos.method.youtubeId',
   'founder.name',
   'legal.address',
+  'startingPrice',
 ] as const;
 export type LaunchField = (typeof LAUNCH_FIELDS)[number];
 
@@ -90,6 +91,19 @@ export const siteSchema = z
       }),
     }),
     founder: z.object({ name: text().describe('Nombre de quien firma la cita final de la página de inicio') }),
+    startingPrice: z
+      .object({
+        amountMxn: z
+          .number()
+          .int()
+          .positive()
+          .describe('Precio "desde" que anuncian la portada y /modelos, en pesos, por ejemplo 60000'),
+        refersTo: text()
+          .max(60)
+          .describe('A qué se refiere ese precio; se muestra junto a él, por ejemplo "módulo básico, sin acabados"'),
+      })
+      .strict()
+      .describe('Precio "desde"'),
     legal: z.object({
       address: text().describe('Domicilio fiscal completo, con código postal, ciudad y estado'),
     }),
@@ -215,7 +229,13 @@ export const modelSchema = z
     sizeM2: z.number().positive().describe('Superficie en m², por ejemplo 17.2'),
     priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos, por ejemplo 229000'),
     capacity: z.number().int().positive().describe('Personas, por ejemplo 2'),
-    delivery: text().describe('Tiempo de entrega, por ejemplo "4-6 semanas"'),
+    delivery: z
+      .string()
+      .regex(
+        /^\d+-\d+ (semanas|meses)$/,
+        'escribe el plazo con dos números y la unidad, como "4-6 semanas" o "2-4 meses".',
+      )
+      .describe('Tiempo de entrega, por ejemplo "4-6 semanas"'),
     description: text().max(220).describe('Descripción de la tarjeta'),
     features: z.array(text().max(70)).min(3).max(6).describe('Características (de 3 a 6)'),
     image: imagePath(),

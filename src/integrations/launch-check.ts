@@ -1,7 +1,8 @@
 import type { AstroIntegration } from 'astro';
+import { z } from 'zod';
 import { DATA_FILES, PROJECT_ROOT, readJsonFile, readLegalTexts } from '../data/content-check.ts';
 import { checkLaunch, launchMode, launchReport, launchSummary } from '../data/launch.ts';
-import { siteSchema } from '../data/schemas.ts';
+import { modelSchema, siteSchema } from '../data/schemas.ts';
 import { readBuildConfig } from './build-config.ts';
 import { type StopBuild, stopBuild } from './stop-build.ts';
 
@@ -24,7 +25,9 @@ export function launchCheck({ root = PROJECT_ROOT, ...stop }: { root?: string } 
         // contentCheck() ran first: site.json reads and matches its schema.
         const read = readJsonFile(root, DATA_FILES.site);
         const site = siteSchema.parse('data' in read ? read.data : undefined);
-        const problems = checkLaunch(site, readLegalTexts(root));
+        const models = readJsonFile(root, DATA_FILES.models);
+        const catalogue = z.array(modelSchema).safeParse('data' in models ? models.data : undefined);
+        const problems = checkLaunch(site, readLegalTexts(root), catalogue.success ? catalogue.data : []);
         if (!problems.length) return;
         if (mode === 'strict') stopBuild(launchReport(problems), stop);
         else logger.warn(launchSummary(problems));

@@ -188,8 +188,8 @@ describe('the content check', () => {
 
     const models = JSON.parse(JSON.stringify(shipped.data.models)) as Entry[];
     (models[0] as Entry).priceFromMxn = '229000';
-    writeFileSync(path.join(root, 'src/data/models.json'), JSON.stringify(models));
-    writeFileSync(path.join(root, 'src/data/gallery.json'), '[]');
+    writeFileSync(path.join(root, 'src/data/models.json'), JSON.stringify({ models }));
+    writeFileSync(path.join(root, 'src/data/gallery.json'), '{ "images": [] }');
     writeFileSync(path.join(root, 'src/data/steps.json'), '[\n  { "id": "uno" },\n]\n');
     hook();
     expect(exits).toEqual([1]);

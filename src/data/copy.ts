@@ -13,7 +13,7 @@ import { site } from './site.ts';
  * no text states a number the catalogue contradicts.
  */
 export const catalogue = catalogueValues(
-  parseData(z.array(modelSchema), modelsJson, 'src/data/models.json'),
+  parseData(z.array(modelSchema), modelsJson.models, 'src/data/models.json'),
   site.startingPrice,
 );
 

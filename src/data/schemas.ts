@@ -243,6 +243,9 @@ export const modelSchema = z
   })
   .strict();
 
+/** The heaviest image a data file may point at (the editor refuses a heavier upload too). */
+export const MAX_IMAGE_BYTES = 1_500_000;
+
 /** How many images the /modelos carousel shows (docs/product.md §3: 17, the first three interiors). */
 export const GALLERY_SIZE = 17;
 

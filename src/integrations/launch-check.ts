@@ -26,7 +26,9 @@ export function launchCheck({ root = PROJECT_ROOT, ...stop }: { root?: string } 
         const read = readJsonFile(root, DATA_FILES.site);
         const site = siteSchema.parse('data' in read ? read.data : undefined);
         const models = readJsonFile(root, DATA_FILES.models);
-        const catalogue = z.array(modelSchema).safeParse('data' in models ? models.data : undefined);
+        const catalogue = z
+          .array(modelSchema)
+          .safeParse('data' in models ? (models.data as { models?: unknown } | null)?.models : undefined);
         const problems = checkLaunch(site, readLegalTexts(root), catalogue.success ? catalogue.data : []);
         if (!problems.length) return;
         if (mode === 'strict') stopBuild(launchReport(problems), stop);

@@ -92,11 +92,9 @@ describe('the built pages', () => {
       (list?.itemListElement ?? []) as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
     ).map((entry) => [entry.item.name, entry.item.offers.price, entry.item.offers.priceCurrency]);
     // From the data file, so that a marketer changing a price or a model does not break this test.
-    const models = JSON.parse(readFileSync(path.resolve(DIST, '../src/data/models.json'), 'utf8')) as {
-      order: number;
-      name: string;
-      priceFromMxn: number;
-    }[];
+    const { models } = JSON.parse(readFileSync(path.resolve(DIST, '../src/data/models.json'), 'utf8')) as {
+      models: { order: number; name: string; priceFromMxn: number }[];
+    };
     expect(models.length).toBeGreaterThan(0);
     expect(products).toEqual(
       models.sort((a, b) => a.order - b.order).map((model) => [model.name, model.priceFromMxn, 'MXN']),

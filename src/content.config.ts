@@ -8,7 +8,8 @@ import { galleryImageSchema, modelSchema, sellingPointSchema, stepSchema } from 
 // check (src/integrations/content-check.ts), which reports a broken data file in
 // Spanish before Astro reads these collections. Here they only gain Astro's image(). Each
 // list file holds its list under one key, a form the editor can write (decision 0038).
-const listOf = (key: string) => (text: string) => (JSON.parse(text) as Record<string, Record<string, unknown>[]>)[key] ?? [];
+const listOf = (key: string) => (text: string) =>
+  (JSON.parse(text) as Record<string, Record<string, unknown>[]>)[key] ?? [];
 
 /** The models of /modelos (docs/product.md §3). */
 const models = defineCollection({

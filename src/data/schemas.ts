@@ -283,3 +283,57 @@ export const stepSchema = z
     payment: z.string().nullable().describe('Pago de ese paso, o null si no hay'),
   })
   .strict();
+
+/**
+ * What the editor calls a field whose schema has no description of its own
+ * (the page copy's many titles and texts), by its key. The described
+ * fields use their description: label before ", por ejemplo", hint after.
+ */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  seo: 'Buscadores (Google)',
+  hero: 'Portada',
+  paths: 'Tres caminos',
+  models: 'Modelos',
+  estimate: 'Estimación',
+  advisor: 'Asesor',
+  sellingPoints: 'Puntos de venta',
+  method: 'Método de construcción',
+  cycle: 'Ciclo de compra',
+  partners: 'Socios',
+  quote: 'Cita final',
+  modelos: 'Página /modelos',
+  prefiltro: 'Página /prefiltro',
+  estimacion: 'Página /estimacion',
+  socios: 'Página /socios',
+  quickQuote: 'Estimación rápida (ventana)',
+  notFound: 'Página no encontrada (404)',
+  eyebrow: 'Antetítulo',
+  title: 'Título',
+  subtitle: 'Subtítulo',
+  headline: 'Titular',
+  intro: 'Introducción',
+  text: 'Texto',
+  cta: 'Texto del botón',
+  badge: 'Etiqueta',
+  badges: 'Ventajas',
+  icon: 'Ícono',
+  highlights: 'Frases destacadas',
+  buttons: 'Botones',
+  buy: 'Botón "comprar"',
+  advisory: 'Asesoría',
+  imageAlt: 'Texto alternativo de la imagen',
+  paragraphs: 'Párrafos',
+  facts: 'Datos',
+  value: 'Valor',
+  label: 'Leyenda',
+  videoTitle: 'Título del video',
+  videoCta: 'Texto del botón del video',
+  role: 'Cargo',
+  galleryTitle: 'Título de la galería',
+  modelsTitle: 'Título de los modelos',
+  trust: 'Frases de confianza',
+  home: 'Texto del enlace a la portada',
+  images: 'Imágenes',
+  points: 'Puntos de venta',
+  steps: 'Pasos',
+};

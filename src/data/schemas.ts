@@ -291,6 +291,15 @@ export const stepSchema = z
  */
 export const FIELD_LABELS: Readonly<Record<string, string>> = {
   seo: 'Buscadores (Google)',
+  brand: 'Marca',
+  phone: 'Teléfono',
+  whatsapp: 'WhatsApp',
+  offices: 'Oficinas',
+  social: 'Redes sociales',
+  videos: 'Videos',
+  founder: 'Quien firma la cita final',
+  legal: 'Datos legales',
+  description: 'Descripción',
   hero: 'Portada',
   paths: 'Tres caminos',
   models: 'Modelos',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DATA_FILES, type DataFileName, LIST_KEYS, LISTS } from '../data/rules.ts';
 import {
+  GALLERY_SIZE,
   galleryImageSchema,
   landingSchema,
   MAX_IMAGE_BYTES,
@@ -58,7 +59,9 @@ export function fileFields(name: DataFileName): EditorField[] {
   if (name in LIST_SCHEMAS) {
     const key = LIST_KEYS[name as keyof typeof LIST_KEYS];
     const list = editorField(key, z.array(LIST_SCHEMAS[name as keyof typeof LIST_SCHEMAS]), image ? { image } : {});
-    return [{ ...list, label: LABELS[name], label_singular: LISTS[name as keyof typeof LISTS].noun }];
+    // The gallery shows exactly GALLERY_SIZE images: the form neither adds nor removes one.
+    const count = name === 'gallery' ? { min: GALLERY_SIZE, max: GALLERY_SIZE, allow_add: false } : {};
+    return [{ ...list, ...count, label: LABELS[name], label_singular: LISTS[name as keyof typeof LISTS].noun }];
   }
   return objectFields(OBJECT_SCHEMAS[name as keyof typeof OBJECT_SCHEMAS]);
 }

@@ -130,12 +130,14 @@ export function editorField(
     case 'string': {
       const rules = stringRules(inner);
       const long = (rules.max ?? 0) > 90 || key === 'text' || key === 'description' || key === 'subtitle';
+      // The path is the editor's business: marketing picks or uploads a file.
       if (key === 'image')
         return {
           ...base,
+          label: 'Imagen',
           widget: 'image',
           choose_url: false,
-          ...(joinHints(hint) ? { hint: joinHints(hint) } : {}),
+          hint: 'Una foto o ilustración .jpg, .png, .webp, .avif o .svg; la guarda junto a las demás.',
           ...options.image,
         };
       const { max: _max, hint: limitHint, ...rest } = rules;
@@ -175,7 +177,7 @@ export function editorField(
         const shown = fields.find((item) => item.name === 'name' || item.name === 'title')?.name;
         return { ...field, fields, ...(shown ? { summary: `{{fields.${shown}}}` } : {}), collapsed: true };
       }
-      return { ...field, field: editorField(key, element, options) };
+      return { ...field, field: { ...editorField(key, element, options), label } };
     }
     case 'object':
       return { ...base, widget: 'object', fields: objectFields(inner, options), ...(hint ? { hint } : {}) };

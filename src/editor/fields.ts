@@ -65,7 +65,7 @@ export function labelAndHint(key: string, description: string | undefined): { la
   const rest = (split[1] ?? split[2] ?? split[3] ?? '').trim();
   return {
     label: description.slice(0, split.index).trim(),
-    ...(rest ? { hint: `${rest.charAt(0).toUpperCase()}${rest.slice(1)}.`.replace(/\.\.$/, '.') } : {}),
+    ...(rest ? { hint: `${rest.charAt(0).toUpperCase()}${rest.slice(1).replace(/[.…]+$/, '')}.` } : {}),
   };
 }
 

@@ -33,7 +33,7 @@ export const EDITOR_CSP = [
   "script-src 'self' 'unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
-  "connect-src 'self' https://api.github.com https://api.netlify.com https://raw.githubusercontent.com http://127.0.0.1:* http://localhost:*",
+  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com http://127.0.0.1:* http://localhost:*",
   "font-src 'self' data:",
   "frame-src 'self' blob:",
   "object-src 'none'",

@@ -16,12 +16,12 @@ const ENTRY = path.join(import.meta.dirname, 'main.tsx');
 /** The editor's page; the settings go as data (script-src allows only our files). */
 export function editorHtml(settings: EditorSettings): string {
   const json = JSON.stringify(settings).replace(/</g, '\\u003c');
-  return `<!doctype html>
-<html lang="es">
+  return `<!DOCTYPE html>
+<html lang="es-MX">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta name="robots" content="noindex, nofollow">
+    <meta name="robots" content="noindex">
     <title>Editor de contenido</title>
     <script id="editor-settings" type="application/json">${json}</script>
   </head>

@@ -56,7 +56,8 @@ describe("the editor's form", () => {
       value_type: 'int',
       min: 1,
     });
-    const delivery = (modelSchema.shape.delivery._zod.def.checks?.[0]?._zod.def as { pattern: RegExp }).pattern;
+    const [format] = modelSchema.shape.delivery._zod.def.checks ?? [];
+    const delivery = (format?._zod.def as { pattern?: RegExp } | undefined)?.pattern ?? /$^/;
     expect(model.get('models.delivery')?.pattern).toEqual([
       delivery.source,
       'escribe el plazo con dos números y la unidad, como "4-6 semanas" o "2-4 meses".',

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**
@@ -20,9 +20,11 @@ const EDITOR_PORT = E2E_PORT + 171;
 let copy: string;
 let editor: ChildProcess;
 
-test.skip(({ isMobile, viewport }) => isMobile || (viewport?.width ?? 0) < 1000, 'the editor is for a computer');
+/** The editor is for a computer: the story runs once, in 'desktop' (its own editor and copy). */
+const desktop = (info: TestInfo) => info.project.name === 'desktop';
 
-test.beforeAll(async () => {
+test.beforeAll(async ({ browserName: _ }, info) => {
+  if (!desktop(info)) return;
   copy = mkdtempSync(path.join(os.tmpdir(), 'casas-editor-e2e-'));
   for (const item of ['src', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
     cpSync(path.join(ROOT, item), path.join(copy, item), { recursive: true });
@@ -52,7 +54,10 @@ function item(page: Page, name: string): Locator {
     .filter({ has: page.locator('[class*="NestedObjectLabel"]', { hasText: new RegExp(`^${name}$`) }) });
 }
 
-test('marketing changes a price and adds a model with its photo; the built /modelos shows both', async ({ page }) => {
+test('marketing changes a price and adds a model with its photo; the built /modelos shows both', async ({
+  page,
+}, info) => {
+  test.skip(!desktop(info), 'the editor is for a computer');
   test.setTimeout(360_000);
   await page.goto(`http://127.0.0.1:${EDITOR_PORT}/editor`);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();

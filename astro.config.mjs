@@ -5,6 +5,7 @@ import { defineConfig } from 'astro/config';
 import { PROJECT_ROOT, readJsonFile } from './src/data/content-check.ts';
 import { readBuildConfig } from './src/integrations/build-config.ts';
 import { contentCheck } from './src/integrations/content-check.ts';
+import { editor } from './src/integrations/editor.ts';
 import { hydrateOnInteraction } from './src/integrations/hydrate-on-interaction.ts';
 import { islandPreload } from './src/integrations/island-preload.ts';
 import { launchCheck } from './src/integrations/launch-check.ts';
@@ -41,6 +42,8 @@ export default defineConfig({
     pageScript(),
     // Loaded when its element comes near the screen, with no script request in the page (decision 0031).
     nearScreenModules({ 'gallery-swiper': 'src/pages/_components/modelos/gallery-swiper.ts' }),
+    // /editor: decap-cms over src/data, its own bundle and CSP (decision 0038).
+    editor(),
     netlifyHeaders(),
     islandPreload(),
     precompress({ skip: buildConfig.context !== undefined }),

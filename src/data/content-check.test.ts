@@ -61,7 +61,7 @@ describe('the content check', () => {
     ]);
     (files.models[2] as Entry).delivery = '  ';
     expect(problems(files)).toEqual([
-      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": no puede quedar vacío.',
+      'src/data/models.json, modelo "lumo" (núm. 3), campo "delivery": escribe el plazo con dos números y la unidad, como "4-6 semanas" o "2-4 meses".',
     ]);
   });
 
@@ -126,36 +126,85 @@ describe('the content check', () => {
   it('refuses a {token} the legal pages cannot fill in', () => {
     const texts = [{ file: `${LEGAL_DIR}/terminos-y-condiciones.md`, text: 'Hola.\nLlámanos al {telefono}.\n{email}' }];
     expect(problems(shipped.data, texts)).toEqual([
-      'src/content/legal/terminos-y-condiciones.md, línea 2: {telefono} no es un dato que la página sepa poner: usa {email} o {domicilio}, o escribe el texto tal cual.',
+      'src/content/legal/terminos-y-condiciones.md, línea 2: {telefono} no es un dato que la página sepa poner: usa {email}, {domicilio}, {modelos}, {precioMinimo}, {m2Minimo}, {m2Maximo}, {entregaMasCorta}, {entregas}, {precioDesde}, {desdeIncluye}, o escribe el texto tal cual.',
     ]);
   });
 
-  it('points at the line of a JSON syntax error', () => {
+  const syntax = (text: string) => {
     const root = copyOfProject();
-    writeFileSync(path.join(root, 'src/data/steps.json'), '[\n  { "id": "uno" }\n  { "id": "dos" }\n]\n');
-    expect(readJsonFile(root, 'src/data/steps.json')).toEqual({
-      problem: {
-        file: 'src/data/steps.json',
-        message:
-          'no es JSON válido cerca de la línea 3, columna 3: revisa que no falte ni sobre una coma, que cada texto vaya entre comillas rectas (") y que cada { y [ se cierre.',
-      },
-    });
+    writeFileSync(path.join(root, 'src/data/steps.json'), text);
+    const read = readJsonFile(root, 'src/data/steps.json');
+    return 'problem' in read ? formatProblem(read.problem) : 'sin error';
+  };
+
+  it('points at a missing comma: its line, its column, the lines around it and what to do', () => {
+    expect(syntax('[\n  { "id": "uno" }\n  { "id": "dos" }\n]\n')).toBe(
+      [
+        'src/data/steps.json, línea 2, columna 18: no es JSON válido: falta una coma (,) aquí: entre dos campos o dos elementos de una lista va una coma.',
+        '  1 | [',
+        '> 2 |   { "id": "uno" }',
+        '    |                  ^',
+        '  3 |   { "id": "dos" }',
+      ].join('\n'),
+    );
   });
 
-  it('stops the build with every problem of the files on disk, in Spanish', () => {
+  it('points at a comma left after the last field', () => {
+    expect(syntax('[\n  {\n    "id": "uno",\n    "order": 1,\n  }\n]\n')).toBe(
+      [
+        'src/data/steps.json, línea 4, columna 15: no es JSON válido: sobra esta coma: después del último campo de un bloque { } no va coma. Bórrala.',
+        '  3 |     "id": "uno",',
+        '> 4 |     "order": 1,',
+        '    |               ^',
+        '  5 |   }',
+      ].join('\n'),
+    );
+    expect(syntax('[\n  { "id": "uno" },\n]')).toMatch(
+      /^src\/data\/steps\.json, línea 2, columna 18: no es JSON válido: sobra esta coma: después del último elemento de una lista \[ \] no va coma\./,
+    );
+  });
+
+  it('names curly quotes pasted from a word processor', () => {
+    expect(syntax('[\n  { "id": “uno” }\n]')).toMatch(
+      /^src\/data\/steps\.json, línea 2, columna 11: no es JSON válido: hay comillas tipográficas \(“ ” o ‘ ’\)/,
+    );
+    expect(syntax('[\n  { "id": "uno” }\n]')).toMatch(
+      /^src\/data\/steps\.json, línea 2, columna 11: no es JSON válido: este texto cierra con una comilla tipográfica/,
+    );
+  });
+
+  it('stops the build with every problem of the files on disk at once, in Spanish, without a stack trace', () => {
     const root = copyOfProject();
-    const hook = () => (contentCheck({ root }).hooks['astro:config:setup'] as () => void)();
-    expect(hook).not.toThrow();
+    const printed: string[] = [];
+    const exits: number[] = [];
+    const hook = () =>
+      (
+        contentCheck({ root, print: (text) => printed.push(text), exit: (code) => exits.push(code) }).hooks[
+          'astro:config:setup'
+        ] as () => void
+      )();
+    hook();
+    expect([printed, exits]).toEqual([[], []]);
 
     const models = JSON.parse(JSON.stringify(shipped.data.models)) as Entry[];
     (models[0] as Entry).priceFromMxn = '229000';
-    writeFileSync(path.join(root, 'src/data/models.json'), JSON.stringify(models));
-    writeFileSync(path.join(root, 'src/data/gallery.json'), '[]');
-    expect(hook).toThrow(
+    writeFileSync(path.join(root, 'src/data/models.json'), JSON.stringify({ models }));
+    writeFileSync(path.join(root, 'src/data/gallery.json'), '{ "images": [] }');
+    writeFileSync(path.join(root, 'src/data/steps.json'), '[\n  { "id": "uno" },\n]\n');
+    hook();
+    expect(exits).toEqual([1]);
+    expect(printed).toHaveLength(1);
+    expect(printed[0]).toBe(
       [
-        'Hay 2 errores en los datos del sitio; corrígelos y vuelve a intentar:',
+        'Hay 3 errores en los datos del sitio; corrígelos y vuelve a intentar:',
+        '- src/data/steps.json, línea 2, columna 18: no es JSON válido: sobra esta coma: después del último elemento de una lista [ ] no va coma. Bórrala.',
+        '    1 | [',
+        '  > 2 |   { "id": "uno" },',
+        '      |                  ^',
+        '    3 | ]',
         '- src/data/models.json, modelo "salvia-glamping" (núm. 1), campo "priceFromMxn": debe ser un número, por ejemplo 229000 (está escrito como texto: "229000"); quita las comillas, los signos y las comas.',
         '- src/data/gallery.json: la galería debe tener exactamente 17 imágenes (tiene 0): agrega o quita imágenes hasta que sean 17.',
+        'La compilación se detuvo: nada se publicó.',
       ].join('\n'),
     );
   });

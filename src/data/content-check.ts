@@ -1,19 +1,23 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
-import { LEGAL_TOKENS } from './legal.ts';
-import { DataError, type DataProblem, schemaProblems } from './problems.ts';
+import { jsonSyntaxError } from './json-syntax.ts';
+import type { DataProblem } from './problems.ts';
 import {
-  GALLERY_SIZE,
-  galleryImageSchema,
-  landingSchema,
-  modelSchema,
-  pagesSchema,
-  sellingPointSchema,
-  siteSchema,
-  stepSchema,
-} from './schemas.ts';
+  checkFiles,
+  DATA_FILES,
+  type DataFileName,
+  type DataFiles,
+  entryName,
+  LEGAL_DIR,
+  type LegalText,
+  LIST_KEYS,
+  LISTS,
+  unwrapList,
+  WITH_IMAGES,
+} from './rules.ts';
+import { MAX_IMAGE_BYTES } from './schemas.ts';
 
+export { DATA_FILES, type DataFileName, type DataFiles, LEGAL_DIR, type LegalText, LIST_KEYS } from './rules.ts';
 /**
  * The build's check of everything a marketer edits (src/data/*.json and the
  * legal pages): every mistake, in Spanish, with its file, entry and field.
@@ -24,56 +28,6 @@ import {
 
 /** The project's root: two folders up from this file. */
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, '../..');
-
-/** Each data file, by the name the checks use, with its path from the project's root. */
-export const DATA_FILES = {
-  site: 'src/data/site.json',
-  landing: 'src/data/landing.json',
-  pages: 'src/data/pages.json',
-  models: 'src/data/models.json',
-  gallery: 'src/data/gallery.json',
-  sellingPoints: 'src/data/selling-points.json',
-  steps: 'src/data/steps.json',
-} as const;
-export type DataFileName = keyof typeof DATA_FILES;
-/** The parsed contents of the data files; a file that could not be read is absent. */
-export type DataFiles = Partial<Record<DataFileName, unknown>>;
-
-export const LEGAL_DIR = 'src/content/legal';
-/** A legal page's text, with its path from the project's root. */
-export interface LegalText {
-  file: string;
-  text: string;
-}
-
-const OBJECTS = { site: siteSchema, landing: landingSchema, pages: pagesSchema } as const;
-
-/** List files: their entry schema and how to name an entry (`el modelo "lumo" (núm. 3)`). */
-const LISTS = {
-  models: { schema: modelSchema, noun: 'modelo', the: 'el' },
-  gallery: { schema: galleryImageSchema, noun: 'imagen', the: 'la' },
-  sellingPoints: { schema: sellingPointSchema, noun: 'punto de venta', the: 'el' },
-  steps: { schema: stepSchema, noun: 'paso', the: 'el' },
-} as const;
-
-/** Files whose entries point at an image file. */
-const WITH_IMAGES = ['models', 'gallery'] as const;
-
-function idOf(entry: unknown): string | undefined {
-  const id = (entry as { id?: unknown } | null)?.id;
-  return typeof id === 'string' && id !== '' ? id : undefined;
-}
-
-function entryName(noun: string, entry: unknown, index: number): string {
-  const id = idOf(entry);
-  return id ? `${noun} "${id}" (núm. ${index + 1})` : `${noun} núm. ${index + 1}`;
-}
-
-/** Line and column (from 1) of a character position in a text. */
-function lineAndColumn(text: string, position: number): { line: number; column: number } {
-  const before = text.slice(0, position).split('\n');
-  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
-}
 
 /** Reads and parses one JSON file; a missing file or a syntax error is a problem. */
 export function readJsonFile(root: string, file: string): { data: unknown } | { problem: DataProblem } {
@@ -86,25 +40,25 @@ export function readJsonFile(root: string, file: string): { data: unknown } | { 
   try {
     return { data: JSON.parse(text) };
   } catch (error) {
-    const position = /position (\d+)/.exec(String(error))?.[1];
-    const where = position ? lineAndColumn(text, Number(position)) : undefined;
+    const { line, column, hint, excerpt } = jsonSyntaxError(text, error);
     return {
-      problem: {
-        file,
-        message: `no es JSON válido${where ? ` cerca de la línea ${where.line}, columna ${where.column}` : ''}: revisa que no falte ni sobre una coma, que cada texto vaya entre comillas rectas (") y que cada { y [ se cierre.`,
-      },
+      problem: { file, entry: `línea ${line}, columna ${column}`, message: `no es JSON válido: ${hint}\n${excerpt}` },
     };
   }
 }
 
-/** Reads every data file; the ones that cannot be read come back as problems. */
+/** Reads every data file (a list file's list unwrapped); the ones that cannot be read come back as problems. */
 export function readDataFiles(root = PROJECT_ROOT): { data: DataFiles; problems: DataProblem[] } {
   const data: DataFiles = {};
   const problems: DataProblem[] = [];
   for (const [name, file] of Object.entries(DATA_FILES) as [DataFileName, string][]) {
     const read = readJsonFile(root, file);
     if ('problem' in read) problems.push(read.problem);
-    else data[name] = read.data;
+    else if (name in LIST_KEYS) {
+      const unwrapped = unwrapList(name as keyof typeof LIST_KEYS, read.data);
+      if ('problem' in unwrapped) problems.push(unwrapped.problem);
+      else data[name] = unwrapped.list;
+    } else data[name] = read.data;
   }
   return { data, problems };
 }
@@ -120,83 +74,45 @@ export function readLegalTexts(root = PROJECT_ROOT): LegalText[] {
     });
 }
 
-function listProblems(name: keyof typeof LISTS, entries: unknown, root: string): DataProblem[] {
+/** Each image an entry points at exists, and is light enough for a phone. */
+function imageProblems(name: (typeof WITH_IMAGES)[number], entries: unknown, root: string): DataProblem[] {
+  if (!Array.isArray(entries)) return [];
   const file = DATA_FILES[name];
-  const { schema, noun, the } = LISTS[name];
-  if (!Array.isArray(entries))
-    return [{ file, message: `debe ser una lista entre corchetes [ ], con un bloque { } por ${noun}.` }];
-  const name_ = (index: number) => entryName(noun, entries[index], index);
-  const problems = schemaProblems(z.array(schema), entries, file, name_);
-
-  const firstWithId = new Map<string, number>();
+  const name_ = (index: number) => entryName(LISTS[name].noun, entries[index], index);
+  const problems: DataProblem[] = [];
+  const dataDir = path.join(root, path.dirname(file));
   entries.forEach((entry, index) => {
-    const id = idOf(entry);
-    if (id === undefined) return;
-    const first = firstWithId.get(id);
-    if (first === undefined) firstWithId.set(id, index);
-    else
+    const image = (entry as { image?: unknown } | null)?.image;
+    if (typeof image !== 'string' || image === '') return;
+    const target = path.resolve(dataDir, image);
+    if (!existsSync(target))
       problems.push({
         file,
         entry: name_(index),
-        field: ['id'],
-        message: `el identificador "${id}" ya lo tiene ${the} ${noun} núm. ${first + 1}: cada ${noun} necesita uno distinto.`,
+        field: ['image'],
+        message: `no existe el archivo ${path.relative(root, target)}: revisa el nombre (mayúsculas, extensión) o copia ahí la imagen.`,
+      });
+    else if (statSync(target).size > MAX_IMAGE_BYTES)
+      problems.push({
+        file,
+        entry: name_(index),
+        field: ['image'],
+        message: `${path.relative(root, target)} pesa ${(statSync(target).size / 1e6).toFixed(1)} MB: el máximo es ${MAX_IMAGE_BYTES / 1e6} MB. Guárdala más chica (2000 px de ancho bastan) o en formato .webp.`,
       });
   });
-
-  if ((WITH_IMAGES as readonly string[]).includes(name)) {
-    const dataDir = path.join(root, path.dirname(file));
-    entries.forEach((entry, index) => {
-      const image = (entry as { image?: unknown } | null)?.image;
-      if (typeof image !== 'string' || image === '') return;
-      const target = path.resolve(dataDir, image);
-      if (!existsSync(target))
-        problems.push({
-          file,
-          entry: name_(index),
-          field: ['image'],
-          message: `no existe el archivo ${path.relative(root, target)}: revisa el nombre (mayúsculas, extensión) o copia ahí la imagen.`,
-        });
-    });
-  }
-
-  if (name === 'gallery' && entries.length !== GALLERY_SIZE)
-    problems.push({
-      file,
-      message: `la galería debe tener exactamente ${GALLERY_SIZE} imágenes (tiene ${entries.length}): agrega o quita imágenes hasta que sean ${GALLERY_SIZE}.`,
-    });
   return problems;
 }
 
-/** `{email}` and `{domicilio}` are filled in by the page; any other `{…}` would show as is. */
-export function legalTokenProblems(legal: readonly LegalText[]): DataProblem[] {
-  const known = LEGAL_TOKENS.map((token) => `{${token}}`).join(' o ');
-  return legal.flatMap(({ file, text }) =>
-    text.split('\n').flatMap((line, index) =>
-      [...line.matchAll(/\{([^{}\n]*)\}/g)]
-        .filter((match) => !(LEGAL_TOKENS as readonly string[]).includes(match[1] as string))
-        .map((match) => ({
-          file,
-          entry: `línea ${index + 1}`,
-          message: `${match[0]} no es un dato que la página sepa poner: usa ${known}, o escribe el texto tal cual.`,
-        })),
-    ),
-  );
-}
-
-/** Every problem of the data files already read (`data`) and of the legal pages. */
+/** Every problem of the data files already read (`data`) and of the legal pages, images on disk included. */
 export function checkContent(data: DataFiles, legal: readonly LegalText[], root = PROJECT_ROOT): DataProblem[] {
-  const problems: DataProblem[] = [];
-  for (const [name, schema] of Object.entries(OBJECTS) as [keyof typeof OBJECTS, z.ZodType][])
-    if (name in data) problems.push(...schemaProblems(schema, data[name], DATA_FILES[name]));
-  for (const name of Object.keys(LISTS) as (keyof typeof LISTS)[])
-    if (name in data) problems.push(...listProblems(name, data[name], root));
-  problems.push(...legalTokenProblems(legal));
-  return problems;
+  return [
+    ...checkFiles(data, legal),
+    ...WITH_IMAGES.flatMap((name) => (name in data ? imageProblems(name, data[name], root) : [])),
+  ];
 }
 
-/** Reads and checks everything; throws a DataError listing every problem. */
-export function assertContent(root = PROJECT_ROOT): void {
+/** Reads and checks everything: every problem of every file, in order. */
+export function contentProblems(root = PROJECT_ROOT): DataProblem[] {
   const { data, problems } = readDataFiles(root);
-  problems.push(...checkContent(data, readLegalTexts(root), root));
-  if (problems.length) throw new DataError(problems);
+  return [...problems, ...checkContent(data, readLegalTexts(root), root)];
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
+import { z } from 'zod';
 import { checkContent, PROJECT_ROOT, readDataFiles, readJsonFile, readLegalTexts } from './content-check.ts';
 import { checkLaunch, launchReport } from './launch.ts';
 import { DataError } from './problems.ts';
-import { siteSchema } from './schemas.ts';
+import { modelSchema, siteSchema } from './schemas.ts';
 
 /**
  * The launch check of a checkout's files (Node only): the data files must
@@ -23,6 +24,6 @@ export function checkLaunchFiles(root = PROJECT_ROOT, siteFile?: string): { read
   const legal = readLegalTexts(root);
   problems.push(...checkContent(data, legal, root));
   if (problems.length) return { ready: false, report: new DataError(problems).message };
-  const pending = checkLaunch(siteSchema.parse(data.site), legal);
+  const pending = checkLaunch(siteSchema.parse(data.site), legal, z.array(modelSchema).parse(data.models));
   return { ready: pending.length === 0, report: launchReport(pending) };
 }

@@ -208,26 +208,39 @@ describe('when the check stops the build', () => {
 
   const runHook = (root: string, command: 'build' | 'dev' | 'preview') => {
     const warn = vi.fn();
-    const hook = launchCheck({ root }).hooks['astro:config:setup'] as (options: unknown) => void;
+    const printed: string[] = [];
+    const exits: number[] = [];
+    const hook = launchCheck({ root, print: (text) => printed.push(text), exit: (code) => exits.push(code) }).hooks[
+      'astro:config:setup'
+    ] as (options: unknown) => void;
     hook({ command, logger: { warn } as unknown as AstroIntegrationLogger });
-    return warn;
+    return { warn, printed, exits };
   };
 
-  it('fails the production build while placeholders are left, warns on a deploy preview, and lets a filled-in site through', () => {
+  it('stops the production build with the whole list while placeholders are left, warns in two lines on a deploy preview, and lets a filled-in site through', () => {
     const shipped = projectWith(PLACEHOLDERS);
     vi.stubEnv('LAUNCH_CHECK', '');
     vi.stubEnv('CONTEXT', 'production');
-    expect(() => runHook(shipped, 'build')).toThrow(
-      /^El sitio todavía no está listo para publicarse \(12 pendientes\):\n {2}1\. src\/data\/site\.json, campo "phone"/,
+    const strict = runHook(shipped, 'build');
+    expect(strict.exits).toEqual([1]);
+    expect(strict.printed[0]).toMatch(
+      /^El sitio todavía no está listo para publicarse \(13 pendientes\):\n {2}1\. src\/data\/site\.json, campo "phone"/,
     );
-    expect(runHook(projectWith(FILLED_IN), 'build')).not.toHaveBeenCalled();
+    const filled = runHook(projectWith(FILLED_IN), 'build');
+    expect([filled.exits, filled.printed, filled.warn.mock.calls]).toEqual([[], [], []]);
 
     vi.stubEnv('CONTEXT', 'deploy-preview');
-    const warn = runHook(shipped, 'build');
+    const { warn, exits } = runHook(shipped, 'build');
+    expect(exits).toEqual([]);
     expect(warn).toHaveBeenCalledOnce();
-    expect(warn.mock.calls[0]?.[0]).toContain('campo "legal.address": sigue siendo un dato de ejemplo');
-    expect(runHook(shipped, 'dev')).toHaveBeenCalledOnce();
-    expect(runHook(shipped, 'preview')).not.toHaveBeenCalled();
+    const summary = String(warn.mock.calls[0]?.[0]);
+    expect(summary.split('\n')).toHaveLength(2);
+    expect(summary).toMatch(
+      /^Aviso de publicación: 13 datos pendientes antes de publicar, en src\/data\/site\.json \(phone, email, .*legal\.address.*\)/,
+    );
+    expect(summary).toContain('npm run check:launch');
+    expect(runHook(shipped, 'dev').warn).toHaveBeenCalledOnce();
+    expect(runHook(shipped, 'preview').warn).not.toHaveBeenCalled();
   });
 
   it('runs in the build, after the content check and before every other integration', async () => {
@@ -243,7 +256,7 @@ describe('when the check stops the build', () => {
       spawnSync(process.execPath, ['scripts/check-launch.ts', ...args], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     const pending = run('--site', PLACEHOLDERS);
     expect(pending.status).toBe(1);
-    expect(pending.stderr).toContain('El sitio todavía no está listo para publicarse (12 pendientes):');
+    expect(pending.stderr).toContain('El sitio todavía no está listo para publicarse (14 pendientes):');
     expect(pending.stderr).toContain('  5. src/data/site.json, campo "paymentLink": sigue siendo un dato de ejemplo.');
     expect(pending.stderr).toContain('npm run check:launch');
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { BuildConfig } from '../integrations/build-config.ts';
+import { formatMxn } from './catalogue.ts';
 import type { LegalText } from './content-check.ts';
 import { type DataProblem, formatProblem } from './problems.ts';
 import type { LaunchField } from './schemas.ts';
@@ -197,7 +198,30 @@ export const LAUNCH_FACTS: Record<LaunchField, LaunchFact> = {
           ]),
     ],
   },
+  startingPrice: {
+    what: 'el precio "desde" que anuncian la portada y /modelos (startingPrice.amountMxn) y a qué se refiere (startingPrice.refersTo), tal como se vende',
+    check: () => [],
+  },
 };
+
+/**
+ * A "desde" price lower than anything the catalogue offers promises what no
+ * visitor can buy: the thing it refers to must be in the catalogue first.
+ */
+export function startingPriceProblems(
+  site: SiteFacts,
+  models: readonly { name: string; priceFromMxn: number }[],
+): DataProblem[] {
+  const cheapest = [...models].sort((a, b) => a.priceFromMxn - b.priceFromMxn)[0];
+  if (!cheapest || site.startingPrice.amountMxn >= cheapest.priceFromMxn) return [];
+  return [
+    {
+      file: SITE_FILE,
+      field: path('startingPrice.amountMxn'),
+      message: `el precio "desde" (${formatMxn(site.startingPrice.amountMxn)}, "${site.startingPrice.refersTo}") es menor que todo lo que ofrece el sitio: el modelo más barato, ${cheapest.name}, cuesta ${formatMxn(cheapest.priceFromMxn)}. Agrega al catálogo lo que cuesta ese precio, o escribe el precio del modelo más barato.`,
+    },
+  ];
+}
 
 /** The legal pages must show the address, and hold no "[…]" left to fill in. */
 function legalProblems(legal: readonly LegalText[]): DataProblem[] {
@@ -227,7 +251,11 @@ function legalProblems(legal: readonly LegalText[]): DataProblem[] {
  * marked as placeholders, the ones whose form is wrong, and the legal pages'
  * blanks. Empty when the site can go live.
  */
-export function checkLaunch(site: SiteFacts, legal: readonly LegalText[]): DataProblem[] {
+export function checkLaunch(
+  site: SiteFacts,
+  legal: readonly LegalText[],
+  models: readonly { name: string; priceFromMxn: number }[] = [],
+): DataProblem[] {
   const problems: DataProblem[] = [];
   for (const [field, fact] of Object.entries(LAUNCH_FACTS) as [LaunchField, LaunchFact][]) {
     if (site.placeholders.includes(field))
@@ -238,7 +266,7 @@ export function checkLaunch(site: SiteFacts, legal: readonly LegalText[]): DataP
       });
     for (const problem of fact.check(site)) problems.push({ file: SITE_FILE, ...problem });
   }
-  return [...problems, ...legalProblems(legal)];
+  return [...problems, ...startingPriceProblems(site, models), ...legalProblems(legal)];
 }
 
 /** What the build does with the check's problems: fail (`strict`) or only show them (`warn`). */
@@ -263,5 +291,25 @@ export function launchReport(problems: readonly DataProblem[]): string {
     `El sitio todavía no está listo para publicarse (${count}):`,
     ...problems.map((problem, index) => `  ${index + 1}. ${formatProblem(problem)}`),
     'Corrige cada uno en el archivo y el campo que se indican, y vuelve a correr: npm run check:launch',
+  ].join('\n');
+}
+
+/**
+ * The launch check as a warning (local builds, deploy previews): two lines,
+ * naming the fields left, after the content errors and not in their way.
+ */
+export function launchSummary(problems: readonly DataProblem[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const { file, field } of problems) {
+    const names = byFile.get(file) ?? [];
+    const name = field?.length ? field.filter((key) => typeof key === 'string').join('.') : 'texto';
+    if (!names.includes(name)) names.push(name);
+    byFile.set(file, names);
+  }
+  const where = [...byFile].map(([file, names]) => `${file} (${names.join(', ')})`).join('; ');
+  const count = problems.length === 1 ? '1 dato pendiente' : `${problems.length} datos pendientes`;
+  return [
+    `Aviso de publicación: ${count} antes de publicar, en ${where}.`,
+    'Detalle y qué escribir: npm run check:launch. En producción (CONTEXT=production o LAUNCH_CHECK=strict) esto detiene la compilación.',
   ].join('\n');
 }

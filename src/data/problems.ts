@@ -42,7 +42,7 @@ export class DataError extends Error {
   constructor(problems: readonly DataProblem[]) {
     const count = problems.length === 1 ? 'Hay 1 error' : `Hay ${problems.length} errores`;
     super(
-      `${count} en los datos del sitio; corrígelos y vuelve a intentar:\n${problems.map((problem) => `- ${formatProblem(problem)}`).join('\n')}`,
+      `${count} en los datos del sitio; corrígelos y vuelve a intentar:\n${problems.map((problem) => `- ${formatProblem(problem).replaceAll('\n', '\n  ')}`).join('\n')}`,
     );
     this.name = 'DataError';
     this.problems = problems;

@@ -28,6 +28,7 @@ export const LAUNCH_FIELDS = [
   'videos.method.youtubeId',
   'founder.name',
   'legal.address',
+  'startingPrice',
 ] as const;
 export type LaunchField = (typeof LAUNCH_FIELDS)[number];
 
@@ -90,6 +91,19 @@ export const siteSchema = z
       }),
     }),
     founder: z.object({ name: text().describe('Nombre de quien firma la cita final de la página de inicio') }),
+    startingPrice: z
+      .object({
+        amountMxn: z
+          .number()
+          .int()
+          .positive()
+          .describe('Precio "desde" que anuncian la portada y /modelos, en pesos, por ejemplo 60000'),
+        refersTo: text()
+          .max(60)
+          .describe('A qué se refiere ese precio; se muestra junto a él, por ejemplo "módulo básico, sin acabados"'),
+      })
+      .strict()
+      .describe('Precio "desde"'),
     legal: z.object({
       address: text().describe('Domicilio fiscal completo, con código postal, ciudad y estado'),
     }),
@@ -215,13 +229,22 @@ export const modelSchema = z
     sizeM2: z.number().positive().describe('Superficie en m², por ejemplo 17.2'),
     priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos, por ejemplo 229000'),
     capacity: z.number().int().positive().describe('Personas, por ejemplo 2'),
-    delivery: text().describe('Tiempo de entrega, por ejemplo "4-6 semanas"'),
+    delivery: z
+      .string()
+      .regex(
+        /^\d+-\d+ (semanas|meses)$/,
+        'escribe el plazo con dos números y la unidad, como "4-6 semanas" o "2-4 meses".',
+      )
+      .describe('Tiempo de entrega, por ejemplo "4-6 semanas"'),
     description: text().max(220).describe('Descripción de la tarjeta'),
     features: z.array(text().max(70)).min(3).max(6).describe('Características (de 3 a 6)'),
     image: imagePath(),
     imageAlt: text().max(140).describe('Texto alternativo de la imagen'),
   })
   .strict();
+
+/** The heaviest image a data file may point at (the editor refuses a heavier upload too). */
+export const MAX_IMAGE_BYTES = 1_500_000;
 
 /** How many images the /modelos carousel shows (docs/product.md §3: 17, the first three interiors). */
 export const GALLERY_SIZE = 17;
@@ -260,3 +283,66 @@ export const stepSchema = z
     payment: z.string().nullable().describe('Pago de ese paso, o null si no hay'),
   })
   .strict();
+
+/**
+ * What the editor calls a field whose schema has no description of its own
+ * (the page copy's many titles and texts), by its key. The described
+ * fields use their description: label before ", por ejemplo", hint after.
+ */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  seo: 'Buscadores (Google)',
+  brand: 'Marca',
+  phone: 'Teléfono',
+  whatsapp: 'WhatsApp',
+  offices: 'Oficinas',
+  social: 'Redes sociales',
+  videos: 'Videos',
+  founder: 'Quien firma la cita final',
+  legal: 'Datos legales',
+  description: 'Descripción',
+  hero: 'Portada',
+  paths: 'Tres caminos',
+  models: 'Modelos',
+  estimate: 'Estimación',
+  advisor: 'Asesor',
+  sellingPoints: 'Puntos de venta',
+  method: 'Método de construcción',
+  cycle: 'Ciclo de compra',
+  partners: 'Socios',
+  quote: 'Cita final',
+  modelos: 'Página /modelos',
+  prefiltro: 'Página /prefiltro',
+  estimacion: 'Página /estimacion',
+  socios: 'Página /socios',
+  quickQuote: 'Estimación rápida (ventana)',
+  notFound: 'Página no encontrada (404)',
+  eyebrow: 'Antetítulo',
+  title: 'Título',
+  subtitle: 'Subtítulo',
+  headline: 'Titular',
+  intro: 'Introducción',
+  text: 'Texto',
+  cta: 'Texto del botón',
+  badge: 'Etiqueta',
+  badges: 'Ventajas',
+  icon: 'Ícono',
+  highlights: 'Frases destacadas',
+  buttons: 'Botones',
+  buy: 'Botón "comprar"',
+  advisory: 'Asesoría',
+  imageAlt: 'Texto alternativo de la imagen',
+  paragraphs: 'Párrafos',
+  facts: 'Datos',
+  value: 'Valor',
+  label: 'Leyenda',
+  videoTitle: 'Título del video',
+  videoCta: 'Texto del botón del video',
+  role: 'Cargo',
+  galleryTitle: 'Título de la galería',
+  modelsTitle: 'Título de los modelos',
+  trust: 'Frases de confianza',
+  home: 'Texto del enlace a la portada',
+  images: 'Imágenes',
+  points: 'Puntos de venta',
+  steps: 'Pasos',
+};

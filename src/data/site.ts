@@ -16,7 +16,4 @@ export const site: SiteFacts = parseData(siteSchema, raw, 'src/data/site.json');
 /** The chat link with its preset greeting. */
 export const whatsappUrl = `https://wa.me/${site.whatsapp.number}?text=${encodeURIComponent(site.whatsapp.greeting)}`;
 
-/** "$229,000 MXN" */
-export function formatMxn(amount: number): string {
-  return `${new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 }).format(amount)} MXN`;
-}
+export { formatMxn } from './catalogue.ts';

@@ -1,5 +1,5 @@
 import type { CollectionEntry } from 'astro:content';
-import { site } from './site.ts';
+import { formatMxn, site } from './site.ts';
 
 /** schema.org description of the business and its three offices. */
 export function businessJsonLd(): object {
@@ -10,7 +10,7 @@ export function businessJsonLd(): object {
     url: site.siteUrl,
     telephone: site.phone.e164,
     email: site.email,
-    priceRange: 'Desde $60,000 MXN',
+    priceRange: `Desde ${formatMxn(site.startingPrice.amountMxn)}`,
     sameAs: site.social.map((profile) => profile.url),
     address: officeAddress(site.offices[0]),
     location: site.offices.map((office) => ({

@@ -1,18 +1,21 @@
 import type { AstroIntegration } from 'astro';
+import { z } from 'zod';
 import { DATA_FILES, PROJECT_ROOT, readJsonFile, readLegalTexts } from '../data/content-check.ts';
-import { checkLaunch, launchMode, launchReport } from '../data/launch.ts';
-import { siteSchema } from '../data/schemas.ts';
+import { checkLaunch, launchMode, launchReport, launchSummary } from '../data/launch.ts';
+import { modelSchema, siteSchema } from '../data/schemas.ts';
 import { readBuildConfig } from './build-config.ts';
+import { type StopBuild, stopBuild } from './stop-build.ts';
 
 /**
  * Runs the launch check (src/data/launch.ts) when the site is built or served:
  * in Netlify's production context (or with LAUNCH_CHECK=strict) a placeholder
- * left fails the build; elsewhere (local runs, deploy previews) the same list
- * is only a warning. Decision 0020. Comes after contentCheck(), which makes
- * sure site.json can be read. `root` is the project's folder (the tests point
- * it at a copy).
+ * left stops the build with the whole list (exit code 1, no stack trace);
+ * elsewhere (local runs, deploy previews) a short warning names what is left
+ * and points at `npm run check:launch` for the details. Decision 0020. Comes
+ * after contentCheck(), which makes sure site.json can be read and prints its
+ * errors first. `root` is the project's folder (the tests point it at a copy).
  */
-export function launchCheck({ root = PROJECT_ROOT }: { root?: string } = {}): AstroIntegration {
+export function launchCheck({ root = PROJECT_ROOT, ...stop }: { root?: string } & StopBuild = {}): AstroIntegration {
   return {
     name: 'launch-check',
     hooks: {
@@ -22,13 +25,14 @@ export function launchCheck({ root = PROJECT_ROOT }: { root?: string } = {}): As
         // contentCheck() ran first: site.json reads and matches its schema.
         const read = readJsonFile(root, DATA_FILES.site);
         const site = siteSchema.parse('data' in read ? read.data : undefined);
-        const problems = checkLaunch(site, readLegalTexts(root));
+        const models = readJsonFile(root, DATA_FILES.models);
+        const catalogue = z
+          .array(modelSchema)
+          .safeParse('data' in models ? (models.data as { models?: unknown } | null)?.models : undefined);
+        const problems = checkLaunch(site, readLegalTexts(root), catalogue.success ? catalogue.data : []);
         if (!problems.length) return;
-        const report = launchReport(problems);
-        if (mode === 'strict') throw new Error(report);
-        logger.warn(
-          `${report}\nEn producción (CONTEXT=production en Netlify, o LAUNCH_CHECK=strict) esto detiene la compilación.`,
-        );
+        if (mode === 'strict') stopBuild(launchReport(problems), stop);
+        else logger.warn(launchSummary(problems));
       },
     },
   };

@@ -22,6 +22,7 @@ describe('the built pages', () => {
       'admin.html',
       'auth.html',
       'aviso-de-privacidad.html',
+      'editor.html',
       'estimacion.html',
       'index.html',
       'modelos.html',
@@ -55,7 +56,9 @@ describe('the built pages', () => {
 
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
-    for (const file of PAGES.filter((name) => !['404.html', 'admin.html', 'auth.html'].includes(name))) {
+    // Not for search engines: the 404, the panel, its sign-in and the content editor (decision 0038).
+    const hidden = ['404.html', 'admin.html', 'auth.html', 'editor.html'];
+    for (const file of PAGES.filter((name) => !hidden.includes(name))) {
       const page = html(file);
       const title = meta(page, /<title>(.*?)<\/title>/s);
       expect(title, file).toBeTruthy();
@@ -66,8 +69,8 @@ describe('the built pages', () => {
       expect(canonical, file).toMatch(/^https:\/\/[^/]+(\/[a-z-]*)?$/);
       expect(page, file).toContain('<html lang="es-MX"');
     }
-    expect(titles.size).toBe(PAGES.length - 3);
-    for (const file of ['404.html', 'admin.html', 'auth.html']) {
+    expect(titles.size).toBe(PAGES.length - hidden.length);
+    for (const file of hidden) {
       expect(html(file), file).toContain('<meta name="robots" content="noindex"');
     }
   });
@@ -92,11 +95,9 @@ describe('the built pages', () => {
       (list?.itemListElement ?? []) as { item: { name: string; offers: { price: number; priceCurrency: string } } }[]
     ).map((entry) => [entry.item.name, entry.item.offers.price, entry.item.offers.priceCurrency]);
     // From the data file, so that a marketer changing a price or a model does not break this test.
-    const models = JSON.parse(readFileSync(path.resolve(DIST, '../src/data/models.json'), 'utf8')) as {
-      order: number;
-      name: string;
-      priceFromMxn: number;
-    }[];
+    const { models } = JSON.parse(readFileSync(path.resolve(DIST, '../src/data/models.json'), 'utf8')) as {
+      models: { order: number; name: string; priceFromMxn: number }[];
+    };
     expect(models.length).toBeGreaterThan(0);
     expect(products).toEqual(
       models.sort((a, b) => a.order - b.order).map((model) => [model.name, model.priceFromMxn, 'MXN']),

@@ -4,6 +4,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATIC_IMPORT } from '../../src/integrations/island-preload.ts';
+import { EDITOR_CSP } from '../../src/server/http/headers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 
 const DIST = path.resolve(import.meta.dirname, '../../dist');
@@ -71,6 +72,24 @@ describe('the built site on the local server', () => {
     );
     expect(pageCsp).not.toMatch(/unsafe-inline|unsafe-eval/);
     expect(answers.function.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it('serves /editor apart: its own CSP there and in dist/_headers, not indexed, never linked or loaded by a public page', async () => {
+    for (const pathname of ['/editor', '/editor/editor.js']) {
+      const response = await fetch(`${server.url}${pathname}`);
+      expect(response.status, pathname).toBe(200);
+      expect(response.headers.get('content-security-policy'), pathname).toBe(EDITOR_CSP);
+      expect(response.headers.get('x-robots-tag'), pathname).toBe('noindex');
+      await response.arrayBuffer();
+    }
+    // Netlify merges every block of a path: /editor has its policy and, like each page, its cache rule.
+    expect(readFileSync(path.join(DIST, '_headers'), 'utf8')).toContain(
+      `/editor\n  Content-Security-Policy: ${EDITOR_CSP}\n`,
+    );
+    for (const pathname of ['/', '/modelos', '/admin']) {
+      const page = await (await fetch(`${server.url}${pathname}`)).text();
+      expect(page, pathname).not.toMatch(/\/editor\b/);
+    }
   });
 
   it('caches fingerprinted assets for a year, as the /_astro/* rule says', async () => {

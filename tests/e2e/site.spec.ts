@@ -164,7 +164,7 @@ test.describe('/modelos', () => {
   test('shows the headline, four badges, five models with peso prices and the $499 advisory', async ({ page }) => {
     await page.goto('/modelos');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(
-      'Comienza a construir desde $60,000 MXN y recibe tu casa en 4 a 6 semanas',
+      'Comienza a construir desde $60,000 MXN (módulo básico, sin acabados) y recibe tu casa en 4 a 6 semanas',
     );
     await expect(page.getByRole('list', { name: 'Ventajas' }).getByRole('listitem')).toHaveCount(4);
     const prices = await page.locator('.model-price').allInnerTexts();

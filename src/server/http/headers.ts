@@ -21,10 +21,40 @@ export interface HeaderRule {
 /** Pages are revalidated on every visit, so a deploy shows at once; assets are fingerprinted. */
 export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 
+/**
+ * /editor's own policy (decision 0038): decap-cms compiles its config's
+ * validators at run time ('unsafe-eval') and injects its styles
+ * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in, and in the
+ * local mode to `npm run editor`'s proxy on this machine. The public pages
+ * and /admin keep their strict, hashed policy.
+ */
+export const EDITOR_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
+  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com http://127.0.0.1:* http://localhost:*",
+  "font-src 'self' data:",
+  "frame-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const EDITOR_HEADERS = {
+  'Content-Security-Policy': EDITOR_CSP,
+  // Netlify's GitHub sign-in answers in a pop-up that must reach back to this window.
+  'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
+  'X-Robots-Tag': 'noindex',
+};
+
 export const HEADER_RULES: readonly HeaderRule[] = [
   { path: '/*', headers: SECURITY_HEADERS },
   // Fingerprinted build output never changes under the same name.
   { path: '/_astro/*', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
+  { path: '/editor', headers: EDITOR_HEADERS },
+  { path: '/editor/*', headers: { ...EDITOR_HEADERS, 'Cache-Control': 'public, max-age=0, must-revalidate' } },
 ];
 
 /**

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { DATA_FILES, type DataFileName, LIST_KEYS, LISTS } from '../data/rules.ts';
+import {
+  GALLERY_SIZE,
+  galleryImageSchema,
+  landingSchema,
+  MAX_IMAGE_BYTES,
+  modelSchema,
+  pagesSchema,
+  sellingPointSchema,
+  siteSchema,
+  stepSchema,
+} from '../data/schemas.ts';
+import { type EditorField, editorField, objectFields } from './fields.ts';
+
+/**
+ * The editor's whole configuration (decap-cms), built from the schemas: one
+ * file entry per data file in src/data, grouped as marketing thinks of them,
+ * and the legal pages. Decision 0038.
+ */
+
+export interface EditorSettings {
+  /** "owner/name" of the GitHub repository the editor commits to (Netlify's REPOSITORY_URL). */
+  repo?: string;
+  /** The branch it commits to, which Netlify publishes. */
+  branch: string;
+  /** The local proxy's address (`npm run editor`), e.g. http://127.0.0.1:8081/api/v1. */
+  localProxy?: string;
+  /** The public site, for the editor's "view site" link. */
+  siteUrl?: string;
+}
+
+/** Where uploaded images go, by data file: beside the ones already there. */
+const MEDIA: Partial<Record<DataFileName, string>> = { models: 'models', gallery: 'gallery' };
+
+const LIST_SCHEMAS = {
+  models: modelSchema,
+  gallery: galleryImageSchema,
+  sellingPoints: sellingPointSchema,
+  steps: stepSchema,
+} as const;
+const OBJECT_SCHEMAS = { site: siteSchema, landing: landingSchema, pages: pagesSchema } as const;
+
+const LABELS: Record<DataFileName, string> = {
+  models: 'Modelos y precios',
+  gallery: 'Galería de /modelos (17 imágenes)',
+  landing: 'Textos de la portada',
+  pages: 'Textos de las demás páginas',
+  sellingPoints: 'Puntos de venta de la portada',
+  steps: 'Pasos del ciclo de compra',
+  site: 'Datos del sitio (teléfono, correos, redes, precio "desde", domicilio)',
+};
+
+/** The fields of one data file, as the editor shows them. */
+export function fileFields(name: DataFileName): EditorField[] {
+  const folder = MEDIA[name];
+  // The upload is refused above the build's limit (decap-cms says so in Spanish).
+  const image = folder ? { media_library: { config: { max_file_size: MAX_IMAGE_BYTES } } } : undefined;
+  if (name in LIST_SCHEMAS) {
+    const key = LIST_KEYS[name as keyof typeof LIST_KEYS];
+    const list = editorField(key, z.array(LIST_SCHEMAS[name as keyof typeof LIST_SCHEMAS]), image ? { image } : {});
+    // The gallery shows exactly GALLERY_SIZE images: the form neither adds nor removes one.
+    const count = name === 'gallery' ? { min: GALLERY_SIZE, max: GALLERY_SIZE, allow_add: false } : {};
+    return [{ ...list, ...count, label: LABELS[name], label_singular: LISTS[name as keyof typeof LISTS].noun }];
+  }
+  return objectFields(OBJECT_SCHEMAS[name as keyof typeof OBJECT_SCHEMAS]);
+}
+
+const file = (name: DataFileName) => ({
+  name,
+  label: LABELS[name],
+  file: DATA_FILES[name],
+  // Uploads go beside the file's other images; values stay relative to src/data ("../assets/models/lumo.svg").
+  ...(MEDIA[name] ? { media_folder: `/src/assets/${MEDIA[name]}`, public_folder: `../assets/${MEDIA[name]}` } : {}),
+  fields: fileFields(name),
+});
+
+export function editorConfig(settings: EditorSettings) {
+  return {
+    load_config_file: false,
+    locale: 'es',
+    backend: {
+      name: 'github',
+      repo: settings.repo ?? 'sin-configurar/sin-configurar',
+      branch: settings.branch,
+      // Netlify's own GitHub sign-in: no server function of ours.
+      base_url: 'https://api.netlify.com',
+      auth_endpoint: 'auth',
+      commit_messages: {
+        create: 'Editor: crea {{collection}} "{{slug}}"',
+        update: 'Editor: cambia {{collection}} "{{slug}}"',
+        delete: 'Editor: borra {{collection}} "{{slug}}"',
+        uploadMedia: 'Editor: sube {{path}}',
+        deleteMedia: 'Editor: borra {{path}}',
+      },
+    },
+    ...(settings.localProxy
+      ? { local_backend: { url: settings.localProxy, allowed_hosts: ['127.0.0.1', 'localhost'] } }
+      : {}),
+    ...(settings.siteUrl ? { site_url: settings.siteUrl, display_url: settings.siteUrl } : {}),
+    // Images are written relative to src/data ("../assets/models/lumo.svg"): this maps them to the files.
+    media_folder: 'src/assets',
+    public_folder: '../assets',
+    publish_mode: 'simple',
+    collections: [
+      {
+        name: 'catalogo',
+        label: 'Catálogo',
+        editor: { preview: true },
+        files: [file('models'), file('gallery')],
+      },
+      {
+        name: 'paginas',
+        label: 'Páginas',
+        files: [file('landing'), file('pages'), file('sellingPoints'), file('steps')],
+      },
+      { name: 'sitio', label: 'Datos del sitio', files: [file('site')] },
+      {
+        name: 'legal',
+        label: 'Páginas legales',
+        folder: 'src/content/legal',
+        extension: 'md',
+        format: 'frontmatter',
+        create: false,
+        delete: false,
+        identifier_field: 'title',
+        fields: [
+          { name: 'title', label: 'Título', widget: 'string' },
+          {
+            name: 'description',
+            label: 'Descripción para Google',
+            widget: 'text',
+            pattern: ['^[\\s\\S]{0,160}$', 'admite como máximo 160 caracteres: acórtalo.'],
+            hint: 'Máximo 160 caracteres.',
+          },
+          {
+            name: 'updated',
+            label: 'Fecha de la última actualización',
+            widget: 'string',
+            pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'escribe la fecha como 2026-11-24 (año-mes-día).'],
+            hint: 'El aviso de privacidad cambia junto con src/data/legal.ts: pídeselo a desarrollo.',
+          },
+          {
+            name: 'body',
+            label: 'Texto',
+            widget: 'markdown',
+            hint: 'Puedes escribir {email}, {domicilio} y los datos del catálogo ({entregas}…): la página los pone.',
+          },
+        ],
+      },
+    ],
+  };
+}

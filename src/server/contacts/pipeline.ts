@@ -1,0 +1,161 @@
+import { CATALOGUE_MODELS, catalogueModel, dealValue } from '../../lib/admin/catalogue.ts';
+import { CONTACT_STATES, type ContactState } from '../../lib/admin/contacts.ts';
+import {
+  PIPELINE_PAGE,
+  type PipelineBoard,
+  type PipelineCard,
+  type PipelineColumnPage,
+} from '../../lib/admin/pipeline.ts';
+import { type Cursor, encodeCursor } from '../admin/cursor.ts';
+import type { Queryable } from '../db/database.ts';
+import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
+
+/**
+ * The pipeline ("Embudo", decision 0041): per state, its contacts latest
+ * activity first (Prospectos' order), its count and the sum of its deals'
+ * values: a contact's override, else its model's catalogue price
+ * (lib/admin/catalogue.ts, passed to the statement as two arrays, so a price
+ * changed in src/data/models.json counts at once, without a migration).
+ */
+
+/** Whose contacts: everyone's (as Prospectos shows every member), one member's, or nobody's. */
+export type PipelineScope = { assigned: 'all' } | { assigned: 'none' } | { assigned: 'member'; id: string };
+
+const ORDER = 'c.last_activity_at';
+
+type CardRow = SummaryRow & {
+  model_id: string | null;
+  estimated_value_mxn: number | null;
+  expected_close_on: string | null;
+};
+
+/** The scope as a condition, its value pushed on `values` when it has one. */
+function scopeCondition(scope: PipelineScope, values: unknown[]): string {
+  if (scope.assigned === 'all') return 'TRUE';
+  if (scope.assigned === 'none') return 'c.assigned_to IS NULL';
+  values.push(scope.id);
+  return `c.assigned_to = $${values.length}`;
+}
+
+/** The SELECT of one column's page after `cursor` (limit + 1 rows: the extra one says there is more). */
+function columnSelect(
+  scope: PipelineScope,
+  state: ContactState,
+  cursor: Cursor | null,
+  limit: number,
+  values: unknown[],
+): string {
+  values.push(state);
+  const where = [`c.state = $${values.length}`, scopeCondition(scope, values)];
+  if (cursor) {
+    values.push(cursor.at, cursor.id);
+    where.push(`(${ORDER}, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
+  }
+  values.push(limit + 1);
+  return `SELECT ${summaryColumns(ORDER)}, c.model_id, c.estimated_value_mxn,
+            to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on
+          FROM contacts c WHERE ${where.join(' AND ')}
+          ORDER BY ${ORDER} DESC, c.id DESC LIMIT $${values.length}`;
+}
+
+function toCard(row: CardRow): PipelineCard {
+  const deal = { modelId: row.model_id, estimatedValue: row.estimated_value_mxn };
+  return {
+    ...toSummary(row),
+    ...deal,
+    expectedCloseOn: row.expected_close_on,
+    modelName: catalogueModel(row.model_id)?.name ?? null,
+    value: dealValue(deal),
+  };
+}
+
+/** A column's rows as its page: `limit` cards and the cursor after them when there are more. */
+function pageOf(rows: CardRow[], limit: number): PipelineColumnPage {
+  // A UNION ALL keeps no order between its parts by contract: the column's order is put back here.
+  const ordered = [...rows].sort((a, b) =>
+    a.cursor_at < b.cursor_at ? 1 : a.cursor_at > b.cursor_at ? -1 : a.id < b.id ? 1 : -1,
+  );
+  const items = ordered.slice(0, limit);
+  const last = items.at(-1);
+  return {
+    items: items.map(toCard),
+    nextCursor: ordered.length > limit && last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+  };
+}
+
+/** One column's page after `cursor`. */
+export async function pipelineColumn(
+  db: Queryable,
+  scope: PipelineScope,
+  state: ContactState,
+  cursor: Cursor | null,
+  limit = PIPELINE_PAGE,
+): Promise<PipelineColumnPage> {
+  const values: unknown[] = [];
+  const { rows } = await db.query<CardRow>(columnSelect(scope, state, cursor, limit, values), values);
+  return pageOf(rows, limit);
+}
+
+/**
+ * Contacts per state: everyone's from contact_state_counts (decision 0030),
+ * a member's or nobody's through contacts_member_state_idx (index-only).
+ */
+async function countsOf(db: Queryable, scope: PipelineScope): Promise<Record<ContactState, number>> {
+  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<ContactState, number>;
+  const values: unknown[] = [];
+  const { rows } = await db.query<{ state: ContactState; n: string }>(
+    scope.assigned === 'all'
+      ? 'SELECT state, contacts AS n FROM contact_state_counts'
+      : `SELECT c.state, count(*) AS n FROM contacts c WHERE ${scopeCondition(scope, values)} GROUP BY c.state`,
+    values,
+  );
+  for (const row of rows) counts[row.state] = Number(row.n);
+  return counts;
+}
+
+/** The sum of the values per state and how many contacts have one (index-only over contacts_valued_idx). */
+async function valuesOf(
+  db: Queryable,
+  scope: PipelineScope,
+): Promise<Record<ContactState, { value: number; valued: number }>> {
+  const sums = Object.fromEntries(CONTACT_STATES.map((state) => [state, { value: 0, valued: 0 }])) as Record<
+    ContactState,
+    { value: number; valued: number }
+  >;
+  const values: unknown[] = [CATALOGUE_MODELS.map((model) => model.id), CATALOGUE_MODELS.map((model) => model.price)];
+  const { rows } = await db.query<{ state: ContactState; value: string | null; valued: number }>(
+    `SELECT c.state, sum(coalesce(c.estimated_value_mxn, m.price)) AS value,
+            count(coalesce(c.estimated_value_mxn, m.price))::int AS valued
+     FROM contacts c LEFT JOIN unnest($1::text[], $2::bigint[]) AS m(id, price) ON m.id = c.model_id
+     WHERE (c.model_id IS NOT NULL OR c.estimated_value_mxn IS NOT NULL) AND ${scopeCondition(scope, values)}
+     GROUP BY c.state`,
+    values,
+  );
+  for (const row of rows) sums[row.state] = { value: Number(row.value ?? 0), valued: row.valued };
+  return sums;
+}
+
+/** The five columns: each one's first page, count and sum (three statements, side by side). */
+export async function pipelineBoard(db: Queryable, scope: PipelineScope): Promise<PipelineBoard> {
+  const values: unknown[] = [];
+  const firstPages = CONTACT_STATES.map(
+    (state) =>
+      `(SELECT '${state}' AS column_state, page.* FROM (${columnSelect(scope, state, null, PIPELINE_PAGE, values)}) page)`,
+  ).join(' UNION ALL ');
+  const [pages, counts, sums] = await Promise.all([
+    db.query<CardRow & { column_state: ContactState }>(firstPages, values),
+    countsOf(db, scope),
+    valuesOf(db, scope),
+  ]);
+  return {
+    columns: CONTACT_STATES.map((state) => ({
+      state,
+      ...pageOf(
+        pages.rows.filter((row) => row.column_state === state),
+        PIPELINE_PAGE,
+      ),
+      total: counts[state],
+      ...sums[state],
+    })),
+  };
+}

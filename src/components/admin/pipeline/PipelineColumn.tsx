@@ -69,7 +69,7 @@ export function PipelineColumn({
         <h3 id={id} className="flex flex-wrap items-center gap-2 font-bold">
           <span className={`rounded-full px-2.5 py-0.5 text-sm ${STATE_BADGE[column.state]}`}>
             {STATE_LABELS[column.state]}
-          </span>
+          </span>{' '}
           <span className="tabular-nums">{column.total.toLocaleString('es-MX')}</span>
         </h3>
         <p className="text-sm text-brand-800">

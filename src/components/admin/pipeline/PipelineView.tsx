@@ -80,7 +80,7 @@ export function PipelineView() {
             </p>
           )}
         </div>
-        <fieldset className="flex flex-wrap gap-2">
+        <fieldset className="flex min-w-0 flex-wrap gap-2">
           <legend className="sr-only">De quién</legend>
           {SCOPES.map(([value, label]) => (
             <button
@@ -107,7 +107,7 @@ export function PipelineView() {
       ) : (
         <>
           {/* A phone shows one stage at a time: chosen here (a row that scrolls inside itself). */}
-          <fieldset className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 lg:hidden">
+          <fieldset className="-mx-4 flex min-w-0 gap-2 overflow-x-auto px-4 pb-1 lg:hidden">
             <legend className="sr-only">Etapa que se muestra</legend>
             {columns.map((column) => (
               <button

@@ -226,6 +226,30 @@ describe('moving a card (PATCH /api/admin/contacts/{id}, the state change of eve
   });
 });
 
+describe('everyone’s sums (kept by a trigger) equal the contacts’ own, whatever changes them', () => {
+  it('after inserts, moves, edits, an erasure and a value cleared', async () => {
+    const direct = async () => {
+      const rows = await sql<{ state: string; value: string; valued: number; n: number }>(
+        `SELECT state, coalesce(sum(coalesce(estimated_value_mxn, m.price)), 0) AS value,
+                count(coalesce(estimated_value_mxn, m.price))::int AS valued, count(*)::int AS n
+         FROM contacts LEFT JOIN unnest($1::text[], $2::bigint[]) AS m(id, price) ON m.id = model_id GROUP BY state`,
+        [CATALOGUE_MODELS.map((model) => model.id), CATALOGUE_MODELS.map((model) => model.price)],
+      );
+      return Object.fromEntries(rows.map((row) => [row.state, [row.n, Number(row.value), row.valued]]));
+    };
+    const luis = (await sql<{ id: string }>("SELECT id FROM contacts WHERE name = 'Luis Chan'"))[0]?.id as string;
+    const erased = await call(admin, `/api/admin/contacts/${luis}`, { method: 'DELETE' });
+    expect(erased.status).toBe(200);
+    await sql("UPDATE contacts SET estimated_value_mxn = NULL, model_id = 'meridian' WHERE name = 'Solo valor'");
+    await sql("UPDATE contacts SET state = 'cerrado_ganado' WHERE name = 'Nuevo 3'");
+    const board = await get<PipelineBoard>(admin, '/api/admin/pipeline');
+    const expected = await direct();
+    for (const each of board.columns) {
+      expect([each.total, each.value, each.valued], each.state).toEqual(expected[each.state] ?? [0, 0, 0]);
+    }
+  });
+});
+
 describe('who may, and bad input', () => {
   it('401 without a session, 403 without a role, 400 in Spanish for a bad filter or cursor', async () => {
     expect((await call(null, '/api/admin/pipeline')).status).toBe(401);

@@ -1,4 +1,4 @@
-import { CATALOGUE_MODELS, catalogueModel, dealValue } from '../../lib/admin/catalogue.ts';
+import { catalogueModel, dealValue } from '../../lib/admin/catalogue.ts';
 import { CONTACT_STATES, type ContactState } from '../../lib/admin/contacts.ts';
 import {
   PIPELINE_PAGE,
@@ -14,8 +14,8 @@ import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
  * The pipeline ("Embudo", decision 0041): per state, its contacts latest
  * activity first (Prospectos' order), its count and the sum of its deals'
  * values: a contact's override, else its model's catalogue price
- * (lib/admin/catalogue.ts, passed to the statement as two arrays, so a price
- * changed in src/data/models.json counts at once, without a migration).
+ * (lib/admin/catalogue.ts, applied when the board is read, so a price changed
+ * in src/data/models.json counts at once, without a migration).
  */
 
 /** Whose contacts: everyone's (as Prospectos shows every member), one member's, or nobody's. */
@@ -113,7 +113,13 @@ async function countsOf(db: Queryable, scope: PipelineScope): Promise<Record<Con
   return counts;
 }
 
-/** The sum of the values per state and how many contacts have one (index-only over contacts_valued_idx). */
+/**
+ * The sum of the values per state and how many contacts have one: per state
+ * and model, the deals at the catalogue's price (counted) and the overridden
+ * ones (summed), priced here with the catalogue of now. Everyone's from
+ * contact_deal_counts (kept by a trigger, migration 0022); a member's or
+ * nobody's index-only over contacts_valued_idx.
+ */
 async function valuesOf(
   db: Queryable,
   scope: PipelineScope,
@@ -122,16 +128,32 @@ async function valuesOf(
     ContactState,
     { value: number; valued: number }
   >;
-  const values: unknown[] = [CATALOGUE_MODELS.map((model) => model.id), CATALOGUE_MODELS.map((model) => model.price)];
-  const { rows } = await db.query<{ state: ContactState; value: string | null; valued: number }>(
-    `SELECT c.state, sum(coalesce(c.estimated_value_mxn, m.price)) AS value,
-            count(coalesce(c.estimated_value_mxn, m.price))::int AS valued
-     FROM contacts c LEFT JOIN unnest($1::text[], $2::bigint[]) AS m(id, price) ON m.id = c.model_id
-     WHERE (c.model_id IS NOT NULL OR c.estimated_value_mxn IS NOT NULL) AND ${scopeCondition(scope, values)}
-     GROUP BY c.state`,
+  const values: unknown[] = [];
+  const { rows } = await db.query<{
+    state: ContactState;
+    model_id: string;
+    priced: string;
+    overridden: string;
+    override_sum: string;
+  }>(
+    scope.assigned === 'all'
+      ? 'SELECT state, model_id, priced, overridden, override_sum FROM contact_deal_counts'
+      : `SELECT c.state, coalesce(c.model_id, '') AS model_id,
+                count(*) FILTER (WHERE c.estimated_value_mxn IS NULL) AS priced,
+                count(c.estimated_value_mxn) AS overridden, coalesce(sum(c.estimated_value_mxn), 0) AS override_sum
+         FROM contacts c
+         WHERE (c.model_id IS NOT NULL OR c.estimated_value_mxn IS NOT NULL) AND ${scopeCondition(scope, values)}
+         GROUP BY c.state, c.model_id`,
     values,
   );
-  for (const row of rows) sums[row.state] = { value: Number(row.value ?? 0), valued: row.valued };
+  for (const row of rows) {
+    const sum = sums[row.state];
+    if (!sum) continue;
+    const price = catalogueModel(row.model_id)?.price;
+    const priced = price === undefined ? 0 : Number(row.priced);
+    sum.value += Number(row.override_sum) + priced * (price ?? 0);
+    sum.valued += Number(row.overridden) + priced;
+  }
   return sums;
 }
 

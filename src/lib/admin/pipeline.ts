@@ -20,8 +20,12 @@ export const pipelineQuerySchema = z.object({
 });
 export type PipelineQuery = z.output<typeof pipelineQuerySchema>;
 
-/** A card: the contact as the list has it, its deal, the model's name and the value counted in the column. */
-export interface PipelineCard extends ContactSummary, ContactDeal {
+/**
+ * A card: the contact as the list has it (without its number of requests,
+ * which the card does not show), its deal, the model's name and the value
+ * counted in the column.
+ */
+export interface PipelineCard extends Omit<ContactSummary, 'requests'>, ContactDeal {
   /** The model's name, null without one (or one the catalogue no longer has). */
   modelName: string | null;
   /** What the column sums for it: the override, else the model's price; null when neither. */

@@ -6,9 +6,10 @@ import {
   type PipelineCard,
   type PipelineColumnPage,
 } from '../../lib/admin/pipeline.ts';
-import { type Cursor, encodeCursor } from '../admin/cursor.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
-import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
+import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
+import { NEXT_CONTACT } from './next-contact.ts';
 
 /**
  * The pipeline ("Embudo", decision 0041): per state, its contacts latest
@@ -52,16 +53,22 @@ function columnSelect(
     where.push(`(${ORDER}, c.id) < ($${values.length - 1}::timestamptz, $${values.length}::uuid)`);
   }
   values.push(limit + 1);
-  return `SELECT ${summaryColumns(ORDER)}, c.model_id, c.estimated_value_mxn,
-            to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on
-          FROM contacts c WHERE ${where.join(' AND ')}
+  return `SELECT ${CARD_COLUMNS} FROM contacts c WHERE ${where.join(' AND ')}
           ORDER BY ${ORDER} DESC, c.id DESC LIMIT $${values.length}`;
 }
 
+/** The list's columns (list.ts) without the count of requests (the card does not show it), and the deal. */
+const CARD_COLUMNS = `
+  c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
+  ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
+  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS}, 0 AS requests,
+  ${cursorTime(ORDER)}, c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on`;
+
 function toCard(row: CardRow): PipelineCard {
   const deal = { modelId: row.model_id, estimatedValue: row.estimated_value_mxn };
+  const { requests: _notShown, ...summary } = toSummary(row);
   return {
-    ...toSummary(row),
+    ...summary,
     ...deal,
     expectedCloseOn: row.expected_close_on,
     modelName: catalogueModel(row.model_id)?.name ?? null,
@@ -96,78 +103,63 @@ export async function pipelineColumn(
   return pageOf(rows, limit);
 }
 
-/**
- * Contacts per state: everyone's from contact_state_counts (decision 0030),
- * a member's or nobody's through contacts_member_state_idx (index-only).
- */
-async function countsOf(db: Queryable, scope: PipelineScope): Promise<Record<ContactState, number>> {
-  const counts = Object.fromEntries(CONTACT_STATES.map((state) => [state, 0])) as Record<ContactState, number>;
-  const values: unknown[] = [];
-  const { rows } = await db.query<{ state: ContactState; n: string }>(
-    scope.assigned === 'all'
-      ? 'SELECT state, contacts AS n FROM contact_state_counts'
-      : `SELECT c.state, count(*) AS n FROM contacts c WHERE ${scopeCondition(scope, values)} GROUP BY c.state`,
-    values,
-  );
-  for (const row of rows) counts[row.state] = Number(row.n);
-  return counts;
-}
+type Figures = Record<ContactState, { total: number; value: number; valued: number }>;
 
 /**
- * The sum of the values per state and how many contacts have one: per state
- * and model, the deals at the catalogue's price (counted) and the overridden
- * ones (summed), priced here with the catalogue of now. Everyone's from
- * contact_deal_counts (kept by a trigger, migration 0022); a member's or
- * nobody's index-only over contacts_valued_idx.
+ * Each state's count and the sum of its values, in one statement: per state
+ * and model, the deals at the catalogue's price (counted) and those with their
+ * own value (summed), priced here with the catalogue of now. Everyone's from
+ * contact_state_counts and contact_deal_counts (kept by triggers, migrations
+ * 0004 and 0022); a member's or nobody's index-only over
+ * contacts_member_deals_idx (a few thousand entries).
  */
-async function valuesOf(
-  db: Queryable,
-  scope: PipelineScope,
-): Promise<Record<ContactState, { value: number; valued: number }>> {
-  const sums = Object.fromEntries(CONTACT_STATES.map((state) => [state, { value: 0, valued: 0 }])) as Record<
-    ContactState,
-    { value: number; valued: number }
-  >;
+async function figuresOf(db: Queryable, scope: PipelineScope): Promise<Figures> {
+  const figures = Object.fromEntries(
+    CONTACT_STATES.map((state) => [state, { total: 0, value: 0, valued: 0 }]),
+  ) as Figures;
   const values: unknown[] = [];
   const { rows } = await db.query<{
     state: ContactState;
-    model_id: string;
-    priced: string;
-    overridden: string;
-    override_sum: string;
+    /** Everyone's: the state's total (on each of its rows); a member's: the contacts of the row's model. */
+    n: string;
+    model_id: string | null;
+    priced: string | null;
+    overridden: string | null;
+    override_sum: string | null;
   }>(
     scope.assigned === 'all'
-      ? 'SELECT state, model_id, priced, overridden, override_sum FROM contact_deal_counts'
-      : `SELECT c.state, coalesce(c.model_id, '') AS model_id,
-                count(*) FILTER (WHERE c.estimated_value_mxn IS NULL) AS priced,
+      ? `SELECT s.state, s.contacts AS n, d.model_id, d.priced, d.overridden, d.override_sum
+         FROM contact_state_counts s LEFT JOIN contact_deal_counts d ON d.state = s.state`
+      : `SELECT c.state, count(*) AS n, coalesce(c.model_id, '') AS model_id,
+                count(*) FILTER (WHERE c.model_id IS NOT NULL AND c.estimated_value_mxn IS NULL) AS priced,
                 count(c.estimated_value_mxn) AS overridden, coalesce(sum(c.estimated_value_mxn), 0) AS override_sum
-         FROM contacts c
-         WHERE (c.model_id IS NOT NULL OR c.estimated_value_mxn IS NOT NULL) AND ${scopeCondition(scope, values)}
+         FROM contacts c WHERE ${scopeCondition(scope, values)}
          GROUP BY c.state, c.model_id`,
     values,
   );
   for (const row of rows) {
-    const sum = sums[row.state];
-    if (!sum) continue;
+    const figure = figures[row.state];
+    if (!figure) continue;
+    if (scope.assigned === 'all') figure.total = Number(row.n);
+    else figure.total += Number(row.n);
     const price = catalogueModel(row.model_id)?.price;
-    const priced = price === undefined ? 0 : Number(row.priced);
-    sum.value += Number(row.override_sum) + priced * (price ?? 0);
-    sum.valued += Number(row.overridden) + priced;
+    const priced = price === undefined ? 0 : Number(row.priced ?? 0);
+    figure.value += Number(row.override_sum ?? 0) + priced * (price ?? 0);
+    figure.valued += Number(row.overridden ?? 0) + priced;
   }
-  return sums;
+  return figures;
 }
 
-/** The five columns: each one's first page, count and sum (three statements, side by side). */
+/** The five columns: each one's first page, count and sum (two statements, side by side). */
 export async function pipelineBoard(db: Queryable, scope: PipelineScope): Promise<PipelineBoard> {
   const values: unknown[] = [];
   const firstPages = CONTACT_STATES.map(
     (state) =>
       `(SELECT '${state}' AS column_state, page.* FROM (${columnSelect(scope, state, null, PIPELINE_PAGE, values)}) page)`,
   ).join(' UNION ALL ');
-  const [pages, counts, sums] = await Promise.all([
+  const [pages, figures] = await Promise.all([
     db.query<CardRow & { column_state: ContactState }>(firstPages, values),
-    countsOf(db, scope),
-    valuesOf(db, scope),
+    figuresOf(db, scope),
   ]);
   return {
     columns: CONTACT_STATES.map((state) => ({
@@ -176,8 +168,7 @@ export async function pipelineBoard(db: Queryable, scope: PipelineScope): Promis
         pages.rows.filter((row) => row.column_state === state),
         PIPELINE_PAGE,
       ),
-      total: counts[state],
-      ...sums[state],
+      ...figures[state],
     })),
   };
 }

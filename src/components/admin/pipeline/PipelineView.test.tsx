@@ -30,7 +30,6 @@ const ROSA: PipelineCard = {
   lastActivityAt: '2026-11-24T23:31:00.000Z',
   firstCampaign: null,
   assignedTo: null,
-  requests: 1,
   version: 3,
   unattended: false,
   modelId: 'lumo',

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { contactChangeSchema, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
+import { catalogueModel } from '../../src/lib/admin/catalogue.ts';
+import { contactChangeSchema, MODEL_UNKNOWN, STALE_VERSION } from '../../src/lib/admin/contacts.ts';
 import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { changeContact } from '../../src/server/contacts/change.ts';
@@ -31,7 +32,8 @@ const exportContacts = csvExport({
 
 /**
  * GET /api/admin/contacts/{id}: the contact and its timeline.
- * PATCH /api/admin/contacts/{id} {state?, lostReason?, nextContactAt?, version}: 409 on a stale version.
+ * PATCH /api/admin/contacts/{id} {state?, lostReason?, nextContactAt?, assignedTo?, modelId?, estimatedValue?,
+ *   expectedCloseOn?, version}: 409 on a stale version (the pipeline's moves come this way too).
  * DELETE /api/admin/contacts/{id} (administrators): erases the person and everything of theirs (ARCO).
  */
 const contact = logged(
@@ -55,6 +57,9 @@ const contact = logged(
       const change = { data: await body(contactChangeSchema, 'Revisa el cambio.') };
       // Advisers work their contacts; who follows whom is the administrators' call.
       if (change.data.assignedTo !== undefined && !user.admin) return jsonError(403, ADMIN_ONLY);
+      if (change.data.modelId && !catalogueModel(change.data.modelId)) {
+        return jsonError(400, 'Revisa el cambio.', { fields: { modelId: MODEL_UNKNOWN } });
+      }
       const actor = { id: user.id, name: displayName(user) };
       const result = await changeContact(db, id, change.data, actor);
       if (result === 'not_found') return jsonError(404, NOT_FOUND);

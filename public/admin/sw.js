@@ -15,7 +15,7 @@ self.addEventListener('push', (event) => {
       body: typeof message.body === 'string' ? message.body : '',
       tag: typeof message.tag === 'string' ? message.tag : undefined,
       lang: 'es-MX',
-      icon: '/favicon.svg',
+      icon: '/admin/icon-192.png',
       data: { url: typeof message.url === 'string' ? message.url : '/admin' },
     }),
   );

@@ -15,6 +15,10 @@
  * - "Hoy" (issue #26), its first page with 20 advisers sharing the contacts:
  *   an adviser's own ("mine", each request another adviser's) and an
  *   administrator's ("everyone"): p95 <= 50 ms each.
+ * - "Embudo" (issue #26, decision 0041), the board (five columns' first cards,
+ *   counts and sums of estimated values) with a model on about 40% of the
+ *   contacts: everyone's, an adviser's own (each request another adviser's)
+ *   and nobody's: p95 <= 80 ms each, the sums checked against SQL once.
  */
 import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -23,8 +27,10 @@ import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
+import { CATALOGUE_MODELS } from '../../src/lib/admin/catalogue.ts';
 import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import type { ContactDetail, Metrics } from '../../src/lib/admin/contacts.ts';
+import type { PipelineBoard } from '../../src/lib/admin/pipeline.ts';
 import type { TodayAgenda } from '../../src/lib/admin/today.ts';
 import type { ContactPage } from '../../src/server/contacts/list.ts';
 import { metrics } from '../../src/server/contacts/metrics.ts';
@@ -32,7 +38,7 @@ import { TODAY_PAGE } from '../../src/server/contacts/today.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
-import { seedAdvisers, seedContacts } from './contacts-seed.ts';
+import { seedAdvisers, seedContacts, seedDeals } from './contacts-seed.ts';
 import { type Figure, report } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -40,7 +46,7 @@ if (!Number.isInteger(ROWS) || ROWS < 100) throw new Error(`BENCH_ROWS must be a
 const REQUESTS = 300;
 const METRICS_REQUESTS = 50;
 const CONCURRENCY = 4;
-const BUDGET = { p95Ms: 50, contactMs: 30, metricsMs: 150, memoryMb: 64, todayMs: 50 };
+const BUDGET = { p95Ms: 50, contactMs: 30, metricsMs: 150, memoryMb: 64, todayMs: 50, pipelineMs: 80 };
 const ADVISERS = 20;
 const ADVISER_PASSWORD = 'asesor-de-prueba-1';
 /** Digits of a seeded phone (+529900099123 with the default rows), as the team would type them. */
@@ -91,6 +97,10 @@ console.log(`Seeding ${ROWS.toLocaleString('en')} contacts and their leads…`);
 const seeding = performance.now();
 const leadRows = await seedContacts(client, ROWS);
 const adviserEmails = await seedAdvisers(client, ADVISERS, await bcrypt.hash(ADVISER_PASSWORD, 10));
+await seedDeals(
+  client,
+  CATALOGUE_MODELS.map((model) => model.id),
+);
 console.log(
   `Seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s: ${LEAD_KINDS.map((kind) => `${leadRows[kind].toLocaleString('en')} ${kind}`).join(', ')}, ${ADVISERS} advisers sharing the contacts`,
 );
@@ -98,6 +108,14 @@ const { rows: openRows } = await client.query<{ n: number }>(
   `SELECT count(*)::int AS n FROM contacts WHERE state NOT IN ('cerrado_ganado', 'cerrado_perdido')`,
 );
 const openContacts = openRows[0]?.n ?? 0;
+// Everyone's sums per state, computed apart from the endpoint's statement, to check its answer.
+const { rows: dealRows } = await client.query<{ state: string; value: string; valued: number }>(
+  `SELECT state, coalesce(sum(coalesce(estimated_value_mxn, m.price)), 0) AS value,
+          count(coalesce(estimated_value_mxn, m.price))::int AS valued
+   FROM contacts LEFT JOIN unnest($1::text[], $2::bigint[]) AS m(id, price) ON m.id = model_id GROUP BY state`,
+  [CATALOGUE_MODELS.map((model) => model.id), CATALOGUE_MODELS.map((model) => model.price)],
+);
+const expectedDeals = Object.fromEntries(dealRows.map((row) => [row.state, `${row.value}/${row.valued}`]));
 // Contacts to open, and contacts to move to `contactado` with the version they have now (one request each).
 const { rows: viewed } = await client.query<{ id: string }>(
   `SELECT id FROM contacts ORDER BY random() LIMIT ${REQUESTS + 1}`,
@@ -198,6 +216,55 @@ try {
         .join(', ');
     });
     rows.push(latency(`${list.figure} (${shown})`, REQUESTS, p95, BUDGET.todayMs));
+  }
+
+  // "Embudo": everyone's, an adviser's own (each request another of the 20), nobody's.
+  const dealsOf = (board: PipelineBoard) =>
+    Object.fromEntries(board.columns.map((column) => [column.state, `${column.value}/${column.valued}`]));
+  const pipelines: {
+    figure: string;
+    query: string;
+    cookie: (i: number) => string;
+    check: (board: PipelineBoard) => boolean;
+  }[] = [
+    {
+      figure: 'Embudo board, everyone’s',
+      query: '',
+      cookie: () => cookie,
+      check: (board) =>
+        board.columns.reduce((sum, column) => sum + column.total, 0) === ROWS &&
+        Object.entries(dealsOf(board)).every(([state, deals]) => deals === (expectedDeals[state] ?? '0/0')),
+    },
+    {
+      figure: `Embudo board, an adviser's own (assigned=me, ${ADVISERS} advisers)`,
+      query: '?assigned=me',
+      cookie: (i) => adviserCookies[i % ADVISERS] as string,
+      check: (board) => board.columns.every((column) => column.items.length === Math.min(10, column.total)),
+    },
+    {
+      figure: 'Embudo board, nobody’s (assigned=none)',
+      query: '?assigned=none',
+      cookie: () => cookie,
+      check: (board) => board.columns.every((column) => column.items.every((item) => item.assignedTo === null)),
+    },
+  ];
+  for (const pipeline of pipelines) {
+    let shown = '';
+    const p95 = await load(REQUESTS, async (i) => {
+      const response = await fetch(`${server.url}/api/admin/pipeline${pipeline.query}`, {
+        headers: { Cookie: pipeline.cookie(i) },
+      });
+      const body = (await response.json()) as PipelineBoard;
+      if (response.status !== 200 || !pipeline.check(body)) {
+        throw new Error(
+          `${pipeline.figure}: unexpected answer ${response.status} ${JSON.stringify(body).slice(0, 300)}`,
+        );
+      }
+      shown = `${body.columns.reduce((sum, column) => sum + column.total, 0).toLocaleString('en')} contacts, ${body.columns
+        .reduce((sum, column) => sum + column.valued, 0)
+        .toLocaleString('en')} valued`;
+    });
+    rows.push(latency(`${pipeline.figure} (${shown})`, REQUESTS, p95, BUDGET.pipelineMs));
   }
 
   const viewP95 = await load(REQUESTS, async (i) => {

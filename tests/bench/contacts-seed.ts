@@ -142,3 +142,27 @@ export async function seedAdvisers(client: pg.Client, count: number, passwordHas
   await client.query('VACUUM ANALYZE contacts');
   return rows.map((row) => row.email);
 }
+
+/**
+ * The pipeline's deals (decision 0041): a model of interest on about half the
+ * contacts past `nuevo` and a fifth of the new ones (ids of the catalogue,
+ * `modelIds`), a value overridden on one in ten of those, an expected close
+ * day on the open ones with a model. Then VACUUM ANALYZE.
+ */
+export async function seedDeals(client: pg.Client, modelIds: string[]): Promise<void> {
+  await client.query('SELECT setseed(0.7)');
+  await client.query(
+    `UPDATE contacts SET model_id = ($1::text[])[1 + floor(random() * array_length($1::text[], 1))::int]
+     WHERE random() < CASE WHEN state = 'nuevo' THEN 0.2 ELSE 0.5 END`,
+    [modelIds],
+  );
+  await client.query(
+    `UPDATE contacts SET estimated_value_mxn = 200000 + floor(random() * 80) * 10000
+     WHERE model_id IS NOT NULL AND random() < 0.1`,
+  );
+  await client.query(
+    `UPDATE contacts SET expected_close_on = current_date + floor(random() * 120)::int
+     WHERE model_id IS NOT NULL AND state NOT IN ('cerrado_ganado', 'cerrado_perdido')`,
+  );
+  await client.query('VACUUM ANALYZE contacts');
+}

@@ -800,6 +800,7 @@ test('the adviser’s day at 390 px: Hoy first, a figure opens its list, filters
   const views = [
     'hoy',
     'prospectos',
+    'embudo',
     'llamadas',
     'metricas',
     'solicitudes',

@@ -18,6 +18,7 @@ const AccountView = lazy(() => import('./account/AccountView.tsx').then((m) => (
 const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) => ({ default: m.ActivityView })));
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
+const PipelineView = lazy(() => import('./pipeline/PipelineView.tsx').then((m) => ({ default: m.PipelineView })));
 const NotificationsView = lazy(() =>
   import('./notifications/NotificationsView.tsx').then((m) => ({ default: m.NotificationsView })),
 );
@@ -27,6 +28,7 @@ const TeamView = lazy(() => import('./team/TeamView.tsx').then((m) => ({ default
 const VIEWS = [
   'hoy',
   'prospectos',
+  'embudo',
   'llamadas',
   'metricas',
   'solicitudes',
@@ -37,7 +39,7 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number];
 /** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'llamadas', 'metricas', 'cuenta'];
+const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'embudo', 'llamadas', 'metricas', 'cuenta'];
 const viewOf = (name: string | null): View => VIEWS.find((view) => view === name) ?? 'hoy';
 
 /** The island of /admin: the panel with the page's cache. */
@@ -86,6 +88,7 @@ export function AdminPanel() {
     [
       ['hoy', 'Hoy'],
       ['prospectos', 'Prospectos'],
+      ['embudo', 'Embudo'],
       ['llamadas', 'Llamadas'],
       ['metricas', 'Métricas'],
       ['solicitudes', `Solicitudes (${total})`],
@@ -158,6 +161,8 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
       return <TodayView admin={member.admin} />;
     case 'prospectos':
       return <ContactsView canExport={member.admin} canSelect={member.admin} />;
+    case 'embudo':
+      return <PipelineView />;
     case 'metricas':
       return <MetricsView />;
     case 'llamadas':

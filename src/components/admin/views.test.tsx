@@ -217,3 +217,31 @@ describe('each view while it loads, empty, failing and refused', () => {
     expect(within(screen.getByRole('tabpanel')).getByText('Cargando...')).toBeTruthy();
   });
 });
+
+test('Prospectos: back to a list where "Cargar más" was pressed, every card it showed is there again', async () => {
+  const everyone = Array.from({ length: 60 }, (_, i) => ({
+    ...ONE_CONTACT,
+    id: `0b7c3a5e-2d4f-4c6b-8a9e-${String(i).padStart(12, '0')}`,
+    name: `Persona ${i + 1}`,
+  }));
+  api.on('GET /api/admin/contacts', ({ url }) => {
+    const from = Number(url.searchParams.get('cursor') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const items = everyone.slice(from, from + limit);
+    const next = from + limit < everyone.length ? String(from + limit) : null;
+    return { body: { ...NO_CONTACTS, items, nextCursor: next, total: everyone.length } };
+  });
+  const cards = () => within(screen.getByRole('list', { name: 'Prospectos' })).getAllByRole('listitem').length;
+  const first = renderPanel(api, <ContactsView />, '/admin?vista=prospectos&state=nuevo');
+  await waitFor(() => expect(cards()).toBe(50));
+  await userEvent.click(screen.getByRole('button', { name: 'Cargar más' }));
+  await waitFor(() => expect(cards()).toBe(60));
+  first.unmount();
+
+  // The contact's page and Back: a new page, a new cache, the same address.
+  renderPanel(api, <ContactsView />, '/admin?vista=prospectos&state=nuevo');
+  await waitFor(() => expect(cards()).toBe(60));
+  expect(api.requests.at(-1)).toBe('GET /api/admin/contacts?state=nuevo&limit=60');
+  expect(screen.queryByRole('button', { name: 'Cargar más' })).toBeNull();
+  sessionStorage.clear();
+});

@@ -80,6 +80,10 @@ export function nextContactInstant(value: string): string {
   return value.length === 10 ? (fromMeridaWallTime(`${value}T10:00`) as string) : new Date(value).toISOString();
 }
 
+export const MODEL_UNKNOWN = 'Elige un modelo del catálogo.';
+export const ESTIMATED_VALUE_MAX = 100_000_000;
+export const ESTIMATED_VALUE_INVALID = `Escribe el valor estimado en pesos, sin decimales, de 0 a ${ESTIMATED_VALUE_MAX.toLocaleString('es-MX')}.`;
+
 /** PATCH /api/admin/contacts/{id}: what changes, and the version the change was made on. */
 export const contactChangeSchema = z
   .strictObject(
@@ -89,9 +93,22 @@ export const contactChangeSchema = z
       nextContactAt: z.nullish(nextContact),
       /** A member's id, or null to leave it unassigned (administrators only). */
       assignedTo: z.nullish(z.uuid('Elige a un miembro del equipo.')),
+      /** The deal (the pipeline, decision 0041): the model of interest (an id of the catalogue), null for none. */
+      modelId: z.nullish(z.string({ error: MODEL_UNKNOWN }).check(z.regex(/^[a-z0-9][a-z0-9-]{0,59}$/, MODEL_UNKNOWN))),
+      /** The deal's value in whole pesos when it is not the model's price; null for the catalogue's. */
+      estimatedValue: z.nullish(
+        z
+          .int({ error: ESTIMATED_VALUE_INVALID })
+          .check(z.gte(0, ESTIMATED_VALUE_INVALID), z.lte(ESTIMATED_VALUE_MAX, ESTIMATED_VALUE_INVALID)),
+      ),
+      /** The day the adviser expects to close the deal. */
+      expectedCloseOn: z.nullish(isoDate),
       version: z.int({ error: 'Falta la versión del prospecto.' }).check(z.gte(1, 'Falta la versión del prospecto.')),
     },
-    { error: 'Solo se pueden cambiar el estado, el motivo, la fecha de próximo contacto y la asignación.' },
+    {
+      error:
+        'Solo se pueden cambiar el estado, el motivo, la fecha de próximo contacto, la asignación, el modelo, el valor estimado y el cierre esperado.',
+    },
   )
   .check(
     z.refine((change) => change.state !== 'cerrado_perdido' || Boolean(change.lostReason), {
@@ -194,7 +211,16 @@ export type TimelineEntry =
       summary: string | null;
     };
 
-export interface ContactDetail extends ContactSummary {
+/** A contact's deal (the pipeline): the model of interest, the value if overridden, the expected close day. */
+export interface ContactDeal {
+  modelId: string | null;
+  /** Whole pesos; null means the model's catalogue price (lib/admin/catalogue.ts `dealValue`). */
+  estimatedValue: number | null;
+  /** YYYY-MM-DD. */
+  expectedCloseOn: string | null;
+}
+
+export interface ContactDetail extends ContactSummary, ContactDeal {
   firstTouch: Record<string, string>;
   lastTouch: Record<string, string>;
   timeline: TimelineEntry[];

@@ -25,12 +25,17 @@ export interface LockedContact {
   version: number;
   assigned_to: string | null;
   assigned_name: string | null;
+  model_id: string | null;
+  estimated_value_mxn: number | null;
+  /** YYYY-MM-DD or null. */
+  expected_close_on: string | null;
 }
 
 /** Reads and locks the contact a change starts from; null when there is none. */
 export async function lockContact(tx: Queryable, id: string): Promise<LockedContact | null> {
   const { rows } = await tx.query<Omit<LockedContact, 'next'> & { next: Date | null }>(
     `SELECT c.name, c.state, c.lost_reason, ${NEXT_CONTACT} AS next, c.version, c.assigned_to,
+            c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on,
             (SELECT coalesce(u.name, u.email) FROM users u WHERE u.id = c.assigned_to) AS assigned_name
      FROM contacts c WHERE c.id = $1 FOR UPDATE`,
     [id],
@@ -169,6 +174,7 @@ export async function applyChange(
     assignedName = member.rows[0].name;
   }
   await writeFollowUp(tx, id, old, { state, lostReason, next, assignedTo, assignedName }, actor);
+  await writeDeal(tx, id, old, change, actor);
   const sameState = state === old.state && lostReason === old.lost_reason;
   if (change.state && !(options.quiet && sameState)) {
     await recordActivity(tx, {
@@ -187,6 +193,31 @@ export async function applyChange(
     });
   }
   return 'done';
+}
+
+/**
+ * The deal's fields a change gives (the pipeline's model of interest, value
+ * and expected close day), on the locked contact, one history line each that
+ * changed. The model's id is checked against the catalogue by the endpoint.
+ */
+async function writeDeal(tx: Queryable, id: string, old: LockedContact, change: StoredChange, actor: Actor) {
+  const model = change.modelId === undefined ? old.model_id : change.modelId;
+  const value = change.estimatedValue === undefined ? old.estimated_value_mxn : change.estimatedValue;
+  const close = change.expectedCloseOn === undefined ? old.expected_close_on : change.expectedCloseOn;
+  const changed: [kind: string, from: string | number | null, to: string | number | null][] = [
+    ['model', old.model_id, model],
+    ['estimated_value', old.estimated_value_mxn, value],
+    ['expected_close', old.expected_close_on, close],
+  ];
+  const lines = changed.filter(([, from, to]) => from !== to);
+  if (lines.length === 0) return;
+  await tx.query(
+    'UPDATE contacts SET model_id = $2, estimated_value_mxn = $3, expected_close_on = $4::date WHERE id = $1',
+    [id, model, value, close],
+  );
+  for (const [kind, from, to] of lines) {
+    await recordEvent(tx, id, actor, kind, from === null ? null : String(from), to === null ? null : String(to));
+  }
 }
 
 /** SQLSTATE foreign_key_violation. */

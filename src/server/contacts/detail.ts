@@ -13,11 +13,18 @@ const TYPE_ORDER: Record<TimelineEntry['type'], number> = { request: 0, call: 0,
 /** A contact with everything that happened to it, oldest first; null when there is no such contact. */
 export async function getContact(db: Queryable, id: string): Promise<ContactDetail | null> {
   const { rows } = await db.query<
-    SummaryRow & { first_touch: Record<string, string>; last_touch: Record<string, string> }
+    SummaryRow & {
+      first_touch: Record<string, string>;
+      last_touch: Record<string, string>;
+      model_id: string | null;
+      estimated_value_mxn: number | null;
+      expected_close_on: string | null;
+    }
   >(
     `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
             ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
             c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch,
+            c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on,
             ${ASSIGNED_COLUMNS},
             '' AS cursor_at, 0 AS requests
      FROM contacts c WHERE c.id = $1`,
@@ -105,6 +112,9 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
 
   return {
     ...toSummary({ ...contact, requests: requests.flat().length }),
+    modelId: contact.model_id,
+    estimatedValue: contact.estimated_value_mxn,
+    expectedCloseOn: contact.expected_close_on,
     firstTouch: contact.first_touch,
     lastTouch: contact.last_touch,
     timeline,

@@ -1,4 +1,4 @@
-import type { ServerConfig } from '../config.ts';
+import { getConfig, type ServerConfig } from '../config.ts';
 import { NEXT_CONTACT_DUE, OPEN_CONTACT, REMINDER_PENDING } from '../contacts/next-contact.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -29,12 +29,25 @@ export interface PushJob {
 
 const jobKey = (contactId: string) => `reminder:${contactId}`;
 
+/** A reminder reaches someone beyond the panel's badge: e-mail or Web Push is configured. */
+export const remindersOn = (config: ServerConfig): boolean =>
+  config.notifications.email !== null || config.push !== null;
+
 /**
  * Moves the contact's reminder to `at` (ISO), or removes it (null), inside
- * the change's transaction: a rolled-back change leaves the old job.
+ * the change's transaction: a rolled-back change leaves the old job. With no
+ * channel to remind through (no e-mail, no Web Push) no job is added: the
+ * badge counts due contacts without one, and jobs that would only mark a
+ * moment reminded no longer pile up in the queue. Once a channel is set, the
+ * queue's upkeep gives a job to the moments come due in the last day.
  */
-export async function scheduleReminder(tx: Queryable, contactId: string, at: string | null): Promise<void> {
-  if (at === null) {
+export async function scheduleReminder(
+  tx: Queryable,
+  contactId: string,
+  at: string | null,
+  config: ServerConfig = getConfig(),
+): Promise<void> {
+  if (at === null || !remindersOn(config)) {
     await tx.query(
       `SELECT graphile_worker.remove_job($1) WHERE EXISTS (SELECT 1 FROM graphile_worker.jobs WHERE key = $1)`,
       [jobKey(contactId)],
@@ -109,13 +122,16 @@ export async function runReminder(db: Database, contactId: string, config: Serve
 }
 
 /**
- * The queue's upkeep (maintainQueue): a due reminder whose job is gone (a
- * next contact stored before reminders existed, a job that gave up) gets one.
+ * The queue's upkeep (maintainQueue): a reminder come due in the last day
+ * whose job is gone (a job that gave up, a next contact stored while no
+ * channel was configured) gets one; older moments are not sent late, so
+ * turning a channel on sends no flood of old reminders.
  */
 export async function requeueLostReminders(db: Database): Promise<number> {
   const { rows } = await db.query<{ id: string; at: Date }>(
     `SELECT c.id, c.next_contact_at AS at FROM contacts c
-     WHERE ${REMINDER_PENDING} AND c.next_contact_at <= now() AND ${OPEN_CONTACT}
+     WHERE ${REMINDER_PENDING} AND c.next_contact_at <= now() AND c.next_contact_at > now() - interval '1 day'
+       AND ${OPEN_CONTACT}
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j
                        WHERE j.key = 'reminder:' || c.id AND j.attempts < j.max_attempts)
      LIMIT 500`,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { leadWebhookBody, webhookSignature } from './channels/webhook.ts';
 import { leadWhatsappParameters } from './channels/whatsapp.ts';
 import type { LeadMessage } from './message.ts';
-import { escapeHtml, leadEmail } from './render.ts';
+import { escapeHtml, leadEmail, reminderEmail, summaryEmail } from './render.ts';
 
 const visitorText = fc
   .tuple(
@@ -72,5 +72,50 @@ describe('the webhook signature', () => {
     expect(webhookSignature('secreto-de-prueba', '1700000000', '{"a":1}')).toBe(
       'sha256=a98721d9303971fa0256de8a6f2d9ccc417ccd185bb1591543447256aee3fc6a',
     );
+  });
+});
+
+describe('phones in the e-mails (issue #26)', () => {
+  it('read as a person writes them ("999 123 4567"); the links keep E.164', () => {
+    const message = { ...lead('Rosa'), fields: [{ label: 'Teléfono', value: '+529991234567' }] };
+    const email = leadEmail(message);
+    expect(email.text).toContain('Teléfono: 999 123 4567');
+    expect(email.text).toContain('Llamar: tel:+529991234567');
+    expect(email.html).toContain('Llamar al 999 123 4567');
+    expect(email.html).toContain('href="tel:+529991234567"');
+    expect(email.text).not.toMatch(/Teléfono: \+52/);
+
+    const reminder = reminderEmail('5266dc2b-5368-4679-b2b0-292be1b7e5a9', {
+      contactName: 'Rosa',
+      phone: '+525512345678',
+      at: '2026-11-25T16:00:00.000Z',
+      url: 'https://www.ceibacasas.mx/admin/prospecto?id=1',
+      to: 'ana@ceiba.mx',
+    });
+    expect(reminder.text).toContain('Teléfono: 55 1234 5678');
+
+    const summary = summaryEmail('5266dc2b-5368-4679-b2b0-292be1b7e5a9', {
+      day: '2026-11-25',
+      leads: [
+        {
+          createdAt: '2026-11-24T16:00:00.000Z',
+          title: 'Nueva estimación',
+          name: 'Rosa',
+          phone: '+529991234567',
+          municipality: null,
+        },
+      ],
+      waiting: [
+        {
+          name: 'Luis',
+          phone: '+529997654321',
+          since: '2026-11-20T16:00:00.000Z',
+          panel: 'https://www.ceibacasas.mx/admin',
+        },
+      ],
+      panel: 'https://www.ceibacasas.mx/admin',
+    });
+    expect(summary.text).toContain('Rosa · 999 123 4567');
+    expect(summary.text).toContain('Luis · 999 765 4321');
   });
 });

@@ -1,5 +1,6 @@
 import { site } from '../../data/site.ts';
 import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
+import { formatPhone } from '../../lib/forms/phone.ts';
 import type { EmailContent } from './channels/email.ts';
 import type { LeadMessage } from './message.ts';
 import type { DailySummary } from './summary.ts';
@@ -42,14 +43,19 @@ function attributionRows(lead: LeadMessage): { label: string; value: string }[] 
   return labelledAttribution(lead.attribution);
 }
 
+/** A field as a person reads it: the phone as "999 123 4567" (E.164 stays in the links, the webhook and the CSV). */
+const shownField = (field: { label: string; value: string }) =>
+  field.label === 'Teléfono' ? { ...field, value: formatPhone(field.value) } : field;
+
 /** The e-mail about a new lead: every field, its attribution, and one tap to answer. */
 export function leadEmail(lead: LeadMessage): EmailContent {
   const received = MERIDA_DATE_TIME.format(new Date(lead.createdAt));
+  const fields = lead.fields.map(shownField);
   const attribution = attributionRows(lead);
   const text = [
     `${lead.title} en el sitio (${received}, hora de Mérida).`,
     '',
-    ...lead.fields.map((field) => `${field.label}: ${field.value}`),
+    ...fields.map((field) => `${field.label}: ${field.value}`),
     '',
     'Origen de la visita:',
     ...(attribution.length
@@ -66,8 +72,8 @@ export function leadEmail(lead: LeadMessage): EmailContent {
     lead.subject,
     `<h1 style="font-size:20px">${escapeHtml(lead.subject)}</h1>
 <p>Recibida el ${escapeHtml(received)} (hora de Mérida).</p>
-<p>${button(lead.links.whatsapp, 'Escribir por WhatsApp')}${button(lead.links.phone, `Llamar al ${lead.phone}`)}${button(lead.links.panel, 'Ver en el panel')}</p>
-<h2 style="font-size:16px">Datos de la solicitud</h2>${htmlTable(lead.fields)}
+<p>${button(lead.links.whatsapp, 'Escribir por WhatsApp')}${button(lead.links.phone, `Llamar al ${formatPhone(lead.phone)}`)}${button(lead.links.panel, 'Ver en el panel')}</p>
+<h2 style="font-size:16px">Datos de la solicitud</h2>${htmlTable(fields)}
 <h2 style="font-size:16px">Origen de la visita</h2>${attribution.length ? htmlTable(attribution) : '<p>Directo (sin campaña ni referencia).</p>'}
 <p>Respóndele pronto: el sitio promete contacto en menos de 24 horas.</p>`,
   );
@@ -109,9 +115,9 @@ export function summaryEmail(deliveryId: string, summary: DailySummary): EmailCo
   const yesterday = MERIDA_DAY.format(new Date(Date.parse(`${summary.day}T12:00:00Z`) - 86_400_000));
   const subject = `Resumen de ayer, ${yesterday}: ${summary.leads.length} ${summary.leads.length === 1 ? 'solicitud' : 'solicitudes'}, ${summary.waiting.length} sin atender`;
   const leadLine = (lead: DailySummary['leads'][number]) =>
-    `${MERIDA_TIME.format(new Date(lead.createdAt))} · ${lead.title} · ${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''} · ${lead.phone}`;
+    `${MERIDA_TIME.format(new Date(lead.createdAt))} · ${lead.title} · ${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''} · ${formatPhone(lead.phone)}`;
   const waitingLine = (contact: DailySummary['waiting'][number]) =>
-    `${contact.name} · ${contact.phone} · desde ${MERIDA_DATE_TIME.format(new Date(contact.since))}`;
+    `${contact.name} · ${formatPhone(contact.phone)} · desde ${MERIDA_DATE_TIME.format(new Date(contact.since))}`;
   const text = [
     subject,
     '',
@@ -166,7 +172,7 @@ export function reminderEmail(deliveryId: string, reminder: ReminderMessage): Em
   const when = MERIDA_DATE_TIME.format(new Date(reminder.at));
   const rows = [
     { label: 'Próximo contacto', value: when },
-    { label: 'Teléfono', value: reminder.phone },
+    { label: 'Teléfono', value: formatPhone(reminder.phone) },
   ];
   return {
     subject: `${title} · ${site.brand.name}`,

@@ -4,7 +4,7 @@ import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
-import { requeueLostReminders } from './reminders.ts';
+import { remindersOn, requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
 
 /** The slots of each channel's runner (tests read it). */
@@ -52,7 +52,7 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
-  if (config.notifications.email !== null || config.push !== null) await requeueLostReminders(db);
+  if (remindersOn(config)) await requeueLostReminders(db);
 }
 
 export interface NotificationWorker {

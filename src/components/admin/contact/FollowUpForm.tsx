@@ -1,8 +1,11 @@
 import { type FormEvent, useEffect, useState } from 'react';
+import { CATALOGUE_MODELS, catalogueModel, formatPesos } from '../../../lib/admin/catalogue.ts';
 import {
   CONTACT_STATES,
   type ContactDetail,
   type ContactState,
+  ESTIMATED_VALUE_INVALID,
+  ESTIMATED_VALUE_MAX,
   type LostReason,
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
@@ -28,6 +31,9 @@ export function FollowUpForm({
   const [reason, setReason] = useState<LostReason | ''>(contact.lostReason ?? '');
   const wall = (instant: string | null) => (instant ? meridaWallTime(instant) : '');
   const [next, setNext] = useState(wall(contact.nextContactAt));
+  const [model, setModel] = useState(contact.modelId ?? '');
+  const [value, setValue] = useState(contact.estimatedValue === null ? '' : String(contact.estimatedValue));
+  const [close, setClose] = useState(contact.expectedCloseOn ?? '');
   const [error, setError] = useState<string | null>(null);
   const save = useSaveFollowUp(contact.id);
   // The fields follow the server's version only: an optimistic change, or one taken back, leaves what was typed.
@@ -37,6 +43,9 @@ export function FollowUpForm({
     setReason(contact.lostReason ?? '');
     setNext(wall(contact.nextContactAt));
     setAssigned(contact.assignedTo?.id ?? '');
+    setModel(contact.modelId ?? '');
+    setValue(contact.estimatedValue === null ? '' : String(contact.estimatedValue));
+    setClose(contact.expectedCloseOn ?? '');
   }, [contact.id, contact.version]);
   const instant = next ? fromMeridaWallTime(next) : null;
   // A warning, never a refusal: a call made yesterday may be written down today.
@@ -47,12 +56,19 @@ export function FollowUpForm({
     setError(null);
     if (state === 'cerrado_perdido' && !reason) return setError('Elige el motivo por el que se perdió.');
     if (next && !instant) return setError('Escribe una fecha y hora válidas.');
+    const pesos = value.replace(/[\s,$]/g, '');
+    if (pesos && (!/^\d{1,9}$/.test(pesos) || Number(pesos) > ESTIMATED_VALUE_MAX)) {
+      return setError(ESTIMATED_VALUE_INVALID);
+    }
     save.mutate(
       {
         state,
         lostReason: state === 'cerrado_perdido' ? (reason as LostReason) : null,
         nextContactAt: instant,
         ...(members ? { assignedTo: assigned || null } : {}),
+        modelId: model || null,
+        estimatedValue: pesos ? Number(pesos) : null,
+        expectedCloseOn: close || null,
         version: contact.version,
       },
       {
@@ -127,6 +143,41 @@ export function FollowUpForm({
           </p>
         )}
       </div>
+      <label className="field">
+        <span className="field-label">Modelo de interés</span>
+        <select className="field-input" value={model} onChange={(event) => setModel(event.target.value)}>
+          <option value="">Sin elegir</option>
+          {CATALOGUE_MODELS.map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.name} · {formatPesos(entry.price)}
+            </option>
+          ))}
+          {model && !catalogueModel(model) && <option value={model}>{model} (ya no está en el catálogo)</option>}
+        </select>
+      </label>
+      <div className="field">
+        <label className="field-label" htmlFor="estimated-value">
+          Valor estimado (MXN)
+        </label>
+        <input
+          id="estimated-value"
+          className="field-input"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={14}
+          value={value}
+          onChange={(event) => setValue(event.target.value)}
+          placeholder={catalogueModel(model) ? String(catalogueModel(model)?.price) : 'Por ejemplo, 350000'}
+          aria-describedby="estimated-value-hint"
+        />
+        <p id="estimated-value-hint" className="field-hint">
+          Vacío: el precio del modelo en el catálogo.
+        </p>
+      </div>
+      <label className="field">
+        <span className="field-label">Cierre esperado</span>
+        <input type="date" className="field-input" value={close} onChange={(event) => setClose(event.target.value)} />
+      </label>
       <button type="submit" className="btn btn-primary min-h-12" disabled={save.isPending}>
         {save.isPending ? 'Guardando…' : 'Guardar cambios'}
       </button>

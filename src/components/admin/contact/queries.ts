@@ -37,6 +37,10 @@ export interface FollowUp {
   lostReason: LostReason | null;
   nextContactAt: string | null;
   assignedTo?: string | null;
+  /** The deal (the pipeline): model of interest, value overridden, expected close day. */
+  modelId?: string | null;
+  estimatedValue?: number | null;
+  expectedCloseOn?: string | null;
   version: number;
 }
 
@@ -60,6 +64,9 @@ export function useSaveFollowUp(id: string) {
           state: change.state,
           lostReason: change.lostReason,
           nextContactAt: change.nextContactAt,
+          ...(change.modelId === undefined ? {} : { modelId: change.modelId }),
+          ...(change.estimatedValue === undefined ? {} : { estimatedValue: change.estimatedValue }),
+          ...(change.expectedCloseOn === undefined ? {} : { expectedCloseOn: change.expectedCloseOn }),
         });
       }
       return { before };
@@ -68,7 +75,7 @@ export function useSaveFollowUp(id: string) {
       if (context?.before) client.setQueryData(key, context.before);
     },
     onSuccess: (saved) => client.setQueryData(key, saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.metrics, keys.reminders] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.metrics, keys.reminders, keys.pipeline] },
   });
 }
 
@@ -102,7 +109,10 @@ export function useClaim(id: string, name: string) {
     // Someone else took it (the toast says so): what the page and the list show is fetched again.
     onError: () =>
       Promise.all([keys.contact(id), keys.contacts].map((queryKey) => client.invalidateQueries({ queryKey }))),
-    meta: { errorTitle: 'No se pudo tomar el prospecto', invalidates: [keys.contacts, keys.today, keys.metrics] },
+    meta: {
+      errorTitle: 'No se pudo tomar el prospecto',
+      invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics],
+    },
   });
 }
 
@@ -113,7 +123,7 @@ export function useEditContact(id: string) {
     mutationFn: (edit: ContactEdit) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/details`, { method: 'PATCH', json: edit }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline] },
   });
 }
 
@@ -124,7 +134,7 @@ export function useMerge(id: string) {
     mutationFn: (merge: Merge) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/merge`, { method: 'POST', json: merge }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
   });
 }
 
@@ -144,7 +154,7 @@ export function useRecordOutcome(id: string) {
     mutationFn: (input: OutcomeInput) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.metrics, keys.reminders] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics, keys.reminders] },
   });
 }
 
@@ -157,6 +167,6 @@ export function useRecordAttempt(id: string) {
   return useMutation({
     mutationFn: (channel: AttemptChannel) =>
       api(`/api/admin/contacts/${id}/attempts`, { method: 'POST', json: { channel }, keepalive: true }),
-    meta: { invalidates: [keys.contact(id), keys.contacts, keys.today] },
+    meta: { invalidates: [keys.contact(id), keys.contacts, keys.today, keys.pipeline] },
   });
 }

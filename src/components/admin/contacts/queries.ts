@@ -1,4 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { BulkAnswer, BulkChange } from '../../../lib/admin/contact-bulk.ts';
 import type { CaptureAnswer } from '../../../lib/admin/contact-work.ts';
 import type { ContactFilter, ContactState, ContactSummary, Metrics } from '../../../lib/admin/contacts.ts';
@@ -30,10 +31,15 @@ export function contactsQuery(filter: ContactFilter, cursor?: string): string {
  * "maria"; the previous list stays on screen while the new one loads.
  */
 export function useContacts(filter: ContactFilter) {
+  // Back to a list whose "Cargar más" was pressed: its first page is as long as what it showed (issue #26).
+  const [arrival] = useState(() => ({ search: window.location.search, shown: shownAt(window.location.search) }));
   const query = useInfiniteQuery({
     queryKey: keys.contactList(filter),
-    queryFn: ({ pageParam }) =>
-      api<ContactsPage>(`/api/admin/contacts${contactsQuery(filter, pageParam ?? undefined)}`),
+    queryFn: ({ pageParam }) => {
+      const restored = !pageParam && window.location.search === arrival.search && arrival.shown > PAGE_SIZE;
+      const limit = restored ? `${contactsQuery(filter) ? '&' : '?'}limit=${Math.min(arrival.shown, MAX_PAGE)}` : '';
+      return api<ContactsPage>(`/api/admin/contacts${contactsQuery(filter, pageParam ?? undefined)}${limit}`);
+    },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     placeholderData: keepPreviousData,
@@ -42,7 +48,33 @@ export function useContacts(filter: ContactFilter) {
   const pages = query.data?.pages;
   const last = pages?.at(-1);
   const page = last && pages ? { ...last, items: pages.flatMap((each) => each.items) } : null;
+  const shown = page?.items.length ?? 0;
+  useEffect(() => {
+    if (shown) rememberShown(window.location.search, shown);
+  }, [shown]);
   return { page, loading: query.isFetching, more: () => void query.fetchNextPage() };
+}
+
+/** The server's page (admin-contacts.ts): 50 cards, at most 200 in one page. */
+const PAGE_SIZE = 50;
+const MAX_PAGE = 200;
+const SHOWN = 'admin:shown:';
+
+/** How many cards the list at this address showed last (0 when unknown). */
+function shownAt(search: string): number {
+  try {
+    return Number(sessionStorage.getItem(`${SHOWN}${search}`) ?? 0) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function rememberShown(search: string, count: number): void {
+  try {
+    sessionStorage.setItem(`${SHOWN}${search}`, String(count));
+  } catch {
+    // No storage: a return shows the first page.
+  }
 }
 
 /** The figures on top of "Prospectos"; without them the cards show "…". */
@@ -53,7 +85,7 @@ export const useMetrics = () =>
 export const useCapture = () =>
   useMutation({
     mutationFn: (capture: CaptureInput) => api<CaptureAnswer>('/api/admin/contacts', { method: 'POST', json: capture }),
-    meta: { invalidates: [keys.contacts, keys.today, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
   });
 
 /** What the form sends: the schema's input (the phone as typed). */
@@ -69,5 +101,5 @@ export interface CaptureInput {
 export const useBulkChange = () =>
   useMutation({
     mutationFn: (change: BulkChange) => api<BulkAnswer>('/api/admin/contacts-bulk', { method: 'POST', json: change }),
-    meta: { invalidates: [keys.contacts, keys.today, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
   });

@@ -1,0 +1,132 @@
+import {
+  type InfiniteData,
+  type QueryClient,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
+import type { PipelineBoard, PipelineCard, PipelineColumnPage } from '../../../lib/admin/pipeline.ts';
+import { api } from '../api.ts';
+import { keys } from '../keys.ts';
+
+/** `assigned` as the address and the endpoint say it: '' (everyone's), 'me', 'none'. */
+export type PipelineScope = '' | 'me' | 'none';
+
+const query = (assigned: PipelineScope, extra = '') => {
+  const params = new URLSearchParams(extra);
+  if (assigned) params.set('assigned', assigned);
+  const text = params.toString();
+  return `/api/admin/pipeline${text ? `?${text}` : ''}`;
+};
+
+/** The board: each column's first cards, count and sum (src/server/contacts/pipeline.ts). */
+export const usePipeline = (assigned: PipelineScope) =>
+  useQuery({
+    queryKey: keys.pipelineOf(assigned),
+    queryFn: () => api<PipelineBoard>(query(assigned)),
+    meta: { errorTitle: 'Error al cargar el embudo' },
+  });
+
+/** A column's cards after its first page, fetched once "Cargar más" is pressed (`from`: the first page's cursor). */
+export function useMoreOfColumn(assigned: PipelineScope, state: ContactState, from: string | null, wanted: boolean) {
+  const more = useInfiniteQuery({
+    queryKey: keys.pipelineColumn(assigned, state, from ?? ''),
+    queryFn: ({ pageParam }) =>
+      api<PipelineColumnPage>(query(assigned, new URLSearchParams({ state, cursor: pageParam }).toString())),
+    initialPageParam: from ?? '',
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: wanted && from !== null,
+    meta: { errorTitle: 'Error al cargar más prospectos' },
+  });
+  const pages = more.data?.pages ?? [];
+  return {
+    items: pages.flatMap((page) => page.items),
+    nextCursor: pages.length ? (pages.at(-1)?.nextCursor ?? null) : from,
+    loading: more.isFetching,
+    more: () => void more.fetchNextPage(),
+  };
+}
+
+export interface Move {
+  card: PipelineCard;
+  to: ContactState;
+  lostReason: LostReason | null;
+}
+
+type Snapshot = [readonly unknown[], unknown][];
+
+/** The card moved in every cached page of the pipeline: out of wherever it is, onto the top of `to`'s column. */
+function moveInCache(client: QueryClient, { card, to, lostReason }: Move): void {
+  const moved: PipelineCard = { ...card, state: to, lostReason };
+  const counted = card.value === null ? 0 : 1;
+  const value = card.value ?? 0;
+  client.setQueriesData<PipelineBoard>(
+    { queryKey: keys.pipeline, predicate: (entry) => entry.queryKey.length === 2 },
+    (board) =>
+      board && {
+        columns: board.columns.map((column) => {
+          if (column.state === card.state) {
+            return {
+              ...column,
+              items: column.items.filter((item) => item.id !== card.id),
+              total: Math.max(0, column.total - 1),
+              value: column.value - value,
+              valued: column.valued - counted,
+            };
+          }
+          if (column.state === to) {
+            return {
+              ...column,
+              items: [moved, ...column.items],
+              total: column.total + 1,
+              value: column.value + value,
+              valued: column.valued + counted,
+            };
+          }
+          return column;
+        }),
+      },
+  );
+  client.setQueriesData<InfiniteData<PipelineColumnPage>>(
+    { queryKey: keys.pipeline, predicate: (entry) => entry.queryKey.length === 4 },
+    (data) =>
+      data && {
+        ...data,
+        pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== card.id) })),
+      },
+  );
+}
+
+/**
+ * A card moved to another state through the contact's own PATCH (its version
+ * check, history and activity entry): shown at once, taken back if the server
+ * refuses (the toast and the view's live region say why); a 409 fetches the
+ * board again, as the list does with someone else's change.
+ */
+export function useMoveCard() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ card, to, lostReason }: Move) =>
+      api<ContactDetail>(`/api/admin/contacts/${card.id}`, {
+        method: 'PATCH',
+        json: { state: to, lostReason: to === 'cerrado_perdido' ? lostReason : null, version: card.version },
+      }),
+    onMutate: async (move) => {
+      await client.cancelQueries({ queryKey: keys.pipeline });
+      const before: Snapshot = client.getQueriesData({ queryKey: keys.pipeline });
+      moveInCache(client, move);
+      return { before };
+    },
+    onError: (error, _move, context) => {
+      for (const [key, data] of context?.before ?? []) client.setQueryData(key, data);
+      if (error.status === 409) void client.invalidateQueries({ queryKey: keys.pipeline });
+    },
+    onSuccess: (saved) => client.setQueryData(keys.contact(saved.id), saved),
+    meta: {
+      errorTitle: 'No se pudo mover el prospecto',
+      invalidates: [keys.pipeline, keys.contacts, keys.today, keys.metrics, keys.reminders],
+    },
+  });
+}

@@ -4,7 +4,7 @@
  * one place prices are written. A deal's estimated value is its model's price
  * unless the adviser overrides it. Browser-safe; the server sums with it too.
  */
-import models from '../../data/models.json' with { type: 'json' };
+import modelsFile from '../../data/models.json' with { type: 'json' };
 
 export interface CatalogueModel {
   id: string;
@@ -13,7 +13,7 @@ export interface CatalogueModel {
   price: number;
 }
 
-export const CATALOGUE_MODELS: readonly CatalogueModel[] = [...models]
+export const CATALOGUE_MODELS: readonly CatalogueModel[] = [...modelsFile.models]
   .sort((a, b) => a.order - b.order)
   .map((model) => ({ id: model.id, name: model.name, price: model.priceFromMxn }));
 

@@ -12,4 +12,5 @@ if (!dataDir || !/^\.data\/e2e(-\d+)?$/.test(dataDir)) {
   throw new Error(`fresh-server removes only the browser suite's own data directory, not ${dataDir}`);
 }
 await rm(path.resolve(dataDir), { recursive: true, force: true });
-await import('../../src/server/local/serve.ts');
+const { main } = await import('../../src/server/local/serve.ts');
+await main();

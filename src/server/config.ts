@@ -359,11 +359,11 @@ function notificationConfig(env: Environment): NotificationConfig {
       env.WHATSAPP_TEMPLATE === undefined && env.WHATSAPP_TO === undefined
         ? { WHATSAPP_TEMPLATE: undefined, WHATSAPP_TO: undefined }
         : {
-        WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
-        WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
-        WHATSAPP_TEMPLATE: env.WHATSAPP_TEMPLATE,
-        WHATSAPP_TO: env.WHATSAPP_TO,
-      },
+            WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
+            WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
+            WHATSAPP_TEMPLATE: env.WHATSAPP_TEMPLATE,
+            WHATSAPP_TO: env.WHATSAPP_TO,
+          },
       () => ({
         token: env.WHATSAPP_TOKEN as string,
         phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID as string,

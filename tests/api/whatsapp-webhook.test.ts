@@ -52,7 +52,11 @@ describe('GET /api/whatsapp/webhook (the verification handshake)', () => {
 describe('POST /api/whatsapp/webhook', () => {
   it('accepts only the HMAC-SHA256 of the raw body (accents and emoji included); one byte changed is 401', async () => {
     const raw = JSON.stringify(
-      inboundPayload({ from: '5219990001111', name: 'José Ñúñez 🏡', content: { body: 'Quiero información 🏠 ¿Precio?' } }),
+      inboundPayload({
+        from: '5219990001111',
+        name: 'José Ñúñez 🏡',
+        content: { body: 'Quiero información 🏠 ¿Precio?' },
+      }),
     );
     const signature = sign(raw);
     const post = (body: string | Buffer, header: string | null) =>
@@ -98,25 +102,84 @@ describe('POST /api/whatsapp/webhook', () => {
       image_url: 'https://scontent.xx.fbcdn.net/ad.jpg',
       ctwa_clid: 'ARAkLkA8rmlFeiCktEJQ-QTwRiyYHAFDLMNDBH0CD3qpjd0HR4irJ6LEkR7JwFF4XvnO2E4Nx0-eM-GABDLOPaOdRMv-_zfUQ2a',
     };
-    const cases: { type: string; content?: Record<string, unknown>; extra?: Record<string, unknown>; kind: string; body: string }[] = [
+    const cases: {
+      type: string;
+      content?: Record<string, unknown>;
+      extra?: Record<string, unknown>;
+      kind: string;
+      body: string;
+    }[] = [
       { type: 'text', content: { body: 'Vi su anuncio' }, extra: { referral }, kind: 'text', body: 'Vi su anuncio' },
-      { type: 'image', content: { id: 'media-img-1', mime_type: 'image/jpeg', sha256: 'x', caption: 'Mi terreno' }, kind: 'image', body: 'Mi terreno' },
-      { type: 'audio', content: { id: 'media-voice-1', mime_type: 'audio/ogg; codecs=opus', voice: true }, kind: 'audio', body: '' },
+      {
+        type: 'image',
+        content: { id: 'media-img-1', mime_type: 'image/jpeg', sha256: 'x', caption: 'Mi terreno' },
+        kind: 'image',
+        body: 'Mi terreno',
+      },
+      {
+        type: 'audio',
+        content: { id: 'media-voice-1', mime_type: 'audio/ogg; codecs=opus', voice: true },
+        kind: 'audio',
+        body: '',
+      },
       { type: 'video', content: { id: 'media-vid-1', mime_type: 'video/mp4' }, kind: 'video', body: '' },
-      { type: 'document', content: { id: 'media-doc-1', mime_type: 'application/pdf', filename: 'escrituras.pdf' }, kind: 'document', body: 'escrituras.pdf' },
-      { type: 'sticker', content: { id: 'media-stk-1', mime_type: 'image/webp', animated: false }, kind: 'sticker', body: '' },
-      { type: 'location', content: { latitude: 20.97, longitude: -89.62, name: 'Mi terreno', address: 'Conkal, Yucatán' }, kind: 'location', body: 'Mi terreno, Conkal, Yucatán' },
+      {
+        type: 'document',
+        content: { id: 'media-doc-1', mime_type: 'application/pdf', filename: 'escrituras.pdf' },
+        kind: 'document',
+        body: 'escrituras.pdf',
+      },
+      {
+        type: 'sticker',
+        content: { id: 'media-stk-1', mime_type: 'image/webp', animated: false },
+        kind: 'sticker',
+        body: '',
+      },
+      {
+        type: 'location',
+        content: { latitude: 20.97, longitude: -89.62, name: 'Mi terreno', address: 'Conkal, Yucatán' },
+        kind: 'location',
+        body: 'Mi terreno, Conkal, Yucatán',
+      },
       {
         type: 'contacts',
-        extra: { contacts: [{ name: { formatted_name: 'Ana Pérez', first_name: 'Ana' }, phones: [{ phone: '+52 999 555 0000', type: 'CELL' }] }] },
+        extra: {
+          contacts: [
+            {
+              name: { formatted_name: 'Ana Pérez', first_name: 'Ana' },
+              phones: [{ phone: '+52 999 555 0000', type: 'CELL' }],
+            },
+          ],
+        },
         kind: 'contacts',
         body: 'Ana Pérez: +52 999 555 0000',
       },
       { type: 'reaction', content: { message_id: 'wamid.ours', emoji: '👍' }, kind: 'reaction', body: '👍' },
-      { type: 'button', content: { payload: 'SI_VISITA', text: 'Sí, quiero visitar' }, extra: { context: { from: '529991112233', id: 'wamid.tpl' } }, kind: 'button', body: 'Sí, quiero visitar' },
-      { type: 'interactive', content: { type: 'list_reply', list_reply: { id: 'm1', title: 'Modelo Ceiba', description: '2 recámaras' } }, kind: 'interactive', body: 'Modelo Ceiba — 2 recámaras' },
-      { type: 'interactive', content: { type: 'button_reply', button_reply: { id: 'b1', title: 'Llámenme' } }, kind: 'interactive', body: 'Llámenme' },
-      { type: 'unsupported', extra: { errors: [{ code: 131051, title: 'Message type unknown' }] }, kind: 'unsupported', body: '' },
+      {
+        type: 'button',
+        content: { payload: 'SI_VISITA', text: 'Sí, quiero visitar' },
+        extra: { context: { from: '529991112233', id: 'wamid.tpl' } },
+        kind: 'button',
+        body: 'Sí, quiero visitar',
+      },
+      {
+        type: 'interactive',
+        content: { type: 'list_reply', list_reply: { id: 'm1', title: 'Modelo Ceiba', description: '2 recámaras' } },
+        kind: 'interactive',
+        body: 'Modelo Ceiba — 2 recámaras',
+      },
+      {
+        type: 'interactive',
+        content: { type: 'button_reply', button_reply: { id: 'b1', title: 'Llámenme' } },
+        kind: 'interactive',
+        body: 'Llámenme',
+      },
+      {
+        type: 'unsupported',
+        extra: { errors: [{ code: 131051, title: 'Message type unknown' }] },
+        kind: 'unsupported',
+        body: '',
+      },
       { type: 'order', content: { catalog_id: '1' }, kind: 'unsupported', body: '' },
     ];
     const ids: string[] = [];
@@ -137,7 +200,13 @@ describe('POST /api/whatsapp/webhook', () => {
       expect((await postWebhook(server.url, payload)).status).toBe(200);
     }
     await processed();
-    const rows = await sql<{ wa_message_id: string; kind: string; body: string; media_id: string | null; raw: { id: string } }>(
+    const rows = await sql<{
+      wa_message_id: string;
+      kind: string;
+      body: string;
+      media_id: string | null;
+      raw: { id: string };
+    }>(
       `SELECT wa_message_id, kind, body, media_id, raw FROM whatsapp_messages WHERE wa_message_id = ANY($1) ORDER BY created_at`,
       [ids],
     );
@@ -168,7 +237,11 @@ describe('POST /api/whatsapp/webhook', () => {
       `SELECT unread_count, last_preview, wa_id FROM whatsapp_conversations w JOIN contacts c ON c.id = w.contact_id
        WHERE c.phone = '+529990002222'`,
     );
-    expect(conversation).toEqual({ unread_count: cases.length, last_preview: 'Mensaje no compatible con WhatsApp Business', wa_id: from });
+    expect(conversation).toEqual({
+      unread_count: cases.length,
+      last_preview: 'Mensaje no compatible con WhatsApp Business',
+      wa_id: from,
+    });
   });
 
   it('joins a known contact by any format of its number, and counts the message as activity', async () => {
@@ -177,14 +250,27 @@ describe('POST /api/whatsapp/webhook', () => {
        RETURNING id, last_activity_at`,
     );
     // WhatsApp's id of a Mexican mobile keeps the old "1": 52 1 999 000 3333.
-    await postWebhook(server.url, inboundPayload({ from: '5219990003333', name: 'Martita', content: { body: 'Hola de nuevo' } }));
-    await postWebhook(server.url, inboundPayload({ from: '529990003333', name: 'Martita', content: { body: 'Sigo aquí' } }));
+    await postWebhook(
+      server.url,
+      inboundPayload({ from: '5219990003333', name: 'Martita', content: { body: 'Hola de nuevo' } }),
+    );
+    await postWebhook(
+      server.url,
+      inboundPayload({ from: '529990003333', name: 'Martita', content: { body: 'Sigo aquí' } }),
+    );
     await processed();
-    const rows = await sql<{ contact_id: string }>(`SELECT contact_id FROM whatsapp_messages WHERE body IN ('Hola de nuevo', 'Sigo aquí')`);
+    const rows = await sql<{ contact_id: string }>(
+      `SELECT contact_id FROM whatsapp_messages WHERE body IN ('Hola de nuevo', 'Sigo aquí')`,
+    );
     expect(rows.map((row) => row.contact_id)).toEqual([known?.id, known?.id]);
-    const [contact] = await sql<{ name: string; last_activity_at: Date }>('SELECT name, last_activity_at FROM contacts WHERE id = $1', [known?.id]);
+    const [contact] = await sql<{ name: string; last_activity_at: Date }>(
+      'SELECT name, last_activity_at FROM contacts WHERE id = $1',
+      [known?.id],
+    );
     expect(contact?.name).toBe('Marta Dzul');
-    expect(new Date(contact?.last_activity_at as Date).getTime()).toBeGreaterThan(new Date(known?.last_activity_at as Date).getTime());
+    expect(new Date(contact?.last_activity_at as Date).getTime()).toBeGreaterThan(
+      new Date(known?.last_activity_at as Date).getTime(),
+    );
     expect(await countRows('contacts', `phone = '+529990003333'`)).toBe(1);
   });
 
@@ -217,15 +303,22 @@ describe('POST /api/whatsapp/webhook', () => {
     for (const status of ['read', 'delivered', 'sent', 'delivered'] as const) {
       await postWebhook(server.url, statusPayload({ id: ours, status }));
     }
-    await postWebhook(server.url, statusPayload({ id: failing, status: 'failed', error: { code: 131026, title: 'Message undeliverable' } }));
+    await postWebhook(
+      server.url,
+      statusPayload({ id: failing, status: 'failed', error: { code: 131026, title: 'Message undeliverable' } }),
+    );
     // A status of a message we do not know yet waits for it.
     const early = wamid();
     await postWebhook(server.url, statusPayload({ id: early, status: 'delivered' }));
     await processed();
-    const rows = await sql<{ wa_message_id: string; status: string; error_code: number | null; error_reason: string | null }>(
-      'SELECT wa_message_id, status, error_code, error_reason FROM whatsapp_messages WHERE wa_message_id = ANY($1)',
-      [[ours, failing]],
-    );
+    const rows = await sql<{
+      wa_message_id: string;
+      status: string;
+      error_code: number | null;
+      error_reason: string | null;
+    }>('SELECT wa_message_id, status, error_code, error_reason FROM whatsapp_messages WHERE wa_message_id = ANY($1)', [
+      [ours, failing],
+    ]);
     expect(rows.find((row) => row.wa_message_id === ours)).toMatchObject({ status: 'read', error_code: null });
     expect(rows.find((row) => row.wa_message_id === failing)).toMatchObject({
       status: 'failed',
@@ -236,7 +329,10 @@ describe('POST /api/whatsapp/webhook', () => {
   });
 
   it('marks an opt-out (BAJA, ALTO, STOP in any case, accents ignored) once, in the history and the activity log', async () => {
-    await postWebhook(server.url, inboundPayload({ from: '5219990006666', name: 'Luis Chan', content: { body: 'Información por favor' } }));
+    await postWebhook(
+      server.url,
+      inboundPayload({ from: '5219990006666', name: 'Luis Chan', content: { body: 'Información por favor' } }),
+    );
     await processed();
     const optedOut = async () =>
       (

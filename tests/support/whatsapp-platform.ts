@@ -206,7 +206,10 @@ const envelope = (value: Record<string, unknown>) => ({
 });
 
 let sequence = 0;
-export const wamid = () => `wamid.HBgL${Date.now().toString(36)}${(sequence += 1)}${randomBytes(4).toString('hex')}`;
+export function wamid(): string {
+  sequence += 1;
+  return `wamid.HBgL${Date.now().toString(36)}${sequence}${randomBytes(4).toString('hex')}`;
+}
 
 /** A message from `from` (WhatsApp id, digits), of `type` with its object, as the webhook delivers it. */
 export function inboundPayload(options: {

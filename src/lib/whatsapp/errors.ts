@@ -23,7 +23,8 @@ const REASONS: Record<number, string> = {
   131009: 'Un dato del mensaje no es válido.',
   131016: 'WhatsApp está saturado. Inténtalo en un momento.',
   131021: 'No se puede enviar un mensaje al mismo número de la empresa.',
-  131026: 'El mensaje no se pudo entregar: el número no tiene WhatsApp, bloqueó a la empresa o usa una versión antigua.',
+  131026:
+    'El mensaje no se pudo entregar: el número no tiene WhatsApp, bloqueó a la empresa o usa una versión antigua.',
   131030: 'El número no está en la lista de destinatarios permitidos de la cuenta de prueba.',
   131031: 'La cuenta de WhatsApp de la empresa está bloqueada.',
   131042: 'Hay un problema con la forma de pago de la cuenta de WhatsApp.',

@@ -5,12 +5,12 @@ import { requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
+import { conversationTasks } from '../whatsapp/jobs.ts';
 import { channelOn } from './channels/configured.ts';
 import { deliver } from './deliver.ts';
 import { sendPushReminder } from './push.ts';
 import { deliverTask, enabledChannels, LEGACY_DELIVER_TASK, scheduleDeliveries } from './queue.ts';
 import { PUSH_TASK, type PushJob, REMINDER_TASK, runReminder } from './reminders.ts';
-import { conversationTasks } from '../whatsapp/jobs.ts';
 
 // Each channel's graphile-worker runner (its tasks, options and pool), from the one list of
 // channels; the local worker and Netlify's drain (worker.ts) start them.

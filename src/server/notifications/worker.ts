@@ -2,11 +2,11 @@ import { type Runner, run } from 'graphile-worker';
 import { getConfig, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { maintainWhatsapp } from '../whatsapp/queue.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
 import { requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
-import { maintainWhatsapp } from '../whatsapp/queue.ts';
 
 /** The slots of each channel's runner (tests read it). */
 export { CONCURRENCY } from './lanes.ts';

@@ -1,5 +1,5 @@
-import { errorReason } from '../../lib/whatsapp/errors.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
+import { errorReason } from '../../lib/whatsapp/errors.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { recordActivity } from '../team/activity.ts';
@@ -113,9 +113,10 @@ async function storeInbound(
     );
     contactId = touched.rows[0]?.id;
     // Created by this transaction (not by a lead that won the race): its created_at is this transaction's now().
-    const fresh = await tx.query<{ created: boolean }>('SELECT created_at = now() AS created FROM contacts WHERE id = $1', [
-      contactId,
-    ]);
+    const fresh = await tx.query<{ created: boolean }>(
+      'SELECT created_at = now() AS created FROM contacts WHERE id = $1',
+      [contactId],
+    );
     created = fresh.rows[0]?.created === true;
     if (!contactId) throw new Error('touch_contact returned no contact');
   }
@@ -163,9 +164,7 @@ async function storeInbound(
     [contactId, message.from, messageId, message.at.toISOString(), previewOf(message.kind, message.body), optOut],
   );
   // Their message is activity with the person ("Última actividad").
-  await tx.query('UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()) WHERE id = $1', [
-    contactId,
-  ]);
+  await tx.query('UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()) WHERE id = $1', [contactId]);
   if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
   return { messageId, contactId, created };
 }

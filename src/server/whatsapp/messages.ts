@@ -1,4 +1,4 @@
-import { mediaUrl, type MessageKind, type MessageStatus, type WhatsappMessage } from '../../lib/whatsapp/contract.ts';
+import { type MessageKind, type MessageStatus, mediaUrl, type WhatsappMessage } from '../../lib/whatsapp/contract.ts';
 
 /**
  * A message row as the panel receives it (contract.ts). The read endpoints
@@ -53,7 +53,9 @@ export function toMessage(row: MessageRow): WhatsappMessage {
     status: row.status,
     statusAt: new Date(row.status_at).toISOString(),
     error:
-      row.status === 'failed' ? { code: row.error_code, reason: row.error_reason ?? 'WhatsApp no aceptó el mensaje.' } : null,
+      row.status === 'failed'
+        ? { code: row.error_code, reason: row.error_reason ?? 'WhatsApp no aceptó el mensaje.' }
+        : null,
     templateName: row.template_name,
     sentBy:
       row.direction === 'out' && (row.sent_by_name || row.automated)
@@ -68,6 +70,8 @@ export async function readMessage(
   db: { query<Row>(text: string, values?: unknown[]): Promise<{ rows: Row[] }> },
   id: string,
 ): Promise<WhatsappMessage | null> {
-  const { rows } = await db.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM whatsapp_messages m WHERE m.id = $1`, [id]);
+  const { rows } = await db.query<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM whatsapp_messages m WHERE m.id = $1`, [
+    id,
+  ]);
   return rows[0] ? toMessage(rows[0]) : null;
 }

@@ -26,7 +26,12 @@ export interface InboundMessage {
   media: { id: string; mime: string | null; filename: string | null } | null;
   replyTo: string | null;
   /** A click-to-WhatsApp ad's referral. */
-  referral: { sourceUrl: string | null; sourceId: string | null; sourceType: string | null; headline: string | null } | null;
+  referral: {
+    sourceUrl: string | null;
+    sourceId: string | null;
+    sourceType: string | null;
+    headline: string | null;
+  } | null;
   raw: Json;
 }
 

@@ -29,7 +29,8 @@ import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
 /** The Spanish reasons the composer shows (and a 409 carries). */
 export const REFUSALS: Record<SendRefusal, string> = {
   window_closed: `Pasaron más de ${CUSTOMER_SERVICE_WINDOW_HOURS} horas desde el último mensaje del prospecto: WhatsApp solo permite enviarle una plantilla aprobada hasta que vuelva a escribir.`,
-  opted_out: 'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO o STOP): no se le pueden enviar plantillas.',
+  opted_out:
+    'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO o STOP): no se le pueden enviar plantillas.',
   no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
   key_reused: 'Este envío ya se usó para otro mensaje. Recarga la página e inténtalo de nuevo.',
   not_configured: 'El envío por WhatsApp no está configurado.',
@@ -121,66 +122,68 @@ export async function enqueueMessage(
   input: SendMessageInput,
   actor: Actor,
 ): Promise<SendAnswer> {
-  const answer = await db.transaction(async (tx): Promise<SendAnswer | { kind: 'done'; id: string; created: boolean }> => {
-    const existing = await tx.query<{ id: string; contact_id: string }>(
-      'SELECT id, contact_id FROM whatsapp_messages WHERE idempotency_key = $1',
-      [input.idempotencyKey],
-    );
-    if (existing.rows[0]) {
-      return existing.rows[0].contact_id === contactId
-        ? { kind: 'done', id: existing.rows[0].id, created: false }
-        : { kind: 'refused', reason: 'key_reused' };
-    }
-    const contact = await contactWindow(tx, contactId);
-    if (!contact) return { kind: 'not_found' };
-    let body: string;
-    let template: WhatsappTemplate | undefined;
-    let raw: object = {};
-    if (input.kind === 'text') {
-      if (!contact.window_open) return { kind: 'refused', reason: 'window_closed' };
-      body = input.text;
-      if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
-    } else {
-      if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
-      template = findTemplate(input.template);
-      if (!template) return { kind: 'refused', reason: 'not_configured' };
-      const values = templateValues(contact);
-      body = renderTemplate(template, values);
-      raw = { parameters: templateParameters(template, values) };
-    }
-    const id = randomUUID();
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
-                                      sent_by, sent_by_name, raw)
-       VALUES ($1, $2, 'out', $3, $4, 'sending', $5, $6, $7, $8, $9::jsonb)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-      [
-        id,
-        contactId,
-        input.kind,
-        body,
-        template?.name ?? null,
-        input.idempotencyKey,
-        actor.id,
-        actor.name,
-        JSON.stringify(raw),
-      ],
-    );
-    if (!inserted.rows[0]) {
-      // The same key pressed twice at once: the other press stored it (this INSERT waited for it).
-      const other = await tx.query<{ id: string; contact_id: string }>(
+  const answer = await db.transaction(
+    async (tx): Promise<SendAnswer | { kind: 'done'; id: string; created: boolean }> => {
+      const existing = await tx.query<{ id: string; contact_id: string }>(
         'SELECT id, contact_id FROM whatsapp_messages WHERE idempotency_key = $1',
         [input.idempotencyKey],
       );
-      const row = other.rows[0];
-      if (!row || row.contact_id !== contactId) return { kind: 'refused', reason: 'key_reused' };
-      return { kind: 'done', id: row.id, created: false };
-    }
-    await storedOurs(tx, contactId, id, body, input.kind, true);
-    if (template) await recordTemplate(tx, contactId, contact.name, template, actor);
-    await scheduleSends(tx, [id]);
-    return { kind: 'done', id, created: true };
-  });
+      if (existing.rows[0]) {
+        return existing.rows[0].contact_id === contactId
+          ? { kind: 'done', id: existing.rows[0].id, created: false }
+          : { kind: 'refused', reason: 'key_reused' };
+      }
+      const contact = await contactWindow(tx, contactId);
+      if (!contact) return { kind: 'not_found' };
+      let body: string;
+      let template: WhatsappTemplate | undefined;
+      let raw: object = {};
+      if (input.kind === 'text') {
+        if (!contact.window_open) return { kind: 'refused', reason: 'window_closed' };
+        body = input.text;
+        if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
+      } else {
+        if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
+        template = findTemplate(input.template);
+        if (!template) return { kind: 'refused', reason: 'not_configured' };
+        const values = templateValues(contact);
+        body = renderTemplate(template, values);
+        raw = { parameters: templateParameters(template, values) };
+      }
+      const id = randomUUID();
+      const inserted = await tx.query<{ id: string }>(
+        `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
+                                      sent_by, sent_by_name, raw)
+       VALUES ($1, $2, 'out', $3, $4, 'sending', $5, $6, $7, $8, $9::jsonb)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+        [
+          id,
+          contactId,
+          input.kind,
+          body,
+          template?.name ?? null,
+          input.idempotencyKey,
+          actor.id,
+          actor.name,
+          JSON.stringify(raw),
+        ],
+      );
+      if (!inserted.rows[0]) {
+        // The same key pressed twice at once: the other press stored it (this INSERT waited for it).
+        const other = await tx.query<{ id: string; contact_id: string }>(
+          'SELECT id, contact_id FROM whatsapp_messages WHERE idempotency_key = $1',
+          [input.idempotencyKey],
+        );
+        const row = other.rows[0];
+        if (!row || row.contact_id !== contactId) return { kind: 'refused', reason: 'key_reused' };
+        return { kind: 'done', id: row.id, created: false };
+      }
+      await storedOurs(tx, contactId, id, body, input.kind, true);
+      if (template) await recordTemplate(tx, contactId, contact.name, template, actor);
+      await scheduleSends(tx, [id]);
+      return { kind: 'done', id, created: true };
+    },
+  );
   if (answer.kind !== 'done') return answer;
   const message = await readMessage(db, answer.id);
   if (!message) return { kind: 'not_found' };
@@ -252,7 +255,12 @@ interface ClaimedMessage {
 /** The Cloud API request of a message of ours (Meta's "messages" endpoint), with our id to echo in its statuses. */
 function requestOf(message: ClaimedMessage): object {
   const to = message.wa_id ?? message.phone.replace(/^\+/, '');
-  const common = { messaging_product: 'whatsapp', recipient_type: 'individual', to, biz_opaque_callback_data: message.id };
+  const common = {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    biz_opaque_callback_data: message.id,
+  };
   if (message.kind === 'text') return { ...common, type: 'text', text: { body: message.body, preview_url: false } };
   const template = findTemplate(message.template_name ?? '');
   return {
@@ -339,7 +347,10 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   const result = await postMessage(whatsapp, request);
   if (result.kind === 'accepted') {
     await db.transaction(async (tx) => {
-      await tx.query('UPDATE whatsapp_messages SET raw = $2::jsonb WHERE id = $1', [message.id, JSON.stringify(request)]);
+      await tx.query('UPDATE whatsapp_messages SET raw = $2::jsonb WHERE id = $1', [
+        message.id,
+        JSON.stringify(request),
+      ]);
       await acceptedAs(tx, message.id, result.waMessageId);
       // A person's first message that reached the platform: the response time's end (decision 0039).
       if (!message.automated) {

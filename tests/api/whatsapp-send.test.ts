@@ -265,6 +265,18 @@ describe('sending from the contact page', () => {
   });
 });
 
+describe('without WHATSAPP_FIRST_REPLY_TEMPLATE', () => {
+  it('a new lead gets no first reply', async () => {
+    const answer = await fetch(`${server.url}/api/quick-quotes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ name: 'Sin Plantilla', phone: '999 123 0099', email: '', origin: 'hero' }),
+    });
+    expect(answer.status).toBe(201);
+    expect(await countRows('whatsapp_messages', 'automated')).toBe(0);
+  });
+});
+
 describe('GET /api/admin/whatsapp/media/{messageId}', () => {
   it('serves a media to signed-in members only, fetched with the token from the platform', async () => {
     await postWebhook(

@@ -21,7 +21,8 @@ import { inboundPayload, sign, startFakePlatform, statusPayload, whatsappEnv } f
 import { type Figure, report } from './report.ts';
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
-if (!Number.isInteger(DELIVERIES) || DELIVERIES < 100) throw new Error(`BENCH_DELIVERIES must be >= 100, not ${DELIVERIES}`);
+if (!Number.isInteger(DELIVERIES) || DELIVERIES < 100)
+  throw new Error(`BENCH_DELIVERIES must be >= 100, not ${DELIVERIES}`);
 const IN_FLIGHT = 50;
 const BUDGET = { ackP99Ms: 50, processedWithinS: 300 };
 const DUPLICATES = Math.round(DELIVERIES * 0.1);
@@ -70,12 +71,18 @@ for (let i = 0; i < INBOUND; i += 1) {
   const from = `52199${String(i % PEOPLE).padStart(8, '0')}`;
   bodies.push(
     JSON.stringify(
-      inboundPayload({ from, name: `Persona ${i % PEOPLE} Ñandú`, id: `wamid.bench-in-${i}`, content: { body: `Mensaje ${i} ¿precio? 🏠` } }),
+      inboundPayload({
+        from,
+        name: `Persona ${i % PEOPLE} Ñandú`,
+        id: `wamid.bench-in-${i}`,
+        content: { body: `Mensaje ${i} ¿precio? 🏠` },
+      }),
     ),
   );
 }
 for (const id of ourIds) {
-  for (const status of ['sent', 'delivered', 'read'] as const) bodies.push(JSON.stringify(statusPayload({ id, status })));
+  for (const status of ['sent', 'delivered', 'read'] as const)
+    bodies.push(JSON.stringify(statusPayload({ id, status })));
 }
 shuffle(bodies);
 // Duplicates: the same body again, somewhere after the first.
@@ -119,7 +126,9 @@ try {
   );
   const sentIn = (performance.now() - started) / 1000;
   const p99 = percentile(latencies, 99);
-  console.log(`Acknowledged in ${sentIn.toFixed(1)} s: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; the queue keeps processing…`);
+  console.log(
+    `Acknowledged in ${sentIn.toFixed(1)} s: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms; the queue keeps processing…`,
+  );
   rows.push({
     figure: `webhook acknowledgement p99 (${signed.length.toLocaleString('en')} deliveries, ${IN_FLIGHT} in flight, ${(signed.length / sentIn).toFixed(0)}/s; p50 ${percentile(latencies, 50).toFixed(1)} ms)`,
     value: `${p99.toFixed(1)} ms`,
@@ -145,7 +154,12 @@ try {
     pass: pending === 0,
   });
 
-  const { rows: stored } = await client.query<{ inbound: number; distinct_ids: number; contacts: number; unread: number }>(
+  const { rows: stored } = await client.query<{
+    inbound: number;
+    distinct_ids: number;
+    contacts: number;
+    unread: number;
+  }>(
     `SELECT count(*) FILTER (WHERE direction = 'in')::int AS inbound,
             count(DISTINCT wa_message_id) FILTER (WHERE direction = 'in')::int AS distinct_ids,
             (SELECT count(*)::int FROM contacts WHERE phone LIKE '+5299%' AND first_touch ->> 'utm_source' = 'whatsapp') AS contacts,

@@ -111,11 +111,57 @@ CREATE INDEX whatsapp_conversations_recent_idx ON whatsapp_conversations (last_m
 -- The unread filter and the badge's sum: only conversations with something unread.
 CREATE INDEX whatsapp_conversations_unread_idx ON whatsapp_conversations (last_message_at DESC, contact_id DESC)
   INCLUDE (unread_count) WHERE unread_count > 0;
+-- "Mías" and "Sin asignar": the contact's adviser, kept equal to contacts.assigned_to by the triggers below.
+ALTER TABLE whatsapp_conversations ADD COLUMN assigned_to uuid REFERENCES users (id) ON DELETE SET NULL;
+CREATE INDEX whatsapp_conversations_assigned_idx ON whatsapp_conversations (assigned_to, last_message_at DESC, contact_id DESC);
 -- "Esperando respuesta" (waiting more than 15 minutes): oldest wait first.
 CREATE INDEX whatsapp_conversations_waiting_idx ON whatsapp_conversations (waiting_since)
   WHERE waiting_since IS NOT NULL;
 CREATE INDEX whatsapp_conversations_opted_out_idx ON whatsapp_conversations (last_message_at DESC)
   WHERE opted_out_at IS NOT NULL;
+
+-- The conversation's adviser is its contact's: copied when the row is written, and
+-- moved when the contact's adviser changes (an assignment, a claim, a merge, a member removed).
+CREATE FUNCTION whatsapp_conversations_assignee() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.assigned_to := (SELECT assigned_to FROM contacts WHERE id = NEW.contact_id);
+  RETURN NEW;
+END $$;
+CREATE TRIGGER whatsapp_conversations_assignee BEFORE INSERT OR UPDATE OF contact_id ON whatsapp_conversations
+  FOR EACH ROW EXECUTE FUNCTION whatsapp_conversations_assignee();
+CREATE FUNCTION contacts_whatsapp_assignee() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE whatsapp_conversations SET assigned_to = NEW.assigned_to WHERE contact_id = NEW.id;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER contacts_whatsapp_assignee AFTER UPDATE OF assigned_to ON contacts
+  FOR EACH ROW WHEN (OLD.assigned_to IS DISTINCT FROM NEW.assigned_to) EXECUTE FUNCTION contacts_whatsapp_assignee();
+
+-- Two contacts merged (src/server/contacts/edit.ts moves every row that names the merged
+-- one): when both have a conversation, the merged one's figures fold into the kept one's
+-- and its row stays behind, deleted with its contact. Their messages move as any row does.
+CREATE FUNCTION whatsapp_conversations_merge() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.contact_id IS DISTINCT FROM OLD.contact_id
+     AND EXISTS (SELECT 1 FROM whatsapp_conversations WHERE contact_id = NEW.contact_id) THEN
+    UPDATE whatsapp_conversations k SET
+      last_message_id = CASE WHEN OLD.last_message_at > k.last_message_at THEN OLD.last_message_id ELSE k.last_message_id END,
+      last_direction = CASE WHEN OLD.last_message_at > k.last_message_at THEN OLD.last_direction ELSE k.last_direction END,
+      last_preview = CASE WHEN OLD.last_message_at > k.last_message_at THEN OLD.last_preview ELSE k.last_preview END,
+      last_message_at = greatest(k.last_message_at, OLD.last_message_at),
+      last_inbound_at = greatest(k.last_inbound_at, OLD.last_inbound_at),
+      unread_count = k.unread_count + OLD.unread_count,
+      waiting_since = least(k.waiting_since, OLD.waiting_since),
+      opted_out_at = least(k.opted_out_at, OLD.opted_out_at),
+      wa_id = coalesce(k.wa_id, OLD.wa_id),
+      updated_at = now()
+    WHERE k.contact_id = NEW.contact_id;
+    RETURN NULL;
+  END IF;
+  RETURN NEW;
+END $$;
+CREATE TRIGGER whatsapp_conversations_merge BEFORE UPDATE OF contact_id ON whatsapp_conversations
+  FOR EACH ROW EXECUTE FUNCTION whatsapp_conversations_merge();
 
 -- 4. A status about a message not known yet (ours, whose send's answer is not stored
 --    yet; or one sent from elsewhere): kept, and applied when the message gets its id.

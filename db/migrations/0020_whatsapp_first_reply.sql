@@ -41,6 +41,12 @@ BEGIN
     updated_at = now();
   INSERT INTO contact_events (contact_id, kind, to_value, detail)
   VALUES (p_contact, 'whatsapp_template', 'Respuesta automática', p_reply ->> 'template');
+  -- The activity log records every template sent (recordActivity's columns; the site is the actor).
+  INSERT INTO activity_log (actor_id, actor_name, kind, summary, details)
+  SELECT NULL, NULL, 'whatsapp_template',
+         left('Respuesta automática por WhatsApp a ' || c.name || ' (plantilla ' || (p_reply ->> 'template') || ')', 500),
+         jsonb_build_object('contact', p_contact, 'template', p_reply ->> 'template', 'automated', true)
+  FROM contacts c WHERE c.id = p_contact;
   RETURN message;
 END $$;
 

@@ -8,7 +8,13 @@
  * - they hold 10% duplicates (the same body again, at a random later place)
  *   and every status of our messages shuffled (sent, delivered and read in
  *   any order): once the queue is done, every message is stored once, every
- *   status is at its furthest state (read), and the unread counts add up.
+ *   status is at its furthest state (read), and the unread counts add up;
+ * - the inbox's reads the panel makes, on 100,000 contacts with a
+ *   conversation and 1,000,000 messages (BENCH_INBOX_CONTACTS, 10 messages
+ *   each), straight on the database (the schema's share of the budgets; the
+ *   endpoints add the server's per-request cost): the first page p95 <= 50 ms
+ *   (all, and an adviser's "mine"), the badge's sum, and a conversation's
+ *   latest 50 messages p95 <= 30 ms.
  */
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,6 +22,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
 import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
+import { MESSAGE_COLUMNS } from '../../src/server/whatsapp/messages.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { inboundPayload, sign, startFakePlatform, statusPayload, whatsappEnv } from '../support/whatsapp-platform.ts';
 import { type Figure, report } from './report.ts';
@@ -24,6 +31,8 @@ const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 if (!Number.isInteger(DELIVERIES) || DELIVERIES < 100)
   throw new Error(`BENCH_DELIVERIES must be >= 100, not ${DELIVERIES}`);
 const IN_FLIGHT = 50;
+const INBOX_CONTACTS = Number(process.env.BENCH_INBOX_CONTACTS ?? 100_000);
+const INBOX_READS = 200;
 const BUDGET = { ackP99Ms: 50, processedWithinS: 300 };
 const DUPLICATES = Math.round(DELIVERIES * 0.1);
 const UNIQUE = DELIVERIES - DUPLICATES;
@@ -41,6 +50,99 @@ function shuffle<T>(items: T[]): T[] {
     [items[i], items[j]] = [items[j] as T, items[i] as T];
   }
   return items;
+}
+
+/** Runs `read(i)` INBOX_READS times, one at a time, after a warm-up; the p95 in ms. */
+async function p95Of(read: (i: number) => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 10; i += 1) await read(i);
+  const latencies: number[] = [];
+  for (let i = 0; i < INBOX_READS; i += 1) {
+    const started = performance.now();
+    await read(i);
+    latencies.push(performance.now() - started);
+  }
+  return percentile(latencies, 95);
+}
+
+/** The inbox's reads (decision 0039's reference queries) on a seeded database. */
+async function inboxReads(): Promise<Figure[]> {
+  console.log(
+    `Seeding ${INBOX_CONTACTS.toLocaleString('en')} conversations and ${(INBOX_CONTACTS * 10).toLocaleString('en')} messages…`,
+  );
+  const seeding = performance.now();
+  await client.query(
+    `INSERT INTO users (email, name, password_hash) SELECT 'asesor' || g || '@bench.mx', 'Asesor ' || g, '$2a$04$bench' FROM generate_series(1, 20) AS g`,
+  );
+  await client.query(
+    `INSERT INTO contacts (phone, name, is_buyer, assigned_to)
+     SELECT '+5296' || lpad(g::text, 8, '0'), 'Persona ' || g, true,
+            CASE WHEN g % 3 = 0 THEN NULL ELSE (SELECT id FROM users WHERE email = 'asesor' || (1 + g % 20) || '@bench.mx') END
+     FROM generate_series(1, $1::int) AS g`,
+    [INBOX_CONTACTS],
+  );
+  await client.query(
+    `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, body, status, created_at, status_at)
+     SELECT c.id, CASE WHEN k % 2 = 0 THEN 'in' ELSE 'out' END, 'wamid.seed-' || c.phone || '-' || k, 'text',
+            'Mensaje ' || k || ' de ' || c.name, CASE WHEN k % 2 = 0 THEN 'received' ELSE 'read' END,
+            now() - make_interval(secs => (random() * 86400 * 60)::int), now()
+     FROM contacts c, generate_series(1, 10) AS k WHERE c.phone LIKE '+5296%'`,
+  );
+  await client.query(
+    `INSERT INTO whatsapp_conversations (contact_id, last_message_id, last_message_at, last_direction, last_preview,
+                                         last_inbound_at, unread_count, waiting_since)
+     SELECT DISTINCT ON (m.contact_id) m.contact_id, m.id, m.created_at, m.direction, left(m.body, 160), m.created_at,
+            CASE WHEN random() < 0.05 THEN 1 + (random() * 5)::int ELSE 0 END,
+            CASE WHEN m.direction = 'in' THEN m.created_at END
+     FROM whatsapp_messages m JOIN contacts c ON c.id = m.contact_id WHERE c.phone LIKE '+5296%'
+     ORDER BY m.contact_id, m.created_at DESC`,
+  );
+  await client.query('ANALYZE');
+  console.log(`Seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  const { rows: people } = await client.query<{ id: string }>(
+    `SELECT id FROM contacts WHERE phone LIKE '+5296%' ORDER BY random() LIMIT $1`,
+    [INBOX_READS + 10],
+  );
+  const { rows: advisers } = await client.query<{ id: string }>(`SELECT id FROM users WHERE email LIKE '%@bench.mx'`);
+  const page = `SELECT w.contact_id, c.name, c.phone, c.assigned_to, w.last_message_id, w.last_message_at, w.last_direction,
+                       w.last_preview, w.unread_count, w.waiting_since, w.opted_out_at
+                FROM whatsapp_conversations w JOIN contacts c ON c.id = w.contact_id`;
+  const all = await p95Of(() => client.query(`${page} ORDER BY w.last_message_at DESC, w.contact_id DESC LIMIT 31`));
+  const mine = await p95Of((i) =>
+    client.query(`${page} WHERE w.assigned_to = $1 ORDER BY w.last_message_at DESC, w.contact_id DESC LIMIT 31`, [
+      advisers[i % advisers.length]?.id,
+    ]),
+  );
+  const unassigned = await p95Of(() =>
+    client.query(`${page} WHERE w.assigned_to IS NULL ORDER BY w.last_message_at DESC, w.contact_id DESC LIMIT 31`),
+  );
+  const unread = await p95Of(() =>
+    client.query(`${page} WHERE w.unread_count > 0 ORDER BY w.last_message_at DESC, w.contact_id DESC LIMIT 31`),
+  );
+  const badge = await p95Of(() =>
+    client.query(
+      'SELECT sum(unread_count)::int AS messages, count(*)::int AS conversations FROM whatsapp_conversations WHERE unread_count > 0',
+    ),
+  );
+  const latest = await p95Of((i) =>
+    client.query(
+      `SELECT ${MESSAGE_COLUMNS} FROM whatsapp_messages m WHERE m.contact_id = $1 ORDER BY m.created_at DESC, m.id DESC LIMIT 51`,
+      [people[i]?.id],
+    ),
+  );
+  const figure = (name: string, p95: number, budget: number): Figure => ({
+    figure: `${name} p95 (${INBOX_READS} reads on the database, ${INBOX_CONTACTS.toLocaleString('en')} conversations, ${(INBOX_CONTACTS * 10).toLocaleString('en')} messages)`,
+    value: `${p95.toFixed(1)} ms`,
+    budget: `<= ${budget} ms`,
+    pass: p95 <= budget,
+  });
+  return [
+    figure('inbox first page, all', all, 50),
+    figure("inbox first page, an adviser's own", mine, 50),
+    figure('inbox first page, unassigned', unassigned, 50),
+    figure('inbox first page, unread', unread, 50),
+    figure('unread badge', badge, 50),
+    figure("a conversation's latest 50 messages", latest, 30),
+  ];
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'casas-bench-whatsapp-'));
@@ -188,6 +290,7 @@ try {
     pass: read === OUR_MESSAGES && statuses.length === 1,
   });
 
+  rows.push(...(await inboxReads()));
   report(
     `WhatsApp webhook on the local server: ${signed.length.toLocaleString('en')} deliveries (${DUPLICATES.toLocaleString('en')} duplicates), ${os.cpus().length} cores`,
     rows,

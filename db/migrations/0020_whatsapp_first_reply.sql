@@ -22,6 +22,12 @@ BEGIN
   IF EXISTS (SELECT 1 FROM whatsapp_conversations WHERE contact_id = p_contact AND opted_out_at IS NOT NULL) THEN
     RETURN NULL;
   END IF;
+  -- Already stored (the usual case for a person's second lead): a plain read, without waiting
+  -- on that row's lock. The INSERT below would wait for its send job's transaction, which
+  -- deadlocked with this lead's lock on the contact (seen under 10 leads of one phone).
+  IF EXISTS (SELECT 1 FROM whatsapp_messages WHERE idempotency_key = 'first-reply:' || p_contact) THEN
+    RETURN NULL;
+  END IF;
   INSERT INTO whatsapp_messages (contact_id, direction, kind, body, status, template_name, idempotency_key, automated, raw)
   VALUES (p_contact, 'out', 'template', p_reply ->> 'body', 'sending', p_reply ->> 'template',
           'first-reply:' || p_contact, true, jsonb_build_object('parameters', coalesce(p_reply -> 'parameters', '[]')))

@@ -44,7 +44,14 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
     const value = await read();
     if (done(value)) return value;
     if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}\n${server.output().slice(-3000)}`);
+      throw new Error(
+        `timed out waiting for ${what}: ${JSON.stringify(value)}\n${server
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('level":"error') || line.includes('level":"warn'))
+          .join('\n')
+          .slice(0, 4000)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -66,7 +73,14 @@ describe('the instant first reply', () => {
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => lead(quickQuote({ name: 'Fernanda Aké Dzib', phone: '999 400 1000' }))),
     );
-    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    expect(
+      answers.map((answer) => answer.status),
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"level":"error"'))
+        .join('\n'),
+    ).toEqual(Array(10).fill(201));
     const sent = await eventually(
       async () => platform.sent.filter((request) => request.to === '529994001000'),
       (list) => list.length >= 1,

@@ -346,20 +346,36 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   const request = requestOf(message);
   const result = await postMessage(whatsapp, request);
   if (result.kind === 'accepted') {
-    await db.transaction(async (tx) => {
-      await tx.query('UPDATE whatsapp_messages SET raw = $2::jsonb WHERE id = $1', [
-        message.id,
-        JSON.stringify(request),
-      ]);
-      await acceptedAs(tx, message.id, result.waMessageId);
-      // A person's first message that reached the platform: the response time's end (decision 0039).
-      if (!message.automated) {
-        await tx.query('UPDATE contacts SET first_replied_at = coalesce(first_replied_at, now()) WHERE id = $1', [
-          message.contact_id,
-        ]);
+    // The platform has it: its id must be written, never the message sent again. A transient
+    // database error here (a deadlock, a lost connection) is tried again at once, a few times;
+    // the message stays claimed meanwhile, so no other attempt sends it.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await db.transaction(async (tx) => {
+          await tx.query('UPDATE whatsapp_messages SET raw = $2::jsonb WHERE id = $1', [
+            message.id,
+            JSON.stringify(request),
+          ]);
+          await acceptedAs(tx, message.id, result.waMessageId);
+          // A person's first message that reached the platform: the response time's end (decision 0039).
+          if (!message.automated) {
+            await tx.query('UPDATE contacts SET first_replied_at = coalesce(first_replied_at, now()) WHERE id = $1', [
+              message.contact_id,
+            ]);
+          }
+        });
+        return 'sent';
+      } catch (error) {
+        logJson('error', {
+          event: 'whatsapp_accepted_not_recorded',
+          message: message.id,
+          attempt,
+          error: (error as Error).message,
+        });
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
       }
-    });
-    return 'sent';
+    }
   }
   const retry = result.kind === 'unreachable' || result.retry;
   if (!retry) {

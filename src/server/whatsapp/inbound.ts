@@ -164,8 +164,18 @@ async function storeInbound(
      RETURNING (opted_out_at = now() AND $6) AS opted_now`,
     [contactId, message.from, messageId, message.at.toISOString(), previewOf(message.kind, message.body), optOut],
   );
-  // Their message is activity with the person ("Última actividad").
-  await tx.query('UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()) WHERE id = $1', [contactId]);
+  // Their message is activity with the person ("Última actividad"). An ad's referral is the
+  // latest attribution, and the first one of a contact that a message without it created first
+  // (the queue processes a conversation's first messages in any order).
+  await tx.query(
+    `UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()),
+       last_touch = CASE WHEN $2::jsonb IS NULL THEN last_touch ELSE $2::jsonb END,
+       first_touch = CASE WHEN $2::jsonb IS NOT NULL
+                           AND first_touch = '{"utm_source": "whatsapp", "utm_medium": "mensaje"}'::jsonb
+                          THEN $2::jsonb ELSE first_touch END
+     WHERE id = $1`,
+    [contactId, message.referral && !created ? JSON.stringify(touchOf(message)) : null],
+  );
   if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
   return { messageId, contactId, created };
 }

@@ -93,7 +93,8 @@ export async function mergeContacts(
                            THEN g.last_touch ELSE k.last_touch END,
          created_at = least(k.created_at, g.created_at),
          last_activity_at = greatest(k.last_activity_at, g.last_activity_at, now()),
-         first_moved_at = least(k.first_moved_at, g.first_moved_at)
+         first_moved_at = least(k.first_moved_at, g.first_moved_at),
+         first_replied_at = least(k.first_replied_at, g.first_replied_at)
        FROM contacts g WHERE k.id = $1 AND g.id = $2`,
       [id, merge.from],
     );

@@ -1,0 +1,266 @@
+/**
+ * WhatsApp conversations (issue #27): the shapes the panel and the functions
+ * exchange, one definition for both (decision 0039 describes every endpoint).
+ * Browser-safe: zod's mini build and types only.
+ */
+import * as z from 'zod/mini';
+import '../forms/errors.ts';
+import { multiLineChecks, singleLineChecks } from '../admin/text.ts';
+import { TEMPLATE_NAMES, type TemplateName } from './templates.ts';
+
+export const MESSAGE_KINDS = [
+  'text',
+  'image',
+  'audio',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'reaction',
+  'button',
+  'interactive',
+  'template',
+  'unsupported',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+/** Ours: sending -> sent -> delivered -> read, or failed. Theirs: received. */
+export const MESSAGE_STATUSES = ['received', 'sending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
+  received: 'Recibido',
+  sending: 'Enviando',
+  sent: 'Enviado',
+  delivered: 'Entregado',
+  read: 'Leído',
+  failed: 'No se envió',
+};
+
+/** What the panel says for a kind without text of its own (a voice note, a sticker...). */
+export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
+  text: 'Mensaje',
+  image: 'Foto',
+  audio: 'Audio',
+  video: 'Video',
+  document: 'Documento',
+  sticker: 'Sticker',
+  location: 'Ubicación',
+  contacts: 'Contacto compartido',
+  reaction: 'Reacción',
+  button: 'Respuesta de botón',
+  interactive: 'Respuesta de lista o botón',
+  template: 'Plantilla',
+  unsupported: 'Mensaje no compatible con WhatsApp Business',
+};
+
+/** One message, theirs (`in`) or ours (`out`). Every text is plain text: render it as text, never as HTML. */
+export interface WhatsappMessage {
+  id: string;
+  contactId: string;
+  direction: 'in' | 'out';
+  kind: MessageKind;
+  /** The text to show: the message, a caption, a button's title, the template filled in, a place, the emoji of a reaction. */
+  body: string;
+  /** A photo, audio, video, document or sticker: `url` is our proxy (GET, signed-in members only), never the platform's. */
+  media: { url: string; mime: string | null; filename: string | null } | null;
+  /** A shared place (kind `location`). */
+  location: { latitude: number; longitude: number; name: string | null; address: string | null } | null;
+  /** The platform's id of the message this one answers or reacts to, and ours if we have it. */
+  replyTo: { waMessageId: string; messageId: string | null } | null;
+  status: MessageStatus;
+  /** When the status last moved (ISO 8601). */
+  statusAt: string;
+  /** Why it was not sent, in Spanish (status `failed`); `code` is the platform's error code when it gave one. */
+  error: { code: number | null; reason: string } | null;
+  templateName: string | null;
+  /** Ours: who sent it (a member; null with `automated` for the instant first reply). */
+  sentBy: { id: string | null; name: string } | null;
+  automated: boolean;
+  /** Theirs: when they sent it (the platform's time); ours: when it was pressed. ISO 8601. */
+  createdAt: string;
+}
+
+// ---------- Sending (POST /api/admin/contacts/:id/whatsapp/messages) ----------
+
+const idempotencyKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,128}$/, 'Clave de envío no válida.'));
+
+export const MESSAGE_TEXT_MAX = 4096;
+
+export const sendMessageSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('text'),
+    /** Free text (a quick reply's text, edited or not, is free text too). */
+    text: z
+      .string()
+      .check(
+        ...multiLineChecks,
+        z.trim(),
+        z.minLength(1, 'Escribe el mensaje.'),
+        z.maxLength(MESSAGE_TEXT_MAX, `El mensaje admite hasta ${MESSAGE_TEXT_MAX} caracteres.`),
+      ),
+    /** The quick reply it came from, if any (recorded, not required). */
+    quickReplyId: z.optional(z.uuid()),
+    idempotencyKey,
+  }),
+  z.object({
+    kind: z.literal('template'),
+    template: z.enum(TEMPLATE_NAMES, 'Elige una plantilla de la lista.'),
+    idempotencyKey,
+  }),
+]);
+export type SendMessageInput = z.infer<typeof sendMessageSchema>;
+
+/** 202 (stored now, status `sending`) or 200 (the same key sent before: that message, as it is now). */
+export interface SendMessageAnswer {
+  message: WhatsappMessage;
+}
+
+/**
+ * Why a send is refused before it is stored (409 `{ error, reason }`, `error` in Spanish):
+ * - window_closed: free text outside the 24-hour window (use a template);
+ * - opted_out: a template to someone who wrote BAJA / ALTO / STOP;
+ * - no_phone: a contact without a number WhatsApp can reach;
+ * - key_reused: the idempotency key was used for another message or contact.
+ * 503 `{ error, reason: 'not_configured' }` when the WhatsApp variables are unset.
+ */
+export const SEND_REFUSALS = ['window_closed', 'opted_out', 'no_phone', 'key_reused', 'not_configured'] as const;
+export type SendRefusal = (typeof SEND_REFUSALS)[number];
+export interface SendRefusalAnswer {
+  error: string;
+  reason: SendRefusal;
+}
+
+// ---------- The contact's WhatsApp state (GET /api/admin/contacts/:id/whatsapp) ----------
+
+export const CUSTOMER_SERVICE_WINDOW_HOURS = 24;
+
+export interface TemplateOption {
+  name: TemplateName;
+  label: string;
+  language: string;
+  /** The approved body with `{nombre}`... */
+  body: string;
+  /** The body filled in for this contact (what will be sent and stored). */
+  preview: string;
+}
+
+export interface WhatsappState {
+  /** WhatsApp's variables are set: false, the composer says sending is off. */
+  configured: boolean;
+  /** The 24-hour customer-service window, from their last message. */
+  window: { open: boolean; lastInboundAt: string | null; closesAt: string | null };
+  /** They wrote BAJA / ALTO / STOP (when): templates are refused. */
+  optedOutAt: string | null;
+  /** What the composer may send now. */
+  allowed: { text: boolean; templates: boolean };
+  /** Why something is not allowed, in Spanish, for the composer to say (null when everything is). */
+  reason: string | null;
+  /** The templates, filled in for this contact (empty when templates are not allowed). */
+  templates: TemplateOption[];
+}
+
+// ---------- Templates (GET /api/admin/whatsapp/templates) ----------
+
+export interface TemplateList {
+  templates: Omit<TemplateOption, 'preview'>[];
+}
+
+// ---------- Quick replies (/api/admin/whatsapp/quick-replies) ----------
+
+/** In a quick reply: `{nombre}` the contact's first name, `{asesor}` the sending member's first name. */
+export const QUICK_REPLY_VARIABLES = { nombre: 'el nombre del prospecto', asesor: 'tu nombre' } as const;
+
+export const quickReplySchema = z.object({
+  title: z
+    .string()
+    .check(
+      ...singleLineChecks,
+      z.trim(),
+      z.minLength(1, 'Escribe un título.'),
+      z.maxLength(60, 'El título admite hasta 60 caracteres.'),
+    ),
+  body: z
+    .string()
+    .check(
+      ...multiLineChecks,
+      z.trim(),
+      z.minLength(1, 'Escribe la respuesta.'),
+      z.maxLength(1000, 'La respuesta admite hasta 1000 caracteres.'),
+    ),
+});
+export type QuickReplyInput = z.infer<typeof quickReplySchema>;
+export const quickReplyPatchSchema = z.partial(quickReplySchema);
+
+export interface QuickReply {
+  id: string;
+  title: string;
+  /** As saved, with its `{variables}`. */
+  body: string;
+  /** Filled in for `?contact=` and the signed-in member; absent without `contact`. */
+  text?: string;
+  updatedAt: string;
+}
+export interface QuickReplyList {
+  quickReplies: QuickReply[];
+}
+
+/** `{nombre}` and `{asesor}` filled in (unknown marks stay as written). */
+export function renderQuickReply(body: string, values: { nombre: string; asesor: string }): string {
+  return body.replace(/\{(nombre|asesor)\}/g, (_mark, name: 'nombre' | 'asesor') => values[name]);
+}
+
+// ---------- Media (GET /api/admin/whatsapp/media/:messageId) ----------
+
+/** The proxy's address of a message's media. */
+export const mediaUrl = (messageId: string): string => `/api/admin/whatsapp/media/${messageId}`;
+
+// ---------- The inbox (read endpoints, built with the panel) ----------
+
+export const CONVERSATION_FILTERS = ['all', 'mine', 'unassigned', 'waiting', 'opted_out', 'unread'] as const;
+export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
+
+export const CONVERSATION_FILTER_LABELS: Record<ConversationFilter, string> = {
+  all: 'Todas',
+  mine: 'Mías',
+  unassigned: 'Sin asignar',
+  waiting: 'Esperan respuesta',
+  opted_out: 'Dados de baja',
+  unread: 'No leídas',
+};
+
+/** "Esperan respuesta": their message has waited this long for a person of ours. */
+export const WAITING_MINUTES = 15;
+
+export interface ConversationSummary {
+  contactId: string;
+  name: string;
+  phone: string;
+  assignedTo: { id: string; name: string } | null;
+  lastMessage: { id: string | null; at: string; direction: 'in' | 'out'; preview: string };
+  unread: number;
+  /** Their oldest message not answered by a person since (null: nobody waits). */
+  waitingSince: string | null;
+  optedOutAt: string | null;
+}
+
+/** GET /api/admin/whatsapp/conversations?filter=&q=&cursor= : newest first, 30 a page. */
+export interface ConversationPage {
+  conversations: ConversationSummary[];
+  nextCursor: string | null;
+}
+
+/** GET /api/admin/contacts/:id/whatsapp/messages?before= : newest first, 50 a page (the panel shows them oldest first). */
+export interface MessagePage {
+  messages: WhatsappMessage[];
+  /** Pass as `before` for the older page; null at the first message. */
+  nextCursor: string | null;
+}
+
+/** GET /api/admin/whatsapp/unread : the badge. */
+export interface UnreadCount {
+  /** Unread messages over every conversation, and the conversations that have any. */
+  messages: number;
+  conversations: number;
+}

@@ -25,7 +25,14 @@ let phones = 0;
 /** A contact with a conversation as the webhook's processing keeps it. */
 async function conversation(
   name: string,
-  fields: { minutesAgo: number; to?: string; unread?: number; waitingMinutes?: number; optedOut?: boolean; preview?: string },
+  fields: {
+    minutesAgo: number;
+    to?: string;
+    unread?: number;
+    waitingMinutes?: number;
+    optedOut?: boolean;
+    preview?: string;
+  },
 ): Promise<string> {
   const [row] = await sql<{ id: string }>(
     `WITH c AS (INSERT INTO contacts (phone, name, is_buyer, assigned_to) VALUES ($1, $2, true, $3) RETURNING id)
@@ -110,10 +117,7 @@ describe('the inbox’s reads', () => {
       lastMessage: { direction: 'in', preview: 'Hola, soy Lucía Pech' },
     });
     expect(first.conversations[3]?.lastMessage.preview).toBe('<b>negrita</b>');
-    const second = await get<ConversationPage>(
-      admin,
-      `/api/admin/whatsapp/conversations?cursor=${first.nextCursor}`,
-    );
+    const second = await get<ConversationPage>(admin, `/api/admin/whatsapp/conversations?cursor=${first.nextCursor}`);
     expect(names(second)).toEqual(['Relleno 26', 'Relleno 27', 'Relleno 28', 'Relleno 29', 'Relleno 30', 'Relleno 31']);
     expect(second.nextCursor).toBeNull();
   });

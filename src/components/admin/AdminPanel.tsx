@@ -4,6 +4,7 @@ import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
 import { ContactsView } from './contacts/ContactsView.tsx';
+import { UnreadBadge } from './conversations/UnreadBadge.tsx';
 import { PanelQueries } from './query.tsx';
 import { RemindersBadge } from './reminders/RemindersBadge.tsx';
 import { useLeadPages } from './requests/queries.ts';
@@ -16,6 +17,9 @@ import { TodayView } from './today/TodayView.tsx';
 // The day's views come with the page; the others load when opened (the panel's first touch stays light).
 const AccountView = lazy(() => import('./account/AccountView.tsx').then((m) => ({ default: m.AccountView })));
 const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) => ({ default: m.ActivityView })));
+const ConversationsView = lazy(() =>
+  import('./conversations/ConversationsView.tsx').then((m) => ({ default: m.ConversationsView })),
+);
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
 const NotificationsView = lazy(() =>
@@ -27,6 +31,7 @@ const TeamView = lazy(() => import('./team/TeamView.tsx').then((m) => ({ default
 const VIEWS = [
   'hoy',
   'prospectos',
+  'conversaciones',
   'llamadas',
   'metricas',
   'solicitudes',
@@ -37,7 +42,7 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number];
 /** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'llamadas', 'metricas', 'cuenta'];
+const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'conversaciones', 'llamadas', 'metricas', 'cuenta'];
 const viewOf = (name: string | null): View => VIEWS.find((view) => view === name) ?? 'hoy';
 
 /** The island of /admin: the panel with the page's cache. */
@@ -86,6 +91,7 @@ export function AdminPanel() {
     [
       ['hoy', 'Hoy'],
       ['prospectos', 'Prospectos'],
+      ['conversaciones', 'Conversaciones'],
       ['llamadas', 'Llamadas'],
       ['metricas', 'Métricas'],
       ['solicitudes', `Solicitudes (${total})`],
@@ -134,6 +140,7 @@ export function AdminPanel() {
             className="inline-flex min-h-11 shrink-0 items-center rounded-full px-4 font-semibold whitespace-nowrap text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
+            {name === 'conversaciones' && <UnreadBadge enabled={!member.passkeyPending} />}
           </PanelLink>
         ))}
       </nav>
@@ -158,6 +165,8 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
       return <TodayView admin={member.admin} />;
     case 'prospectos':
       return <ContactsView canExport={member.admin} canSelect={member.admin} />;
+    case 'conversaciones':
+      return <ConversationsView admin={member.admin} />;
     case 'metricas':
       return <MetricsView />;
     case 'llamadas':

@@ -101,7 +101,8 @@ export async function listConversations(
   const last = page.at(-1);
   return {
     conversations: page.map(toConversation),
-    nextCursor: rows.length > CONVERSATIONS_PAGE && last ? encodeCursor({ at: last.cursor_at, id: last.contact_id }) : null,
+    nextCursor:
+      rows.length > CONVERSATIONS_PAGE && last ? encodeCursor({ at: last.cursor_at, id: last.contact_id }) : null,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findTemplate } from '../lib/whatsapp/templates.ts';
 import { normalizeAddress, type TrustProxy } from './ip-address.ts';
 
 /**
@@ -132,6 +133,35 @@ const environmentSchema = z.object({
       .optional(),
   ),
   WHATSAPP_API_URL: webUrl.default('https://graph.facebook.com/v23.0'),
+  // Conversations (issue #27): the webhook's secrets, the media's hosts and the instant first reply.
+  WHATSAPP_APP_SECRET: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => Buffer.byteLength(value) >= 16, 'must be the app secret Meta shows (at least 16 characters)')
+      .optional(),
+  ),
+  WHATSAPP_VERIFY_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => Buffer.byteLength(value) >= 8, 'must be at least 8 characters')
+      .optional(),
+  ),
+  WHATSAPP_MEDIA_HOSTS: optionalText.transform((value, context) => {
+    const hosts = (value ?? 'lookaside.fbsbx.com')
+      .split(',')
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean);
+    const wrong = hosts.filter((host) => !/^[a-z0-9.-]+(:\d{1,5})?$/.test(host));
+    if (wrong.length === 0) return hosts;
+    context.addIssue({ code: 'custom', message: `not a host name (host or host:port): ${wrong.join(', ')}` });
+    return z.NEVER;
+  }),
+  WHATSAPP_FIRST_REPLY_TEMPLATE: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, 'must be a template name (a-z, 0-9, _) listed in src/lib/whatsapp/templates.ts')
+      .optional(),
+  ),
   NOTIFY_RETRY_DELAYS: z
     .string()
     .default('60,300,1800,7200,43200')
@@ -205,6 +235,8 @@ export interface ServerConfig {
   /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
   voiceWebhookSecret: string | undefined;
   notifications: NotificationConfig;
+  /** WhatsApp conversations (issue #27, decision 0039); null when their variables are unset. */
+  whatsapp: WhatsappConfig | null;
   /** Web Push to the members' devices (reminders); null when its VAPID variables are unset. */
   push: PushConfig | null;
 }
@@ -214,6 +246,22 @@ export interface PushConfig {
   publicKey: string;
   privateKey: string;
   subject: string;
+}
+
+/** The Cloud API as the conversations use it: the business number, the webhook's secrets, where media may come from. */
+export interface WhatsappConfig {
+  token: string;
+  phoneNumberId: string;
+  /** Graph API base with its version, without a trailing slash (WHATSAPP_API_URL). */
+  apiUrl: string;
+  /** Signs the webhook's deliveries (X-Hub-Signature-256). */
+  appSecret: string;
+  /** The webhook's verification handshake. */
+  verifyToken: string;
+  /** Hosts (host or host:port) media are fetched from: WHATSAPP_API_URL's and WHATSAPP_MEDIA_HOSTS. */
+  mediaHosts: string[];
+  /** The template sent at once to a new lead with a phone; null: no first reply. */
+  firstReplyTemplate: string | null;
 }
 
 /** The notification channels that are configured; an absent channel is off and enqueues nothing. */
@@ -255,6 +303,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     voiceWebhookSecret: env.VAPI_WEBHOOK_SECRET,
     launchCheck: env.LAUNCH_CHECK,
     notifications: notificationConfig(env),
+    whatsapp: whatsappConfig(env),
     push: pushConfig(env),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
@@ -304,14 +353,17 @@ function notificationConfig(env: Environment): NotificationConfig {
       { NOTIFY_WEBHOOK_URL: env.NOTIFY_WEBHOOK_URL, NOTIFY_WEBHOOK_SECRET: env.NOTIFY_WEBHOOK_SECRET },
       () => ({ url: env.NOTIFY_WEBHOOK_URL as string, secret: env.NOTIFY_WEBHOOK_SECRET as string }),
     ),
+    // Token and number alone serve the conversations (whatsappConfig): the channel is on with its template or number.
     whatsapp: channel(
       'WhatsApp',
-      {
-        WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
-        WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
-        WHATSAPP_TEMPLATE: env.WHATSAPP_TEMPLATE,
-        WHATSAPP_TO: env.WHATSAPP_TO,
-      },
+      env.WHATSAPP_TEMPLATE === undefined && env.WHATSAPP_TO === undefined
+        ? { WHATSAPP_TEMPLATE: undefined, WHATSAPP_TO: undefined }
+        : {
+            WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
+            WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
+            WHATSAPP_TEMPLATE: env.WHATSAPP_TEMPLATE,
+            WHATSAPP_TO: env.WHATSAPP_TO,
+          },
       () => ({
         token: env.WHATSAPP_TOKEN as string,
         phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID as string,
@@ -323,6 +375,50 @@ function notificationConfig(env: Environment): NotificationConfig {
     ),
     retryDelays: env.NOTIFY_RETRY_DELAYS,
     lockTimeoutSeconds: env.NOTIFY_LOCK_TIMEOUT_SECONDS,
+  };
+}
+
+/**
+ * The conversations are on when the token, the number and the webhook's two
+ * secrets are set; some of them only stops the start, naming the others.
+ */
+function whatsappConfig(env: Environment): WhatsappConfig | null {
+  const values = {
+    WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
+    WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
+    WHATSAPP_APP_SECRET: env.WHATSAPP_APP_SECRET,
+    WHATSAPP_VERIFY_TOKEN: env.WHATSAPP_VERIFY_TOKEN,
+  };
+  // Token and number without either secret are the notification channel's alone.
+  if (!env.WHATSAPP_APP_SECRET && !env.WHATSAPP_VERIFY_TOKEN) {
+    if (env.WHATSAPP_FIRST_REPLY_TEMPLATE) {
+      throw new ConfigError(
+        'Invalid environment: WHATSAPP_FIRST_REPLY_TEMPLATE needs the conversations on; also set WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN (and WHATSAPP_TOKEN, WHATSAPP_PHONE_NUMBER_ID).',
+      );
+    }
+    return null;
+  }
+  const missing = Object.entries(values).filter(([, value]) => !value);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid environment: the WhatsApp conversations are half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN).`,
+    );
+  }
+  const firstReply = env.WHATSAPP_FIRST_REPLY_TEMPLATE;
+  if (firstReply && !findTemplate(firstReply)) {
+    throw new ConfigError(
+      `Invalid environment: WHATSAPP_FIRST_REPLY_TEMPLATE "${firstReply}" is not in src/lib/whatsapp/templates.ts (add it there with its approved text).`,
+    );
+  }
+  const apiUrl = env.WHATSAPP_API_URL.replace(/\/+$/, '');
+  return {
+    token: env.WHATSAPP_TOKEN as string,
+    phoneNumberId: env.WHATSAPP_PHONE_NUMBER_ID as string,
+    apiUrl,
+    appSecret: env.WHATSAPP_APP_SECRET as string,
+    verifyToken: env.WHATSAPP_VERIFY_TOKEN as string,
+    mediaHosts: [...new Set([new URL(apiUrl).host.toLowerCase(), ...env.WHATSAPP_MEDIA_HOSTS])],
+    firstReplyTemplate: env.WHATSAPP_FIRST_REPLY_TEMPLATE ?? null,
   };
 }
 

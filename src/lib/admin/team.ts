@@ -51,6 +51,9 @@ export const ACTIVITY_KINDS = [
   'contact_captured',
   'contact_edited',
   'contacts_merged',
+  'whatsapp_template',
+  'whatsapp_opt_out',
+  'quick_reply_changed',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -80,6 +83,9 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   contact_captured: 'Prospecto capturado',
   contact_edited: 'Datos de un prospecto corregidos',
   contacts_merged: 'Prospectos unidos',
+  whatsapp_template: 'Plantilla de WhatsApp enviada',
+  whatsapp_opt_out: 'Baja de mensajes de WhatsApp',
+  quick_reply_changed: 'Respuestas rápidas editadas',
 };
 
 export interface PasskeyView {

@@ -5,6 +5,7 @@ import { requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
+import { conversationTasks } from '../whatsapp/jobs.ts';
 import { channelOn } from './channels/configured.ts';
 import { deliver } from './deliver.ts';
 import { sendPushReminder } from './push.ts';
@@ -38,7 +39,7 @@ const quietLogger = new Logger((scope) => (level, message) => {
 
 /** One runner's work: one channel's tasks, or the reminders' (decision 0035). */
 export interface Lane {
-  channel: NotificationChannel | 'reminders';
+  channel: NotificationChannel | 'reminders' | 'whatsapp_conversations';
   tasks: TaskList;
 }
 
@@ -72,6 +73,8 @@ export function lanes(config: ServerConfig): Lane[] {
       ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
     },
   }));
+  // WhatsApp conversations (decision 0039): their webhook's events and our messages, in a lane of their own.
+  if (config.whatsapp !== null) channels.push({ channel: 'whatsapp_conversations', tasks: conversationTasks(config) });
   // Reminders have a lane of their own when they have somewhere to go (e-mail or Web Push):
   // a push service that hangs holds up no lead's notification.
   if (config.notifications.email === null && config.push === null) return channels;

@@ -2,6 +2,7 @@ import { type Runner, run } from 'graphile-worker';
 import { getConfig, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { maintainWhatsapp } from '../whatsapp/queue.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
 import { scheduleDeliveries } from './queue.ts';
 import { requeueLostReminders } from './reminders.ts';
@@ -52,6 +53,7 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
+  if (config.whatsapp !== null) await maintainWhatsapp(db);
   if (config.notifications.email !== null || config.push !== null) await requeueLostReminders(db);
 }
 

@@ -1,0 +1,260 @@
+import { normalizePhone } from '../../lib/forms/phone.ts';
+import { errorReason } from '../../lib/whatsapp/errors.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { recordActivity } from '../team/activity.ts';
+import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
+
+/**
+ * Processing of one stored delivery of the webhook (a job of the queue):
+ * each message stored once by its platform id, each status moved forward
+ * only, in one transaction with the event's `processed_at`. Running it twice,
+ * or at once with a replay of the same messages, stores nothing twice: the
+ * unique platform id makes the second INSERT wait and then do nothing, and
+ * the conversation's counts move only for a row this transaction inserted.
+ */
+export async function processEvent(db: Database, eventId: string | number): Promise<ProcessOutcome> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction((tx) => processLocked(tx, eventId));
+    } catch (error) {
+      // Two deliveries touching two conversations in opposite orders: one of them is chosen and tried again.
+      const code = (error as { code?: string }).code;
+      if ((code === '40P01' || code === '40001') && attempt < 5) continue;
+      throw error;
+    }
+  }
+}
+
+export interface ProcessOutcome {
+  /** The event was processed by an earlier run. */
+  already: boolean;
+  stored: number;
+  statuses: number;
+  /** Inbound messages stored now: their contact, and whether it was created by them. */
+  inbound: { messageId: string; contactId: string; created: boolean }[];
+}
+
+async function processLocked(tx: Queryable, eventId: string | number): Promise<ProcessOutcome> {
+  const { rows } = await tx.query<{ body: unknown; processed: boolean }>(
+    `SELECT body, processed_at IS NOT NULL AS processed FROM whatsapp_webhook_events WHERE id = $1 FOR UPDATE`,
+    [eventId],
+  );
+  const event = rows[0];
+  const outcome: ProcessOutcome = { already: true, stored: 0, statuses: 0, inbound: [] };
+  if (!event || event.processed) return outcome;
+  outcome.already = false;
+  const content = readWebhook(event.body);
+  for (const message of content.messages) {
+    const stored = await storeInbound(tx, message);
+    if (stored) {
+      outcome.stored += 1;
+      outcome.inbound.push(stored);
+    }
+  }
+  for (const status of content.statuses) {
+    if (await applyStatus(tx, status)) outcome.statuses += 1;
+  }
+  await tx.query(
+    'UPDATE whatsapp_webhook_events SET processed_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = $1',
+    [eventId],
+  );
+  return outcome;
+}
+
+/** The attribution of a contact who first wrote on WhatsApp (decision 0039). */
+function touchOf(message: InboundMessage): Record<string, string> {
+  const referral = message.referral;
+  if (!referral) return { utm_source: 'whatsapp', utm_medium: 'mensaje' };
+  const touch: Record<string, string> = { utm_source: 'whatsapp', utm_medium: 'anuncio' };
+  if (referral.sourceId) touch.utm_content = referral.sourceId.slice(0, 200);
+  if (referral.headline) touch.utm_campaign = referral.headline.slice(0, 200);
+  if (referral.sourceUrl) touch.referrer = referral.sourceUrl.slice(0, 2000);
+  return touch;
+}
+
+/** A name the contacts table accepts (1 to 120 characters), or the number when WhatsApp gave none. */
+function contactName(message: InboundMessage, phone: string): string {
+  const name = (message.profileName ?? '')
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .slice(0, 120);
+  return name || `WhatsApp ${phone}`;
+}
+
+/**
+ * Their message: the contact of its number (any format: WhatsApp's
+ * 5219991234567 is the contact's +529991234567), created when unknown (its
+ * profile name, `utm_source` whatsapp, the ad's referral, the round-robin's
+ * adviser); the message once; the conversation's last message, unread count,
+ * window and wait; the contact's last activity; an opt-out word.
+ */
+async function storeInbound(
+  tx: Queryable,
+  message: InboundMessage,
+): Promise<{ messageId: string; contactId: string; created: boolean } | null> {
+  const phone = normalizePhone(`+${message.from}`);
+  if (!phone) {
+    logJson('warn', { event: 'whatsapp_number_refused', message: message.waMessageId });
+    return null;
+  }
+  // A replay (most of them) stops here, before any write.
+  const seen = await tx.query('SELECT 1 FROM whatsapp_messages WHERE wa_message_id = $1', [message.waMessageId]);
+  if (seen.rows.length > 0) return null;
+
+  let created = false;
+  const known = await tx.query<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [phone]);
+  let contactId = known.rows[0]?.id;
+  if (!contactId) {
+    const name = contactName(message, phone);
+    const touched = await tx.query<{ id: string }>(
+      `SELECT touch_contact($1, NULL, $2, NULL, NULL, true, $3::jsonb) AS id`,
+      [phone, name, JSON.stringify(touchOf(message))],
+    );
+    contactId = touched.rows[0]?.id;
+    // Created by this transaction (not by a lead that won the race): its created_at is this transaction's now().
+    const fresh = await tx.query<{ created: boolean }>(
+      'SELECT created_at = now() AS created FROM contacts WHERE id = $1',
+      [contactId],
+    );
+    created = fresh.rows[0]?.created === true;
+    if (!contactId) throw new Error('touch_contact returned no contact');
+  }
+
+  const inserted = await tx.query<{ id: string }>(
+    `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, body, media_id, media_mime,
+                                    media_filename, reply_to, status, raw, created_at, status_at)
+     VALUES ($1, 'in', $2, $3, $4, $5, $6, $7, $8, 'received', $9::jsonb, $10, $10)
+     ON CONFLICT (wa_message_id) DO NOTHING
+     RETURNING id`,
+    [
+      contactId,
+      message.waMessageId,
+      message.kind,
+      message.body,
+      message.media?.id ?? null,
+      message.media?.mime ?? null,
+      message.media?.filename ?? null,
+      message.replyTo,
+      JSON.stringify(message.raw),
+      message.at.toISOString(),
+    ],
+  );
+  const messageId = inserted.rows[0]?.id;
+  if (!messageId) return null;
+
+  const optOut = (message.kind === 'text' || message.kind === 'button') && isOptOut(message.body);
+  const conversation = await tx.query<{ opted_now: boolean }>(
+    `INSERT INTO whatsapp_conversations AS c (contact_id, wa_id, last_message_id, last_message_at, last_direction,
+       last_preview, last_inbound_at, unread_count, waiting_since, opted_out_at)
+     VALUES ($1, $2, $3, $4, 'in', $5, $4, 1, $4, CASE WHEN $6 THEN now() END)
+     ON CONFLICT (contact_id) DO UPDATE SET
+       wa_id = EXCLUDED.wa_id,
+       last_message_id = CASE WHEN EXCLUDED.last_message_at >= c.last_message_at THEN EXCLUDED.last_message_id ELSE c.last_message_id END,
+       last_direction = CASE WHEN EXCLUDED.last_message_at >= c.last_message_at THEN 'in' ELSE c.last_direction END,
+       last_preview = CASE WHEN EXCLUDED.last_message_at >= c.last_message_at THEN EXCLUDED.last_preview ELSE c.last_preview END,
+       last_message_at = greatest(c.last_message_at, EXCLUDED.last_message_at),
+       last_inbound_at = greatest(c.last_inbound_at, EXCLUDED.last_inbound_at),
+       unread_count = c.unread_count + 1,
+       waiting_since = CASE WHEN c.waiting_since IS NULL OR EXCLUDED.waiting_since < c.waiting_since
+                            THEN EXCLUDED.waiting_since ELSE c.waiting_since END,
+       opted_out_at = coalesce(c.opted_out_at, EXCLUDED.opted_out_at),
+       updated_at = now()
+     RETURNING (opted_out_at = now() AND $6) AS opted_now`,
+    [contactId, message.from, messageId, message.at.toISOString(), previewOf(message.kind, message.body), optOut],
+  );
+  // Their message is activity with the person ("Última actividad").
+  await tx.query('UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()) WHERE id = $1', [contactId]);
+  if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
+  return { messageId, contactId, created };
+}
+
+/** The history's line and the activity log's entry of an opt-out (BAJA / ALTO / STOP). */
+async function recordOptOut(tx: Queryable, contactId: string, word: string): Promise<void> {
+  const { rows } = await tx.query<{ name: string }>(
+    `WITH event AS (
+       INSERT INTO contact_events (contact_id, kind, to_value, detail)
+       VALUES ($1, 'whatsapp_opt_out', $2, 'Pidió no recibir mensajes automáticos por WhatsApp')
+     )
+     SELECT name FROM contacts WHERE id = $1`,
+    [contactId, word.trim().slice(0, 40)],
+  );
+  await recordActivity(tx, {
+    actor: null,
+    kind: 'whatsapp_opt_out',
+    summary: `${rows[0]?.name ?? 'Un prospecto'} pidió no recibir mensajes automáticos por WhatsApp`,
+    details: { contact: contactId },
+  });
+}
+
+/**
+ * A status of ours, forward only (sent < delivered < read < failed): a late
+ * `delivered` never undoes `read`, a replay changes nothing. A status about a
+ * message not known yet (its send's answer not committed, or sent from
+ * elsewhere) is kept in whatsapp_pending_statuses and applied when it gets its
+ * id (or found by biz_opaque_callback_data, our id). Both sides take the
+ * platform id's advisory lock, so neither misses the other.
+ */
+export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<boolean> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [status.waMessageId]);
+  const failed = status.status === 'failed';
+  const values = [
+    status.waMessageId,
+    status.status,
+    status.at.toISOString(),
+    failed ? (status.error?.code ?? null) : null,
+    failed ? errorReason(status.error?.code, status.error?.title) : null,
+  ];
+  const moved = await tx.query<{ id: string }>(
+    `UPDATE whatsapp_messages SET status = $2, status_at = $3, error_code = $4, error_reason = $5
+     WHERE wa_message_id = $1 AND direction = 'out' AND whatsapp_status_rank(status) < whatsapp_status_rank($2)
+     RETURNING id`,
+    values,
+  );
+  if (moved.rows.length > 0) return true;
+  const known = await tx.query('SELECT 1 FROM whatsapp_messages WHERE wa_message_id = $1', [status.waMessageId]);
+  if (known.rows.length > 0) return false;
+  // Ours, whose send's answer is not stored yet: the callback names it.
+  if (status.callback && /^[0-9a-f-]{36}$/i.test(status.callback)) {
+    const claimed = await tx.query<{ id: string }>(
+      `UPDATE whatsapp_messages SET wa_message_id = $6, status = CASE WHEN whatsapp_status_rank(status) < whatsapp_status_rank($2) THEN $2 ELSE status END,
+         status_at = $3, error_code = $4, error_reason = $5, claimed_at = NULL
+       WHERE id = $1::uuid AND direction = 'out' AND wa_message_id IS NULL
+       RETURNING id`,
+      [status.callback, ...values.slice(1), status.waMessageId],
+    );
+    if (claimed.rows.length > 0) return true;
+  }
+  await tx.query(
+    `INSERT INTO whatsapp_pending_statuses (wa_message_id, status, callback, error_code, error_reason, at)
+     VALUES ($1, $2, $6, $4, $5, $3) ON CONFLICT DO NOTHING`,
+    [...values, status.callback],
+  );
+  return false;
+}
+
+/**
+ * A message of ours just accepted by the platform: its id, and any status
+ * that came before the answer, in the caller's transaction (under the same
+ * lock as applyStatus).
+ */
+export async function acceptedAs(tx: Queryable, messageId: string, waMessageId: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [waMessageId]);
+  await tx.query(
+    `WITH pending AS (
+       DELETE FROM whatsapp_pending_statuses WHERE wa_message_id = $2
+       RETURNING status, error_code, error_reason, at
+     ), furthest AS (
+       SELECT * FROM pending ORDER BY whatsapp_status_rank(status) DESC LIMIT 1
+     )
+     UPDATE whatsapp_messages m SET
+       wa_message_id = $2,
+       status = coalesce((SELECT status FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), 'sent'),
+       status_at = coalesce((SELECT at FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), now()),
+       error_code = (SELECT error_code FROM furthest WHERE status = 'failed'),
+       error_reason = (SELECT error_reason FROM furthest WHERE status = 'failed'),
+       claimed_at = NULL
+     WHERE m.id = $1 AND m.wa_message_id IS NULL`,
+    [messageId, waMessageId],
+  );
+}

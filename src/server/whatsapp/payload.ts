@@ -1,0 +1,214 @@
+import { MESSAGE_KIND_LABELS, type MessageKind } from '../../lib/whatsapp/contract.ts';
+
+/**
+ * The Cloud API's `messages` webhook (Meta's "messages webhook reference"):
+ * `{object: 'whatsapp_business_account', entry: [{id, changes: [{field:
+ * 'messages', value: {metadata, contacts: [{profile: {name}, wa_id}],
+ * messages: [...], statuses: [...], errors: [...]}}]}]}`. Read defensively:
+ * an unknown or malformed part is skipped, never a failure of the rest.
+ */
+
+type Json = Record<string, unknown>;
+const object = (value: unknown): Json | null =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
+const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export interface InboundMessage {
+  waMessageId: string;
+  /** The sender's WhatsApp id (digits). */
+  from: string;
+  profileName: string | null;
+  /** The platform's time of the message. */
+  at: Date;
+  kind: MessageKind;
+  body: string;
+  media: { id: string; mime: string | null; filename: string | null } | null;
+  replyTo: string | null;
+  /** A click-to-WhatsApp ad's referral. */
+  referral: {
+    sourceUrl: string | null;
+    sourceId: string | null;
+    sourceType: string | null;
+    headline: string | null;
+  } | null;
+  raw: Json;
+}
+
+export interface StatusUpdate {
+  waMessageId: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed';
+  at: Date;
+  recipient: string | null;
+  /** biz_opaque_callback_data: our message's id, echoed. */
+  callback: string | null;
+  error: { code: number | null; title: string | null } | null;
+}
+
+export interface WebhookContent {
+  messages: InboundMessage[];
+  statuses: StatusUpdate[];
+}
+
+const MEDIA_KINDS = new Set(['image', 'audio', 'video', 'document', 'sticker']);
+const KINDS = new Set<string>([
+  'text',
+  'image',
+  'audio',
+  'video',
+  'document',
+  'sticker',
+  'location',
+  'contacts',
+  'reaction',
+  'button',
+  'interactive',
+]);
+const STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
+
+function timestamp(value: unknown): Date {
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds > 0 ? new Date(seconds * 1000) : new Date();
+}
+
+/** The text the panel shows for a message, by its type. */
+function bodyOf(kind: MessageKind, message: Json): string {
+  const part = object(message[kind]) ?? {};
+  switch (kind) {
+    case 'text':
+      return text(part.body) ?? '';
+    case 'image':
+    case 'video':
+    case 'document':
+      return text(part.caption) ?? (kind === 'document' ? (text(part.filename) ?? '') : '');
+    case 'location':
+      return [text(part.name), text(part.address)].filter(Boolean).join(', ');
+    case 'contacts':
+      return list(message.contacts)
+        .map((entry) => {
+          const card = object(entry) ?? {};
+          const name = text(object(card.name)?.formatted_name) ?? '';
+          const phones = list(card.phones)
+            .map((phone) => text(object(phone)?.phone))
+            .filter(Boolean)
+            .join(', ');
+          return [name, phones].filter(Boolean).join(': ');
+        })
+        .filter(Boolean)
+        .join('\n');
+    case 'reaction':
+      return text(part.emoji) ?? '';
+    case 'button':
+      return text(part.text) ?? text(part.payload) ?? '';
+    case 'interactive': {
+      const reply = object(part.button_reply) ?? object(part.list_reply) ?? object(part.nfm_reply) ?? {};
+      return [text(reply.title), text(reply.description)].filter(Boolean).join(' — ');
+    }
+    default:
+      return '';
+  }
+}
+
+function inbound(message: Json, names: Map<string, string>): InboundMessage | null {
+  const waMessageId = text(message.id);
+  const from = text(message.from);
+  if (!waMessageId || !from || !/^\d{6,20}$/.test(from)) return null;
+  const type = text(message.type) ?? 'unsupported';
+  const kind: MessageKind = KINDS.has(type) ? (type as MessageKind) : 'unsupported';
+  const part = object(message[kind]) ?? {};
+  const mediaId = MEDIA_KINDS.has(kind) ? text(part.id) : null;
+  const referral = object(message.referral);
+  const context = object(message.context);
+  const body = bodyOf(kind, message).slice(0, 4096);
+  return {
+    waMessageId: waMessageId.slice(0, 200),
+    from,
+    profileName: names.get(from) ?? null,
+    at: timestamp(message.timestamp),
+    kind,
+    body,
+    media: mediaId
+      ? {
+          id: mediaId.slice(0, 200),
+          mime: text(part.mime_type)?.slice(0, 200) ?? null,
+          filename: text(part.filename)?.slice(0, 500) ?? null,
+        }
+      : null,
+    replyTo: (kind === 'reaction' ? text(part.message_id) : null) ?? text(context?.id),
+    referral: referral
+      ? {
+          sourceUrl: text(referral.source_url),
+          sourceId: text(referral.source_id),
+          sourceType: text(referral.source_type),
+          headline: text(referral.headline),
+        }
+      : null,
+    raw: message,
+  };
+}
+
+function status(value: Json): StatusUpdate | null {
+  const waMessageId = text(value.id);
+  const name = text(value.status);
+  if (!waMessageId || !name || !STATUSES.has(name)) return null;
+  const error = object(list(value.errors)[0]);
+  return {
+    waMessageId,
+    status: name as StatusUpdate['status'],
+    at: timestamp(value.timestamp),
+    recipient: text(value.recipient_id),
+    callback: text(value.biz_opaque_callback_data),
+    error: error
+      ? {
+          code: typeof error.code === 'number' ? error.code : null,
+          title: text(error.title) ?? text(error.message),
+        }
+      : name === 'failed'
+        ? { code: null, title: null }
+        : null,
+  };
+}
+
+/** The messages and statuses of one delivery of the webhook. */
+export function readWebhook(body: unknown): WebhookContent {
+  const content: WebhookContent = { messages: [], statuses: [] };
+  for (const entry of list(object(body)?.entry)) {
+    for (const change of list(object(entry)?.changes)) {
+      const value = object(object(change)?.value);
+      if (!value) continue;
+      const names = new Map<string, string>();
+      for (const contact of list(value.contacts)) {
+        const card = object(contact);
+        const waId = text(card?.wa_id);
+        const name = text(object(card?.profile)?.name);
+        if (waId && name) names.set(waId, name);
+      }
+      for (const message of list(value.messages)) {
+        const read = object(message) && inbound(message as Json, names);
+        if (read) content.messages.push(read);
+      }
+      for (const update of list(value.statuses)) {
+        const read = object(update) && status(update as Json);
+        if (read) content.statuses.push(read);
+      }
+    }
+  }
+  return content;
+}
+
+/** The first line of a message for the inbox (<= 160 characters), or its kind's label. */
+export function previewOf(kind: MessageKind, body: string): string {
+  const line = body.split('\n').find((entry) => entry.trim() !== '') ?? '';
+  const preview = line.trim() || MESSAGE_KIND_LABELS[kind];
+  return preview.length > 160 ? `${preview.slice(0, 159)}…` : preview;
+}
+
+/** BAJA, ALTO, STOP: any case, accents and punctuation around ignored. */
+export function isOptOut(body: string): boolean {
+  const word = body
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}]/gu, '')
+    .toUpperCase();
+  return word === 'BAJA' || word === 'ALTO' || word === 'STOP';
+}

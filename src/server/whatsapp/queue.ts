@@ -1,0 +1,110 @@
+import type { Database, Queryable } from '../db/database.ts';
+import { withDatabase } from '../db/database.ts';
+import { logJson } from '../log.ts';
+
+/** A stored delivery of the webhook to process (payload {eventId}). */
+export const PROCESS_EVENT_TASK = 'whatsapp_process_event';
+/** A message of ours to send (payload {messageId}). */
+export const SEND_MESSAGE_TASK = 'whatsapp_send_message';
+
+/** Sends tried before a message that keeps failing on the network or an outage is `failed`. */
+export const SEND_MAX_ATTEMPTS = 8;
+
+/**
+ * Adds the jobs of events (keyed `wa-event:{id}`) in one add_jobs call: one
+ * NOTIFY for the batch (decision 0030). `tx` may be a transaction or the pool.
+ */
+export async function scheduleEvents(db: Queryable, ids: readonly (string | number)[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($1::text, json_build_object('eventId', id), NULL, now(), 5, 'wa-event:' || id, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::bigint[]) AS id))`,
+    [PROCESS_EVENT_TASK, ids.map(String)],
+  );
+}
+
+/** Adds the send jobs of messages of ours (keyed `wa-send:{id}`), due at once or at `runAt`. */
+export async function scheduleSends(db: Queryable, ids: readonly string[], runAt: Date | null = null): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($1::text, json_build_object('messageId', id), NULL, coalesce($3::timestamptz, now()), $4::int,
+                  'wa-send:' || id, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::uuid[]) AS id))`,
+    [SEND_MESSAGE_TASK, ids, runAt?.toISOString() ?? null, SEND_MAX_ATTEMPTS],
+  );
+}
+
+let waitingEvents: string[] = [];
+let waitingSends: string[] = [];
+let flushing: Promise<void> | null = null;
+
+/**
+ * The jobs of events stored by the webhook's answers and of messages stored
+ * by a lead (its first reply), added right after those answers, many at
+ * once. Never throws: what is left without a job is queued by
+ * maintainWhatsapp within seconds.
+ */
+export function scheduleSoon(events: readonly (string | number)[], sends: readonly string[] = []): Promise<void> {
+  waitingEvents.push(...events.map(String));
+  waitingSends.push(...sends);
+  flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    const eventBatch = waitingEvents;
+    const sendBatch = waitingSends;
+    waitingEvents = [];
+    waitingSends = [];
+    flushing = null;
+    try {
+      await withDatabase(async (db) => {
+        await scheduleEvents(db, eventBatch);
+        await scheduleSends(db, sendBatch);
+      });
+    } catch (error) {
+      logJson('warn', {
+        event: 'whatsapp_jobs_deferred',
+        events: eventBatch.length,
+        sends: sendBatch.length,
+        error: (error as Error).message,
+      });
+    }
+  });
+  return flushing;
+}
+
+/**
+ * The conversations' part of the queue's upkeep: an event unprocessed 10 s
+ * after it arrived, or a message of ours still `sending` 10 s after it was
+ * stored, without a live job gets one; old processed events and statuses
+ * that never found their message are purged.
+ */
+export async function maintainWhatsapp(db: Database): Promise<void> {
+  const events = await db.query<{ id: string }>(
+    `SELECT e.id FROM whatsapp_webhook_events e
+     WHERE e.processed_at IS NULL AND e.received_at < now() - interval '10 seconds'
+       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'wa-event:' || e.id AND j.attempts < j.max_attempts)
+     ORDER BY e.id LIMIT 1000`,
+  );
+  const sends = await db.query<{ id: string }>(
+    `SELECT m.id FROM whatsapp_messages m
+     WHERE m.status = 'sending' AND m.created_at < now() - interval '10 seconds'
+       AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'wa-send:' || m.id AND j.attempts < j.max_attempts)
+     LIMIT 500`,
+  );
+  if (events.rows.length > 0 || sends.rows.length > 0) {
+    await scheduleEvents(
+      db,
+      events.rows.map((row) => row.id),
+    );
+    await scheduleSends(
+      db,
+      sends.rows.map((row) => row.id),
+    );
+    logJson('warn', { event: 'whatsapp_requeued', events: events.rows.length, sends: sends.rows.length });
+  }
+  await db.query(
+    `DELETE FROM whatsapp_webhook_events WHERE id IN (
+       SELECT id FROM whatsapp_webhook_events WHERE processed_at < now() - interval '30 days' LIMIT 5000)`,
+  );
+  await db.query(`DELETE FROM whatsapp_pending_statuses WHERE received_at < now() - interval '7 days'`);
+}

@@ -1,0 +1,382 @@
+import { randomUUID } from 'node:crypto';
+import {
+  CUSTOMER_SERVICE_WINDOW_HOURS,
+  type SendMessageInput,
+  type SendRefusal,
+  type TemplateOption,
+  type WhatsappMessage,
+  type WhatsappState,
+} from '../../lib/whatsapp/contract.ts';
+import { errorReason, UNREACHABLE_REASON } from '../../lib/whatsapp/errors.ts';
+import {
+  findTemplate,
+  renderTemplate,
+  templateParameters,
+  templateValues,
+  WHATSAPP_TEMPLATES,
+  type WhatsappTemplate,
+} from '../../lib/whatsapp/templates.ts';
+import type { ServerConfig, WhatsappConfig } from '../config.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { type Actor, recordActivity } from '../team/activity.ts';
+import { postMessage } from './cloud-api.ts';
+import { acceptedAs } from './inbound.ts';
+import { readMessage } from './messages.ts';
+import { previewOf } from './payload.ts';
+import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
+
+/** The Spanish reasons the composer shows (and a 409 carries). */
+export const REFUSALS: Record<SendRefusal, string> = {
+  window_closed: `Pasaron más de ${CUSTOMER_SERVICE_WINDOW_HOURS} horas desde el último mensaje del prospecto: WhatsApp solo permite enviarle una plantilla aprobada hasta que vuelva a escribir.`,
+  opted_out:
+    'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO o STOP): no se le pueden enviar plantillas.',
+  no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
+  key_reused: 'Este envío ya se usó para otro mensaje. Recarga la página e inténtalo de nuevo.',
+  not_configured: 'El envío por WhatsApp no está configurado.',
+};
+
+interface ContactWindow {
+  id: string;
+  name: string;
+  phone: string;
+  last_inbound_at: Date | null;
+  opted_out_at: Date | null;
+  window_open: boolean;
+}
+
+async function contactWindow(db: Queryable, contactId: string): Promise<ContactWindow | null> {
+  const { rows } = await db.query<ContactWindow>(
+    `SELECT c.id, c.name, c.phone, w.last_inbound_at, w.opted_out_at,
+            coalesce(w.last_inbound_at > now() - make_interval(hours => $2), false) AS window_open
+     FROM contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
+     WHERE c.id = $1`,
+    [contactId, CUSTOMER_SERVICE_WINDOW_HOURS],
+  );
+  return rows[0] ?? null;
+}
+
+function templateOption(template: WhatsappTemplate, contact: { name: string }): TemplateOption {
+  return {
+    name: template.name as TemplateOption['name'],
+    label: template.label,
+    language: template.language,
+    body: template.body,
+    preview: renderTemplate(template, templateValues(contact)),
+  };
+}
+
+/** What the composer may send to a contact now, and why not (GET /api/admin/contacts/:id/whatsapp). */
+export async function whatsappState(
+  db: Queryable,
+  contactId: string,
+  config: WhatsappConfig | null,
+): Promise<WhatsappState | null> {
+  const contact = await contactWindow(db, contactId);
+  if (!contact) return null;
+  const configured = config !== null;
+  const optedOut = contact.opted_out_at !== null;
+  const allowed = { text: configured && contact.window_open, templates: configured && !optedOut };
+  const reason = !configured
+    ? REFUSALS.not_configured
+    : !allowed.text && !allowed.templates
+      ? `${REFUSALS.window_closed} ${REFUSALS.opted_out}`
+      : !allowed.text
+        ? REFUSALS.window_closed
+        : !allowed.templates
+          ? REFUSALS.opted_out
+          : null;
+  const lastInbound = contact.last_inbound_at ? new Date(contact.last_inbound_at) : null;
+  return {
+    configured,
+    window: {
+      open: contact.window_open,
+      lastInboundAt: lastInbound?.toISOString() ?? null,
+      closesAt: lastInbound
+        ? new Date(lastInbound.getTime() + CUSTOMER_SERVICE_WINDOW_HOURS * 3_600_000).toISOString()
+        : null,
+    },
+    optedOutAt: contact.opted_out_at ? new Date(contact.opted_out_at).toISOString() : null,
+    allowed,
+    reason,
+    templates: allowed.templates ? WHATSAPP_TEMPLATES.map((template) => templateOption(template, contact)) : [],
+  };
+}
+
+export type SendAnswer =
+  | { kind: 'stored'; created: boolean; message: WhatsappMessage }
+  | { kind: 'refused'; reason: SendRefusal }
+  | { kind: 'not_found' };
+
+/**
+ * A member's press of "Enviar": the message stored as `sending` with its
+ * job, in one transaction (the job is sent by the queue). The same
+ * idempotency key again answers the message it stored (a double press is one
+ * message). Free text only inside the 24-hour window; templates never to an
+ * opted-out contact; a template is written in the contact's history and the
+ * activity log. The member's message ends the contact's wait for a reply.
+ */
+export async function enqueueMessage(
+  db: Database,
+  contactId: string,
+  input: SendMessageInput,
+  actor: Actor,
+): Promise<SendAnswer> {
+  const answer = await db.transaction(
+    async (tx): Promise<SendAnswer | { kind: 'done'; id: string; created: boolean }> => {
+      const existing = await tx.query<{ id: string; contact_id: string }>(
+        'SELECT id, contact_id FROM whatsapp_messages WHERE idempotency_key = $1',
+        [input.idempotencyKey],
+      );
+      if (existing.rows[0]) {
+        return existing.rows[0].contact_id === contactId
+          ? { kind: 'done', id: existing.rows[0].id, created: false }
+          : { kind: 'refused', reason: 'key_reused' };
+      }
+      const contact = await contactWindow(tx, contactId);
+      if (!contact) return { kind: 'not_found' };
+      let body: string;
+      let template: WhatsappTemplate | undefined;
+      let raw: object = {};
+      if (input.kind === 'text') {
+        if (!contact.window_open) return { kind: 'refused', reason: 'window_closed' };
+        body = input.text;
+        if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
+      } else {
+        if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
+        template = findTemplate(input.template);
+        if (!template) return { kind: 'refused', reason: 'not_configured' };
+        const values = templateValues(contact);
+        body = renderTemplate(template, values);
+        raw = { parameters: templateParameters(template, values) };
+      }
+      const id = randomUUID();
+      const inserted = await tx.query<{ id: string }>(
+        `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
+                                      sent_by, sent_by_name, raw)
+       VALUES ($1, $2, 'out', $3, $4, 'sending', $5, $6, $7, $8, $9::jsonb)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+        [
+          id,
+          contactId,
+          input.kind,
+          body,
+          template?.name ?? null,
+          input.idempotencyKey,
+          actor.id,
+          actor.name,
+          JSON.stringify(raw),
+        ],
+      );
+      if (!inserted.rows[0]) {
+        // The same key pressed twice at once: the other press stored it (this INSERT waited for it).
+        const other = await tx.query<{ id: string; contact_id: string }>(
+          'SELECT id, contact_id FROM whatsapp_messages WHERE idempotency_key = $1',
+          [input.idempotencyKey],
+        );
+        const row = other.rows[0];
+        if (!row || row.contact_id !== contactId) return { kind: 'refused', reason: 'key_reused' };
+        return { kind: 'done', id: row.id, created: false };
+      }
+      await storedOurs(tx, contactId, id, body, input.kind, true);
+      if (template) await recordTemplate(tx, contactId, contact.name, template, actor);
+      await scheduleSends(tx, [id]);
+      return { kind: 'done', id, created: true };
+    },
+  );
+  if (answer.kind !== 'done') return answer;
+  const message = await readMessage(db, answer.id);
+  if (!message) return { kind: 'not_found' };
+  return { kind: 'stored', created: answer.created, message };
+}
+
+/**
+ * A message of ours stored: the conversation's last message, and (a
+ * person's message) nobody waits for a reply any more.
+ */
+async function storedOurs(
+  tx: Queryable,
+  contactId: string,
+  id: string,
+  body: string,
+  kind: 'text' | 'template',
+  byPerson: boolean,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO whatsapp_conversations AS c (contact_id, last_message_id, last_message_at, last_direction, last_preview)
+     VALUES ($1, $2, now(), 'out', $3)
+     ON CONFLICT (contact_id) DO UPDATE SET
+       last_message_id = CASE WHEN now() >= c.last_message_at THEN EXCLUDED.last_message_id ELSE c.last_message_id END,
+       last_direction = CASE WHEN now() >= c.last_message_at THEN 'out' ELSE c.last_direction END,
+       last_preview = CASE WHEN now() >= c.last_message_at THEN EXCLUDED.last_preview ELSE c.last_preview END,
+       last_message_at = greatest(c.last_message_at, now()),
+       waiting_since = CASE WHEN $4 THEN NULL ELSE c.waiting_since END,
+       updated_at = now()`,
+    [contactId, id, previewOf(kind, body), byPerson],
+  );
+  if (byPerson) await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contactId]);
+}
+
+async function recordTemplate(
+  tx: Queryable,
+  contactId: string,
+  name: string,
+  template: WhatsappTemplate,
+  actor: Actor | null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value, detail)
+     VALUES ($1, $2, $3, 'whatsapp_template', $4, $5)`,
+    [contactId, actor?.id ?? null, actor?.name ?? null, template.label, template.name],
+  );
+  await recordActivity(tx, {
+    actor,
+    kind: 'whatsapp_template',
+    summary: `Envió la plantilla «${template.label}» por WhatsApp a ${name}`,
+    details: { contact: contactId, template: template.name },
+  });
+}
+
+interface ClaimedMessage {
+  id: string;
+  contact_id: string;
+  kind: 'text' | 'template';
+  body: string;
+  template_name: string | null;
+  raw: { parameters?: string[] };
+  attempts: number;
+  automated: boolean;
+  cut_short: boolean;
+  phone: string;
+  wa_id: string | null;
+  opted_out: boolean;
+}
+
+/** The Cloud API request of a message of ours (Meta's "messages" endpoint), with our id to echo in its statuses. */
+function requestOf(message: ClaimedMessage): object {
+  const to = message.wa_id ?? message.phone.replace(/^\+/, '');
+  const common = {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    biz_opaque_callback_data: message.id,
+  };
+  if (message.kind === 'text') return { ...common, type: 'text', text: { body: message.body, preview_url: false } };
+  const template = findTemplate(message.template_name ?? '');
+  return {
+    ...common,
+    type: 'template',
+    template: {
+      name: message.template_name,
+      language: { code: template?.language ?? 'es_MX' },
+      components: [
+        {
+          type: 'body',
+          // Meta refuses a parameter with new lines, tabs or more than 4 spaces in a row.
+          parameters: (message.raw.parameters ?? []).map((text) => ({
+            type: 'text',
+            text: text.replace(/\s+/g, ' ').trim() || '—',
+          })),
+        },
+      ],
+    },
+  };
+}
+
+async function fail(db: Queryable, id: string, code: number | null, reason: string): Promise<void> {
+  await db.query(
+    `UPDATE whatsapp_messages SET status = 'failed', status_at = now(), error_code = $2, error_reason = $3, claimed_at = NULL
+     WHERE id = $1 AND status = 'sending'`,
+    [id, code, reason.slice(0, 500)],
+  );
+}
+
+/** A send to try again later (the queue's backoff): the error the job throws. */
+export class SendLater extends Error {
+  override name = 'SendLater';
+}
+
+/**
+ * The queue's job for one message of ours. It claims the message first (a
+ * committed `claimed_at`): a message no longer `sending`, or claimed by an
+ * attempt still within the lock timeout, is left alone, so a job run twice
+ * sends once. An attempt cut short (the worker died after the platform
+ * accepted it) is recognised by a status that echoed our id, and not sent
+ * again. Accepted: its platform id and any status that came first; refused
+ * for good (a 4xx): `failed` with the Spanish reason; rate limits, outages
+ * and the network: thrown, so the queue tries again, up to SEND_MAX_ATTEMPTS.
+ */
+export async function sendMessage(db: Database, messageId: string, config: ServerConfig): Promise<string> {
+  const whatsapp = config.whatsapp;
+  const { rows } = await db.query<ClaimedMessage>(
+    `WITH previous AS (
+       SELECT id, claimed_at FROM whatsapp_messages
+       WHERE id = $1 AND status = 'sending' AND wa_message_id IS NULL
+         AND (claimed_at IS NULL OR claimed_at < now() - make_interval(secs => $2))
+       FOR UPDATE
+     )
+     UPDATE whatsapp_messages m SET claimed_at = now(), attempts = m.attempts + 1
+     FROM previous p, contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
+     WHERE m.id = p.id AND c.id = m.contact_id
+     RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated,
+               p.claimed_at IS NOT NULL AS cut_short, c.phone, w.wa_id, w.opted_out_at IS NOT NULL AS opted_out`,
+    [messageId, config.notifications.lockTimeoutSeconds],
+  );
+  const message = rows[0];
+  if (!message) return 'not-ours';
+  if (!whatsapp) {
+    await fail(db, message.id, null, REFUSALS.not_configured);
+    return 'failed';
+  }
+  if (message.cut_short) {
+    const echoed = await db.query<{ wa_message_id: string }>(
+      'SELECT wa_message_id FROM whatsapp_pending_statuses WHERE callback = $1 LIMIT 1',
+      [message.id],
+    );
+    const waId = echoed.rows[0]?.wa_message_id;
+    if (waId) {
+      await db.transaction((tx) => acceptedAs(tx, message.id, waId));
+      return 'sent';
+    }
+  }
+  if (message.kind === 'template' && message.opted_out) {
+    await fail(db, message.id, null, REFUSALS.opted_out);
+    return 'failed';
+  }
+  const request = requestOf(message);
+  const result = await postMessage(whatsapp, request);
+  if (result.kind === 'accepted') {
+    await db.transaction(async (tx) => {
+      await tx.query('UPDATE whatsapp_messages SET raw = $2::jsonb WHERE id = $1', [
+        message.id,
+        JSON.stringify(request),
+      ]);
+      await acceptedAs(tx, message.id, result.waMessageId);
+      // A person's first message that reached the platform: the response time's end (decision 0039).
+      if (!message.automated) {
+        await tx.query('UPDATE contacts SET first_replied_at = coalesce(first_replied_at, now()) WHERE id = $1', [
+          message.contact_id,
+        ]);
+      }
+    });
+    return 'sent';
+  }
+  const retry = result.kind === 'unreachable' || result.retry;
+  if (!retry) {
+    await fail(db, message.id, result.code, errorReason(result.code, result.title));
+    logJson('warn', { event: 'whatsapp_send_refused', message: message.id, code: result.code, status: result.status });
+    return 'failed';
+  }
+  if (message.attempts >= SEND_MAX_ATTEMPTS) {
+    const reason =
+      result.kind === 'refused' && result.code !== null ? errorReason(result.code, result.title) : UNREACHABLE_REASON;
+    await fail(db, message.id, result.kind === 'refused' ? result.code : null, reason);
+    return 'failed';
+  }
+  await db.query('UPDATE whatsapp_messages SET claimed_at = NULL WHERE id = $1', [message.id]);
+  throw new SendLater(
+    result.kind === 'unreachable' ? `network: ${result.error}` : `HTTP ${result.status} code ${result.code ?? '-'}`,
+  );
+}
+
+export { recordTemplate, storedOurs };

@@ -2,17 +2,14 @@ import {
   type ConversationFilter,
   type ConversationPage,
   type ConversationSummary,
-  type MessageKind,
   type MessagePage,
-  type MessageStatus,
-  mediaUrl,
   type UnreadCount,
   WAITING_MINUTES,
-  type WhatsappMessage,
 } from '../../lib/whatsapp/contract.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import { searchCondition } from '../contacts/list.ts';
 import type { Queryable } from '../db/database.ts';
+import { MESSAGE_COLUMNS, type MessageRow, toMessage } from './messages.ts';
 
 /**
  * The inbox's reads (issue #27, the panel side of decision 0039): the
@@ -106,68 +103,6 @@ export async function listConversations(
   };
 }
 
-interface MessageRow {
-  id: string;
-  contact_id: string;
-  direction: 'in' | 'out';
-  kind: MessageKind;
-  body: string;
-  media_id: string | null;
-  media_mime: string | null;
-  media_filename: string | null;
-  reply_to: string | null;
-  reply_id: string | null;
-  status: MessageStatus;
-  status_at: Date;
-  error_code: number | null;
-  error_reason: string | null;
-  template_name: string | null;
-  sent_by: string | null;
-  sent_by_name: string | null;
-  automated: boolean;
-  location: { latitude?: unknown; longitude?: unknown; name?: unknown; address?: unknown } | null;
-  created_at: Date;
-  cursor_at: string;
-}
-
-const text = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-/** A stored message as the panel receives it (media through our proxy, never the platform's address). */
-export function toMessage(row: Omit<MessageRow, 'cursor_at'>): WhatsappMessage {
-  const location =
-    row.kind === 'location' && row.location && Number.isFinite(Number(row.location.latitude))
-      ? {
-          latitude: Number(row.location.latitude),
-          longitude: Number(row.location.longitude),
-          name: text(row.location.name),
-          address: text(row.location.address),
-        }
-      : null;
-  return {
-    id: row.id,
-    contactId: row.contact_id,
-    direction: row.direction,
-    kind: row.kind,
-    body: row.body,
-    media: row.media_id ? { url: mediaUrl(row.id), mime: row.media_mime, filename: row.media_filename } : null,
-    location,
-    replyTo: row.reply_to ? { waMessageId: row.reply_to, messageId: row.reply_id } : null,
-    status: row.status,
-    statusAt: row.status_at.toISOString(),
-    error:
-      row.status === 'failed'
-        ? { code: row.error_code, reason: row.error_reason ?? 'No se pudo enviar el mensaje.' }
-        : null,
-    templateName: row.template_name,
-    sentBy:
-      row.direction === 'out' && (row.sent_by || row.sent_by_name)
-        ? { id: row.sent_by, name: row.sent_by_name ?? '' }
-        : null,
-    automated: row.automated,
-    createdAt: row.created_at.toISOString(),
-  };
-}
-
 /** A contact's messages, newest first, 50 a page before `cursor`; null when the contact does not exist. */
 export async function listMessages(
   db: Queryable,
@@ -181,12 +116,8 @@ export async function listMessages(
     before = 'AND (m.created_at, m.id) < ($2::timestamptz, $3::uuid)';
   }
   values.push(MESSAGES_PAGE + 1);
-  const { rows } = await db.query<MessageRow>(
-    `SELECT m.id, m.contact_id, m.direction, m.kind, m.body, m.media_id, m.media_mime, m.media_filename,
-            m.reply_to, (SELECT r.id FROM whatsapp_messages r WHERE r.wa_message_id = m.reply_to) AS reply_id,
-            m.status, m.status_at, m.error_code, m.error_reason, m.template_name, m.sent_by, m.sent_by_name,
-            m.automated, CASE WHEN m.kind = 'location' THEN m.raw -> 'location' END AS location, m.created_at,
-            ${cursorTime('m.created_at')}
+  const { rows } = await db.query<MessageRow & { cursor_at: string }>(
+    `SELECT ${MESSAGE_COLUMNS}, ${cursorTime('m.created_at')}
        FROM whatsapp_messages m
       WHERE m.contact_id = $1 ${before}
       ORDER BY m.created_at DESC, m.id DESC

@@ -152,8 +152,12 @@ DO $$
 DECLARE
   allowed text[];
 BEGIN
-  SELECT array_agg(DISTINCT m[1]) INTO allowed
-  FROM pg_constraint c, regexp_matches(pg_get_constraintdef(c.oid), '''([a-z_]+)''', 'g') AS m
+  -- The check reads CHECK (kind IN ('a', 'b')) or, once rebuilt by 0018, CHECK (kind = ANY ('{a,b}'::text[])).
+  SELECT array_agg(DISTINCT value) INTO allowed
+  FROM pg_constraint c, pg_get_constraintdef(c.oid) AS definition,
+       LATERAL (SELECT m[1] AS value FROM regexp_matches(definition, '''([a-z_]+)''', 'g') AS m
+                UNION ALL
+                SELECT unnest(string_to_array(m[1], ',')) FROM regexp_matches(definition, '''\{([a-z_,]*)\}''', 'g') AS m) AS v
   WHERE c.conname = 'contact_events_kind_check' AND c.conrelid = 'contact_events'::regclass;
   allowed := ARRAY(SELECT DISTINCT unnest(coalesce(allowed, '{}') || ARRAY['whatsapp_opt_out', 'whatsapp_template']));
   ALTER TABLE contact_events DROP CONSTRAINT IF EXISTS contact_events_kind_check;

@@ -10,3 +10,24 @@ describe('the WhatsApp tables (migration 0019)', () => {
     expect(row?.ranks).toEqual([0, 1, 2, 3, 4]);
   });
 });
+
+describe('the history kinds after 0019', () => {
+  it('keep every kind allowed before and add the WhatsApp ones', async () => {
+    const [row] = await sql<{ definition: string }>(
+      `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conname = 'contact_events_kind_check'`,
+    );
+    for (const kind of [
+      'state',
+      'reopened',
+      'assigned',
+      'outcome',
+      'attempt',
+      'claimed',
+      'merged',
+      'whatsapp_opt_out',
+      'whatsapp_template',
+    ]) {
+      expect(row?.definition).toContain(kind);
+    }
+  });
+});

@@ -65,6 +65,7 @@ export const PURPOSE_LABELS = {
   test: 'Prueba',
   summary: 'Resumen diario',
   reminder: 'Recordatorio',
+  message: 'Mensaje de WhatsApp',
 } as const;
 export type DeliveryPurpose = keyof typeof PURPOSE_LABELS;
 

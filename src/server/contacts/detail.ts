@@ -17,7 +17,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
   >(
     `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
             ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
-            c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch,
+            c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch, c.first_replied_at,
             ${ASSIGNED_COLUMNS},
             '' AS cursor_at, 0 AS requests
      FROM contacts c WHERE c.id = $1`,

@@ -82,7 +82,7 @@ export const ASSIGNED_COLUMNS = `c.assigned_to,
 export const summaryColumns = (cursorColumn: string) => `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
-  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS},
+  c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_replied_at, ${ASSIGNED_COLUMNS},
   ${LEADS_OF_CONTACT} AS requests,
   ${cursorTime(cursorColumn)}`;
 
@@ -104,6 +104,8 @@ export interface SummaryRow {
   version: number;
   assigned_to: string | null;
   assigned_name: string | null;
+  /** A member's first WhatsApp message accepted by the platform: the contact is attended (issue #27). */
+  first_replied_at?: Date | null;
   requests: string | number;
   cursor_at: string;
 }
@@ -130,7 +132,8 @@ export function toSummary(row: SummaryRow, now = Date.now()): ContactSummary {
     assignedTo: row.assigned_to ? { id: row.assigned_to, name: row.assigned_name ?? '' } : null,
     requests: Number(row.requests),
     version: row.version,
-    unattended: row.state === 'nuevo' && now - createdAt.getTime() > UNATTENDED_AFTER_HOURS * 3_600_000,
+    unattended:
+      row.state === 'nuevo' && !row.first_replied_at && now - createdAt.getTime() > UNATTENDED_AFTER_HOURS * 3_600_000,
   };
 }
 

@@ -31,24 +31,32 @@ const LEADS_BY_WEEK_AND_CAMPAIGN = `${SINCE},
   FROM leads
   GROUP BY GROUPING SETS ((1, form), (utm_campaign))`;
 
-/** Median hours from the first lead to the first move out of `nuevo`, by week of the first lead (this and the 4 before). */
+/**
+ * The team's first answer to a contact: the first move out of `nuevo`, or a
+ * member's first WhatsApp message the platform accepted (issue #27), whichever
+ * came first; a wa.me link pressed is neither.
+ */
+const FIRST_ANSWER = (alias = '') => `least(${alias}first_moved_at, ${alias}first_replied_at)`;
+
+/** Median hours from the first lead to the team's first answer, by week of the first lead (this and the 4 before). */
 const RESPONSE_TIME = `${SINCE}
   SELECT ${WEEK_INDEX('c.created_at')} AS week_index,
-         (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM c.first_moved_at - c.created_at) / 3600))::float8
+         (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ${FIRST_ANSWER('c.')} - c.created_at) / 3600))::float8
            AS median_hours,
          count(*)::int AS contacts
   FROM contacts c
-  WHERE c.created_at >= (SELECT at FROM since) AND c.first_moved_at IS NOT NULL
+  WHERE c.created_at >= (SELECT at FROM since) AND ${FIRST_ANSWER('c.')} IS NOT NULL
   GROUP BY 1`;
 
 const WITHIN_24H = `
   SELECT count(*)::int AS contacts,
-         count(*) FILTER (WHERE first_moved_at <= created_at + interval '24 hours')::int AS within
+         count(*) FILTER (WHERE ${FIRST_ANSWER()} <= created_at + interval '24 hours')::int AS within
   FROM contacts
   WHERE created_at >= now() - interval '28 days' AND created_at <= now() - interval '24 hours'`;
 
 const ATTENTION = `
-  SELECT (SELECT count(*) FROM contacts WHERE state = 'nuevo' AND created_at < now() - interval '24 hours')::int
+  SELECT (SELECT count(*) FROM contacts
+          WHERE state = 'nuevo' AND first_replied_at IS NULL AND created_at < now() - interval '24 hours')::int
            AS unattended,
          (SELECT count(*) FROM contacts c
            WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayStart('now()')})::int AS overdue`;

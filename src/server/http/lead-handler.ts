@@ -16,6 +16,7 @@ import {
 import { logJson } from '../log.ts';
 import { scheduleSoon } from '../notifications/queue.ts';
 import { deliverSoon } from '../notifications/soon.ts';
+import { scheduleSoon as scheduleWhatsappSoon } from '../whatsapp/queue.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';
 import type { Handler } from './handler.ts';
@@ -92,6 +93,11 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
           // Their jobs, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
           const jobs = scheduleSoon(lead.deliveries);
           context.waitUntil?.(Promise.all([jobs, deliverSoon(lead.deliveries)]));
+        }
+        // The instant first reply by WhatsApp: its job, with others' (the queue's upkeep adds a lost one).
+        if (lead.firstReply) {
+          const firstReply = scheduleWhatsappSoon([], [lead.firstReply]);
+          context.waitUntil?.(firstReply);
         }
         return json(201, answer);
       });

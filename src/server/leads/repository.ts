@@ -1,4 +1,6 @@
 import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
+import { findTemplate, renderTemplate, templateParameters, templateValues } from '../../lib/whatsapp/templates.ts';
+import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enabledChannels } from '../notifications/queue.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
@@ -15,6 +17,8 @@ export interface StoredLead {
   deliveries: string[];
   /** The returned columns, as stored. */
   values: Record<string, unknown>;
+  /** The instant first reply by WhatsApp stored with it (its send job is the caller's to add), or null. */
+  firstReply?: string | null;
 }
 
 /** An idempotency key and the fingerprint (SHA-256) of the request it was first used for. */
@@ -42,7 +46,26 @@ export class RateLimited extends Error {
 type Stored =
   | { limited: true }
   | { conflict: true }
-  | { id: string; created: boolean; deliveries: string[]; values: Record<string, unknown> };
+  | { id: string; created: boolean; deliveries: string[]; values: Record<string, unknown>; firstReply?: string | null };
+
+/**
+ * The instant first reply of a lead (issue #27): the configured template
+ * (WHATSAPP_FIRST_REPLY_TEMPLATE) filled in with the lead's name, when the
+ * conversations are on and the lead's form told the visitor we write by
+ * WhatsApp (its notice's version is on the row); otherwise null, and
+ * store_lead() stores none.
+ */
+function firstReplyOf(row: Row): string | null {
+  const name = getConfig().whatsapp?.firstReplyTemplate;
+  const template = name ? findTemplate(name) : undefined;
+  if (!template || !row.whatsapp_notice_version) return null;
+  const values = templateValues({ name: String(row.name) });
+  return JSON.stringify({
+    template: template.name,
+    body: renderTemplate(template, values),
+    parameters: templateParameters(template, values),
+  });
+}
 
 /**
  * Stores one lead in one round trip to PostgreSQL: `store_lead()`
@@ -88,6 +111,7 @@ export async function insertLead(
     rateLimit?.subject ?? null,
     rateLimit?.rule.windowSeconds ?? null,
     rateLimit?.rule.limit ?? 0,
+    firstReplyOf(row),
   ];
   let stored: Stored;
   try {
@@ -95,7 +119,7 @@ export async function insertLead(
   } catch (error) {
     // A row with this key stored without store_lead's lock (an older deploy): everything was undone; read it.
     if (!idempotency || (error as { hint?: string }).hint !== 'store_lead') throw error;
-    stored = await store(db, [...values.slice(0, -1), 0]);
+    stored = await store(db, [...values.slice(0, -2), 0, values.at(-1)]);
   }
   if ('limited' in stored) throw new RateLimited();
   if ('conflict' in stored) throw new IdempotencyConflict();
@@ -104,7 +128,7 @@ export async function insertLead(
 
 async function store(db: Queryable, values: unknown[]): Promise<Stored> {
   const { rows } = await db.query<{ stored: Stored }>(
-    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS stored',
+    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS stored',
     values,
   );
   return rows[0]?.stored as Stored;

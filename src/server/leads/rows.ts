@@ -1,3 +1,4 @@
+import { WHATSAPP_NOTICE } from '../../data/whatsapp-notice.ts';
 import { ESTIMATE_FIXED } from '../../lib/forms/options.ts';
 import type { PartnerApplication } from '../../lib/forms/partner-application.ts';
 import type { QuickQuote } from '../../lib/forms/quick-quote.ts';
@@ -30,7 +31,15 @@ function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row
 }
 
 export function quickQuoteRow(input: QuickQuote): Row {
-  return { name: input.name, phone: input.phone, email: input.email, origin: input.origin, ...attribution(input) };
+  return {
+    name: input.name,
+    phone: input.phone,
+    email: input.email,
+    origin: input.origin,
+    ...attribution(input),
+    // The form says by its phone that we write by WhatsApp (src/data/whatsapp-notice.ts).
+    whatsapp_notice_version: WHATSAPP_NOTICE.version,
+  };
 }
 
 /** Maps both quote forms to `quote_requests` as docs/product.md §11.2 says. */

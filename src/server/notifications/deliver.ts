@@ -2,6 +2,7 @@ import type { DeliveryPurpose, NotificationChannel, NotifiedKind } from '../../l
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { inboundMessageNotice } from '../whatsapp/notify.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
 import { type ChannelSettings, channelSettings } from './channels/configured.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
@@ -208,6 +209,15 @@ async function noticeOf(db: Database, delivery: DeliveryRow, site: string): Prom
         site,
       );
       return reminder && { purpose: 'reminder', deliveryId: delivery.id, reminder };
+    }
+    case 'message': {
+      const message = await inboundMessageNotice(
+        db,
+        delivery.contact_id as string,
+        delivery.recipient_id as string,
+        site,
+      );
+      return message && { purpose: 'message', deliveryId: delivery.id, message };
     }
   }
 }

@@ -185,3 +185,38 @@ export function reminderEmail(deliveryId: string, reminder: ReminderMessage): Em
     to: [reminder.to],
   };
 }
+
+/** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
+export interface InboundMessageNotice {
+  contactName: string;
+  /** The first line of their latest message (plain text). */
+  preview: string;
+  /** Their messages not read yet. */
+  unread: number;
+  url: string;
+  to: string;
+}
+
+export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNotice): EmailContent {
+  const title = `${notice.contactName} te escribió por WhatsApp`;
+  const rows = [
+    { label: 'Mensaje', value: notice.preview },
+    { label: 'Sin leer', value: String(notice.unread) },
+  ];
+  return {
+    subject: `${title} · ${site.brand.name}`,
+    text: [
+      title,
+      '',
+      ...rows.map((row) => `${row.label}: ${row.value}`),
+      '',
+      `Responder en el panel: ${notice.url}`,
+    ].join('\n'),
+    html: htmlPage(
+      title,
+      `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(notice.url, 'Responder en el panel')}</p>`,
+    ),
+    messageId: messageId(deliveryId, 'message'),
+    to: [notice.to],
+  };
+}

@@ -1,9 +1,102 @@
 import type { ServerConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { scheduleDeliveries } from '../notifications/queue.ts';
+import type { InboundMessageNotice } from '../notifications/render.ts';
 
-/** Tells the assigned adviser about their contact's new messages (filled in by item 1's notification step). */
+/**
+ * Their messages just stored (a webhook event processed): the contact's
+ * adviser is told by e-mail (administrators when nobody follows it); an
+ * unassigned contact first gets the round-robin's next adviser when it is on
+ * (a contact created by the message already got one from touch_contact). One
+ * e-mail per contact and member while one is waiting: a burst of messages is
+ * one e-mail. The panel's badge counts them regardless (whatsapp_conversations).
+ */
 export async function notifyInbound(
-  _db: Database,
-  _inbound: readonly { messageId: string; contactId: string; created: boolean }[],
-  _config: ServerConfig,
-): Promise<void> {}
+  db: Database,
+  inbound: readonly { messageId: string; contactId: string; created: boolean }[],
+  config: ServerConfig,
+): Promise<void> {
+  const contacts = [...new Set(inbound.map((entry) => entry.contactId))];
+  for (const contactId of contacts) {
+    try {
+      await db.transaction(async (tx) => {
+        await assignByRoundRobin(tx, contactId);
+        if (config.notifications.email === null) return;
+        const deliveries = await tx.query<{ id: string }>(
+          `WITH assignee AS (
+             SELECT u.id FROM users u JOIN contacts c ON c.assigned_to = u.id
+             WHERE c.id = $1 AND u.deactivated_at IS NULL
+           ), recipients AS (
+             SELECT id FROM assignee
+             UNION ALL
+             SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
+             WHERE r.role = 'admin' AND u.deactivated_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignee)
+           )
+           INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id)
+           SELECT 'message', 'email', $1, id FROM recipients
+           ON CONFLICT DO NOTHING RETURNING id`,
+          [contactId],
+        );
+        await scheduleDeliveries(
+          tx,
+          deliveries.rows.map((row) => row.id),
+          null,
+        );
+      });
+    } catch (error) {
+      // The message is stored; a lost e-mail is not worth processing the event again.
+      logJson('warn', { event: 'whatsapp_notify_failed', contact: contactId, error: (error as Error).message });
+    }
+  }
+}
+
+/** The round-robin's next adviser for an unassigned contact, when it is on (as touch_contact does for new ones). */
+async function assignByRoundRobin(tx: Queryable, contactId: string): Promise<void> {
+  const { rows } = await tx.query<{ round_robin: boolean }>(
+    `SELECT t.round_robin FROM team_settings t, contacts c WHERE c.id = $1 AND c.assigned_to IS NULL`,
+    [contactId],
+  );
+  if (!rows[0]?.round_robin) return;
+  await tx.query(
+    `WITH settings AS (SELECT last_assigned FROM team_settings WHERE round_robin FOR UPDATE),
+     adviser AS (
+       SELECT u.id, coalesce(u.name, u.email) AS name FROM users u JOIN user_roles r ON r.user_id = u.id, settings s
+       WHERE r.role = 'asesor' AND u.deactivated_at IS NULL
+       ORDER BY (u.id > coalesce(s.last_assigned, '00000000-0000-0000-0000-000000000000'::uuid)) DESC, u.id
+       LIMIT 1
+     ),
+     assigned AS (
+       UPDATE contacts c SET assigned_to = a.id, version = version + 1 FROM adviser a
+       WHERE c.id = $1 AND c.assigned_to IS NULL RETURNING a.id, a.name
+     ),
+     moved AS (UPDATE team_settings SET last_assigned = (SELECT id FROM assigned) WHERE EXISTS (SELECT 1 FROM assigned))
+     INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+     SELECT $1, 'assigned', NULL, name, 'Asignación automática (por turnos)' FROM assigned`,
+    [contactId],
+  );
+}
+
+/** The e-mail's content of a `message` delivery; null when the contact or the member is gone. */
+export async function inboundMessageNotice(
+  db: Queryable,
+  contactId: string,
+  recipientId: string,
+  site: string,
+): Promise<InboundMessageNotice | null> {
+  const { rows } = await db.query<{ name: string; preview: string | null; unread: number | null; email: string }>(
+    `SELECT c.name, w.last_preview AS preview, w.unread_count AS unread, u.email
+     FROM contacts c JOIN users u ON u.id = $2 LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
+     WHERE c.id = $1`,
+    [contactId, recipientId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    contactName: row.name,
+    preview: row.preview ?? '',
+    unread: row.unread ?? 0,
+    url: `${site}/admin/prospecto?id=${contactId}`,
+    to: row.email,
+  };
+}

@@ -1,6 +1,6 @@
 import type { DeliveryPurpose } from '../../../lib/admin/notifications.ts';
 import type { LeadMessage } from '../message.ts';
-import type { ReminderMessage } from '../render.ts';
+import type { InboundMessageNotice, ReminderMessage } from '../render.ts';
 import type { DailySummary } from '../summary.ts';
 
 /** What one delivery is about, ready for a channel to render: one shape per purpose. */
@@ -8,7 +8,8 @@ export type Notice =
   | { purpose: 'lead'; deliveryId: string; lead: LeadMessage }
   | { purpose: 'test'; deliveryId: string; panelUrl: string }
   | { purpose: 'summary'; deliveryId: string; summary: DailySummary }
-  | { purpose: 'reminder'; deliveryId: string; reminder: ReminderMessage };
+  | { purpose: 'reminder'; deliveryId: string; reminder: ReminderMessage }
+  | { purpose: 'message'; deliveryId: string; message: InboundMessageNotice };
 
 /** Every purpose the table allows has its notice (a new purpose fails here until it has one). */
 type Covers<T extends true> = T;
@@ -41,6 +42,8 @@ export interface ChannelModule<Settings = unknown, Message = unknown> {
     summary?(notice: NoticeOf<'summary'>): Message;
     /** A next contact come due, to one member: only the channels that address a member (e-mail). */
     reminder?(notice: NoticeOf<'reminder'>): Message;
+    /** Their WhatsApp messages, to the member who follows the contact (e-mail). */
+    message?(notice: NoticeOf<'message'>): Message;
   };
   /** Sends one message; the receiver's receipt, or throws. */
   send(settings: Settings, message: Message): Promise<string>;

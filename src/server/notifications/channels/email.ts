@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationConfig } from '../../config.ts';
-import { leadEmail, reminderEmail, summaryEmail, testEmail } from '../render.ts';
+import { inboundMessageEmail, leadEmail, reminderEmail, summaryEmail, testEmail } from '../render.ts';
 import { type ChannelModule, classifyFailure } from './channel.ts';
 
 type EmailConfig = NonNullable<NotificationConfig['email']>;
@@ -79,6 +79,7 @@ export const emailChannel: ChannelModule<EmailConfig, EmailContent> = {
     test: ({ deliveryId }) => testEmail(deliveryId, 'el equipo'),
     summary: ({ deliveryId, summary }) => summaryEmail(deliveryId, summary),
     reminder: ({ deliveryId, reminder }) => reminderEmail(deliveryId, reminder),
+    message: ({ deliveryId, message }) => inboundMessageEmail(deliveryId, message),
   },
   send: (settings, content) => sendEmail(settings, content, content.to ?? settings.to),
   classify: (error) => classifyFailure(error, SMTP_REASONS),

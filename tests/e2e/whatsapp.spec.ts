@@ -104,9 +104,9 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
 
   // The platform's statuses, signed: delivered, then read.
   const [row] = await sql<{ wa_message_id: string; id: string }>(
-    `SELECT m.wa_message_id, m.contact_id AS id FROM whatsapp_messages m
-      WHERE m.direction = 'out' AND m.body LIKE $1 AND m.wa_message_id IS NOT NULL`,
-    [`Hola ${first}, soy Nadia%`],
+    `SELECT m.wa_message_id, m.contact_id AS id FROM whatsapp_messages m JOIN contacts c ON c.id = m.contact_id
+      WHERE c.name = $1 AND m.direction = 'out' AND m.wa_message_id IS NOT NULL`,
+    [name],
   );
   expect(row?.wa_message_id).toBeTruthy();
   for (const status of ['delivered', 'read'] as const) {
@@ -129,7 +129,7 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
     [row?.id],
   );
   await page.reload();
-  await expect(page.getByLabel('Plantilla')).toBeVisible();
+  await expect(page.getByRole('combobox', { name: 'Plantilla' })).toBeVisible();
   await expect(page.getByLabel('Mensaje')).toHaveCount(0);
   await expect(page.getByTestId('composer-reason')).toContainText('24 horas');
 });

@@ -117,7 +117,8 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   await expect(ours.getByTestId('ticks')).toHaveText(/Leído/, { timeout: 20_000 });
   await axeAt(page, 1280);
   await axeAt(page, 390);
-  await page.screenshot({ path: info.outputPath('conversacion-390.png'), fullPage: true });
+  await page.getByRole('heading', { name: 'WhatsApp' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: info.outputPath('conversacion-390.png') });
 
   // A day later without a word from her: the window is closed, only templates, with the reason.
   await sql(

@@ -4,7 +4,7 @@ import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
 import { ContactsView } from './contacts/ContactsView.tsx';
-import { UnreadBadge } from './conversations/UnreadBadge.tsx';
+import { UnreadBadge, UnreadLink } from './conversations/UnreadBadge.tsx';
 import { PanelQueries } from './query.tsx';
 import { RemindersBadge } from './reminders/RemindersBadge.tsx';
 import { useLeadPages } from './requests/queries.ts';
@@ -125,7 +125,12 @@ export function AdminPanel() {
           </button>
         </div>
       </header>
-      {!member.passkeyPending && <RemindersBadge />}
+      {!member.passkeyPending && (
+        <div className="flex flex-wrap items-center gap-2">
+          <RemindersBadge />
+          <UnreadLink enabled />
+        </div>
+      )}
 
       {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px. */}
       <nav

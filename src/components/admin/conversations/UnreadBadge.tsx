@@ -17,3 +17,17 @@ export function UnreadBadge({ enabled }: { enabled: boolean }) {
     </span>
   );
 }
+
+/** Beside the reminders, on top of every view (the navigation's row scrolls on a phone): "3 mensajes sin leer". */
+export function UnreadLink({ enabled }: { enabled: boolean }) {
+  const unread = useUnread(enabled).data?.messages ?? 0;
+  if (unread === 0) return null;
+  return (
+    <a
+      href="/admin?vista=conversaciones&filtro=unread"
+      className="inline-flex min-h-11 items-center rounded-full bg-brand-900 px-4 text-sm font-bold text-white"
+    >
+      {unread} {unread === 1 ? 'mensaje de WhatsApp sin leer' : 'mensajes de WhatsApp sin leer'}
+    </a>
+  );
+}

@@ -76,4 +76,36 @@ describe('Conversaciones', () => {
     renderPanel(api, <ConversationsView admin={false} />, '/admin?vista=conversaciones');
     expect(await screen.findByText('Sin permiso para esto.')).toBeTruthy();
   });
+
+  test('an administrator adds and edits the quick replies; a refused title is told in Spanish', async () => {
+    const saved = { id: '2c1b9a8e-1d2e-4f3a-9b8c-7d6e5f4a3b2c', title: 'Saludo', body: 'Hola {nombre}', updatedAt: '' };
+    const posted: unknown[] = [];
+    api.on('GET /api/admin/whatsapp/conversations', { body: EMPTY });
+    api.on('GET /api/admin/whatsapp/quick-replies', { body: { quickReplies: [saved] } });
+    api.on('POST /api/admin/whatsapp/quick-replies', ({ body }) => {
+      posted.push(body);
+      return posted.length === 1
+        ? { status: 409, body: { error: 'Ya hay una respuesta con ese título.' } }
+        : { status: 201, body: { quickReply: saved } };
+    });
+    api.on(`PATCH /api/admin/whatsapp/quick-replies/${saved.id}`, ({ body }) => {
+      posted.push(body);
+      return { body: { quickReply: saved } };
+    });
+    renderPanel(api, <ConversationsView admin />, '/admin?vista=conversaciones');
+    await userEvent.click(await screen.findByText('Respuestas rápidas (1)'));
+    await userEvent.click(screen.getByRole('button', { name: 'Agregar respuesta' }));
+    expect(await screen.findByText('Escribe un título.')).toBeTruthy();
+    await userEvent.type(screen.getByLabelText(/^Título/), 'Saludo');
+    await userEvent.type(screen.getByRole('textbox', { name: /^Respuesta/ }), 'Hola, soy {{asesor}');
+    await userEvent.click(screen.getByRole('button', { name: 'Agregar respuesta' }));
+    expect(await screen.findByText('Ya hay una respuesta con ese título.')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Agregar respuesta' }));
+    await waitFor(() => expect(posted).toHaveLength(2));
+    await userEvent.click(screen.getByRole('button', { name: 'Editar Saludo' }));
+    expect((screen.getByRole('textbox', { name: /^Respuesta/ }) as HTMLTextAreaElement).value).toBe('Hola {nombre}');
+    await userEvent.click(screen.getByRole('button', { name: 'Guardar cambios' }));
+    await waitFor(() => expect(posted[2]).toEqual({ title: 'Saludo', body: 'Hola {nombre}' }));
+    expect(posted[0]).toEqual({ title: 'Saludo', body: 'Hola, soy {asesor}' });
+  });
 });

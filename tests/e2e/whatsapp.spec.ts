@@ -41,9 +41,11 @@ async function adviser(page: Page, sql: <R>(text: string, values?: unknown[]) =>
   expect(signIn.status()).toBe(200);
 }
 
-async function axeAt(page: Page, width: number) {
+/** Axe (WCAG 2.2 AA) at `width`, and a look at it (the screenshot beside the test's results). */
+async function axeAt(page: Page, width: number, name: string, path: (name: string) => string) {
   await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
   expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: path(`${name}-${width}.png`) });
 }
 
 test('a message raises the badge, the adviser answers with a quick reply, the ticks reach “Leído”; later only templates', async ({
@@ -77,9 +79,9 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   const card = page.getByRole('link', { name: new RegExp(name) });
   await expect(card).toBeVisible({ timeout: 30_000 });
   await expect(card).toContainText('<b>Hola</b>');
-  await axeAt(page, 1280);
-  await axeAt(page, 390);
-  await page.screenshot({ path: info.outputPath('conversaciones-390.png'), fullPage: true });
+  const shot = (file: string) => info.outputPath(file);
+  await axeAt(page, 1280, 'conversaciones', shot);
+  await axeAt(page, 390, 'conversaciones', shot);
 
   // Open it: the bubble, as text; read for the team.
   const read = page.waitForResponse((response) => response.url().endsWith('/whatsapp/read'));
@@ -115,10 +117,9 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
     ).toBe(200);
   }
   await expect(ours.getByTestId('ticks')).toHaveText(/Leído/, { timeout: 20_000 });
-  await axeAt(page, 1280);
-  await axeAt(page, 390);
   await page.getByRole('heading', { name: 'WhatsApp' }).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: info.outputPath('conversacion-390.png') });
+  await axeAt(page, 1280, 'conversacion', shot);
+  await axeAt(page, 390, 'conversacion', shot);
 
   // A day later without a word from her: the window is closed, only templates, with the reason.
   await sql(

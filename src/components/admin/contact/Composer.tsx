@@ -1,8 +1,9 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import type { ContactDetail } from '../../../lib/admin/contacts.ts';
-import { MESSAGE_TEXT_MAX, type QuickReply, renderQuickReply } from '../../../lib/whatsapp/contract.ts';
+import type { QuickReply } from '../../../lib/whatsapp/contract.ts';
 import { firstName, type TemplateName } from '../../../lib/whatsapp/templates.ts';
+import { MESSAGE_TEXT_MAX, renderQuickReply } from '../../../lib/whatsapp/words.ts';
 import { explain } from '../api.ts';
 import { useQuickReplies, useSendMessage, useWhatsappState } from '../conversations/queries.ts';
 import { usePanelUser } from '../session.ts';

@@ -1,11 +1,7 @@
 // biome-ignore-all lint/a11y/useMediaCaption: a customer's voice note or video comes without captions to give
 import { formatMeridaClock } from '../../../lib/admin/merida-time.ts';
-import {
-  MESSAGE_KIND_LABELS,
-  MESSAGE_STATUS_LABELS,
-  type MessageStatus,
-  type WhatsappMessage,
-} from '../../../lib/whatsapp/contract.ts';
+import type { WhatsappMessage } from '../../../lib/whatsapp/contract.ts';
+import { MESSAGE_KIND_LABELS, MESSAGE_STATUS_LABELS, type MessageStatus } from '../../../lib/whatsapp/words.ts';
 
 /** The ticks of ours, as WhatsApp draws them (the word beside them says the same for everyone). */
 const TICKS: Record<MessageStatus, string> = {

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { formatPhone } from '../../../lib/forms/phone.ts';
+import type { ConversationSummary } from '../../../lib/whatsapp/contract.ts';
 import {
   CONVERSATION_FILTER_LABELS,
   CONVERSATION_FILTERS,
   type ConversationFilter,
-  type ConversationSummary,
   WAITING_MINUTES,
-} from '../../../lib/whatsapp/contract.ts';
+} from '../../../lib/whatsapp/words.ts';
 import { useDebounced } from '../session.ts';
 import { LoadFailed, Loading } from '../shared/ui.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';

@@ -1,7 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { showToast } from '../../../lib/client/toast.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
-import { QUICK_REPLY_VARIABLES, type QuickReply, quickReplySchema } from '../../../lib/whatsapp/contract.ts';
+import type { QuickReply } from '../../../lib/whatsapp/contract.ts';
+import { quickReplySchema } from '../../../lib/whatsapp/quick-reply.ts';
+import { QUICK_REPLY_VARIABLES } from '../../../lib/whatsapp/words.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { useDeleteQuickReply, useQuickReplies, useSaveQuickReply } from './queries.ts';
 

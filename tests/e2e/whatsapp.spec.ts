@@ -21,8 +21,9 @@ import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
 const SERVER = `http://127.0.0.1:${E2E_PORT}`;
 let platform: FakePlatform;
 
+// The fake listens on the one port the e2e server was given: only in the project that runs the story.
 test.beforeAll(async () => {
-  platform = await startFakePlatform({ port: E2E_WHATSAPP.port });
+  if (test.info().project.name === 'mobile') platform = await startFakePlatform({ port: E2E_WHATSAPP.port });
 });
 test.afterAll(async () => {
   await platform?.close();

@@ -13,7 +13,8 @@
 --    happens in the ack: the queue's job reads them (decision 0039).
 CREATE TABLE whatsapp_webhook_events (
   id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  body          jsonb NOT NULL,
+  -- The body as received (text: the acknowledgement does not pay for parsing it into jsonb).
+  body          text NOT NULL,
   received_at   timestamptz NOT NULL DEFAULT now(),
   processed_at  timestamptz,
   attempts      integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),

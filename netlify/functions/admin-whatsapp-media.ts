@@ -3,7 +3,7 @@ import { getConfig } from '../../src/server/config.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
-import { fetchMedia, MediaUnavailable } from '../../src/server/whatsapp/cloud-api.ts';
+import { fetchMedia, type MediaBytes, MediaUnavailable } from '../../src/server/whatsapp/cloud-api.ts';
 
 /** Shown in the page: the browser may play or show these; anything else is downloaded. */
 const INLINE = /^(image\/(jpeg|png|webp)|audio\/(ogg|mpeg|mp4|aac|amr)|video\/(mp4|3gpp))$/;
@@ -29,7 +29,7 @@ export default endpoints('admin-whatsapp-media', [
       );
       const row = rows[0];
       if (!row) return jsonError(404, 'Este mensaje no tiene archivo.');
-      let media: Response;
+      let media: MediaBytes;
       try {
         media = await fetchMedia(whatsapp, row.media_id);
       } catch (error) {
@@ -37,7 +37,7 @@ export default endpoints('admin-whatsapp-media', [
         logJson('warn', { event: 'whatsapp_media_unavailable', message: params.id ?? null, error: error.message });
         return jsonError(error.status, error.message);
       }
-      const type = (media.headers.get('content-type') ?? row.media_mime ?? 'application/octet-stream')
+      const type = (media.type ?? row.media_mime ?? 'application/octet-stream')
         .split(';')[0]
         ?.trim()
         .toLowerCase() as string;
@@ -50,7 +50,7 @@ export default endpoints('admin-whatsapp-media', [
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "sandbox; default-src 'none'",
       };
-      const length = media.headers.get('content-length');
+      const length = media.length;
       if (length && /^\d+$/.test(length)) headers['Content-Length'] = length;
       return new Response(media.body, { status: 200, headers });
     },

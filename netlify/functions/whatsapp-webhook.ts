@@ -54,6 +54,7 @@ export default endpoints(
           return jsonError(401, 'Firma de WhatsApp ausente o incorrecta.');
         }
         let text: string;
+        // Parsed once here to refuse what is not JSON; stored as the text received.
         try {
           text = new TextDecoder('utf-8', { fatal: true }).decode(raw);
           const value: unknown = JSON.parse(text);
@@ -61,8 +62,6 @@ export default endpoints(
         } catch {
           return jsonError(400, 'Los datos enviados no son JSON válido.');
         }
-        // PostgreSQL's jsonb cannot hold a NUL character: it would be refused on every retry.
-        if (text.includes('\\u0000')) text = text.replaceAll('\\u0000', '\\ufffd');
         let id: string;
         try {
           id = await database((db) => storeEvent(db, text));

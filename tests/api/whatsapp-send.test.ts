@@ -265,6 +265,18 @@ describe('sending from the contact page', () => {
   });
 });
 
+describe('without WHATSAPP_FIRST_REPLY_TEMPLATE', () => {
+  it('a new lead gets no first reply', async () => {
+    const answer = await fetch(`${server.url}/api/quick-quotes`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ name: 'Sin Plantilla', phone: '999 123 0099', email: '', origin: 'hero' }),
+    });
+    expect(answer.status).toBe(201);
+    expect(await countRows('whatsapp_messages', 'automated')).toBe(0);
+  });
+});
+
 describe('GET /api/admin/whatsapp/media/{messageId}', () => {
   it('serves a media to signed-in members only, fetched with the token from the platform', async () => {
     await postWebhook(
@@ -353,5 +365,38 @@ describe('quick replies', () => {
     );
     expect((await call(admin, 'DELETE', `/api/admin/whatsapp/quick-replies/${quickReply.id}`)).status).toBe(204);
     expect(await countRows('activity_log', `kind = 'quick_reply_changed'`)).toBe(3);
+  });
+});
+
+describe('a send cut short (the worker died after the platform accepted it)', () => {
+  it('is not sent again when a status echoed its id; a lost claim without one is sent once', async () => {
+    const { parseConfig } = await import('../../src/server/config.ts');
+    const { withDatabase } = await import('../../src/server/db/database.ts');
+    const { sendMessage } = await import('../../src/server/whatsapp/send.ts');
+    const config = parseConfig({ ...process.env, ...whatsappEnv(platform), NOTIFY_LOCK_TIMEOUT_SECONDS: '2' });
+    const contactId = await quietContact('+529991230010', 'Lorena Caamal');
+    const [accepted, lost] = await sql<{ id: string }>(
+      `INSERT INTO whatsapp_messages (contact_id, direction, kind, body, status, template_name, raw, attempts, claimed_at)
+       VALUES ($1, 'out', 'template', 'Hola Lorena', 'sending', 'primer_contacto', '{"parameters": ["Lorena"]}', 1, now() - interval '1 hour'),
+              ($1, 'out', 'template', 'Hola Lorena', 'sending', 'primer_contacto', '{"parameters": ["Lorena"]}', 1, now() - interval '1 hour')
+       RETURNING id`,
+      [contactId],
+    );
+    // The platform's `sent` for the first, echoing our id, came while nobody recorded the answer.
+    await postWebhook(
+      server.url,
+      statusPayload({ id: 'wamid.cut-short-1', status: 'sent', callback: accepted?.id as string }),
+    );
+    await eventually(
+      () => messageRow(accepted?.id as string),
+      (row) => row?.status === 'sent',
+      'the echoed status',
+    );
+    const before = platform.sent.length;
+    expect(await withDatabase((db) => sendMessage(db, accepted?.id as string, config), config)).toBe('not-ours');
+    expect(await withDatabase((db) => sendMessage(db, lost?.id as string, config), config)).toBe('sent');
+    expect(await withDatabase((db) => sendMessage(db, lost?.id as string, config), config)).toBe('not-ours');
+    expect(platform.sent.length - before).toBe(1);
+    expect((await messageRow(accepted?.id as string))?.wa_message_id).toBe('wamid.cut-short-1');
   });
 });

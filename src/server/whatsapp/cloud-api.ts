@@ -60,7 +60,14 @@ export class MediaUnavailable extends Error {
  * WHATSAPP_MEDIA_HOSTS): a URL naming any other host is refused before any
  * request to it, and neither request follows a redirect.
  */
-export async function fetchMedia(config: WhatsappConfig, mediaId: string): Promise<Response> {
+export interface MediaBytes {
+  body: ReadableStream<Uint8Array>;
+  /** The platform's Content-Type and Content-Length, as sent. */
+  type: string | null;
+  length: string | null;
+}
+
+export async function fetchMedia(config: WhatsappConfig, mediaId: string): Promise<MediaBytes> {
   const lookup = await fetch(`${config.apiUrl}/${encodeURIComponent(mediaId)}`, {
     headers: { Authorization: `Bearer ${config.token}` },
     redirect: 'error',
@@ -91,5 +98,5 @@ export async function fetchMedia(config: WhatsappConfig, mediaId: string): Promi
   if (!media?.ok || !media.body) {
     throw new MediaUnavailable('WhatsApp no entregó el archivo. Inténtalo más tarde.', 502);
   }
-  return media;
+  return { body: media.body, type: media.headers.get('content-type'), length: media.headers.get('content-length') };
 }

@@ -36,7 +36,7 @@ export interface ProcessOutcome {
 }
 
 async function processLocked(tx: Queryable, eventId: string | number): Promise<ProcessOutcome> {
-  const { rows } = await tx.query<{ body: unknown; processed: boolean }>(
+  const { rows } = await tx.query<{ body: string; processed: boolean }>(
     `SELECT body, processed_at IS NOT NULL AS processed FROM whatsapp_webhook_events WHERE id = $1 FOR UPDATE`,
     [eventId],
   );
@@ -44,7 +44,8 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
   const outcome: ProcessOutcome = { already: true, stored: 0, statuses: 0, inbound: [] };
   if (!event || event.processed) return outcome;
   outcome.already = false;
-  const content = readWebhook(event.body);
+  // PostgreSQL cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
+  const content = readWebhook(JSON.parse(event.body.replaceAll('\\u0000', '\\ufffd')));
   for (const message of content.messages) {
     const stored = await storeInbound(tx, message);
     if (stored) {

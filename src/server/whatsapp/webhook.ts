@@ -31,7 +31,7 @@ export function handshake(url: URL, verifyToken: string): string | null {
 /** The delivery, stored as received: one INSERT, the whole of the acknowledgement's work. */
 export async function storeEvent(db: Queryable, body: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    'INSERT INTO whatsapp_webhook_events (body) VALUES ($1::jsonb) RETURNING id',
+    'INSERT INTO whatsapp_webhook_events (body) VALUES ($1) RETURNING id',
     [body],
   );
   const id = rows[0]?.id;

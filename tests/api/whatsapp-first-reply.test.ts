@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WHATSAPP_NOTICE } from '../../src/data/whatsapp-notice.ts';
+import { questionsOf } from '../../src/lib/forms/definition.ts';
+import { quickQuoteForm } from '../../src/lib/forms/quick-quote.ts';
+import { parseConfig } from '../../src/server/config.ts';
+import { inviteAdviser, setupAdmin } from '../support/admin.ts';
+import { preFilter, quickQuote } from '../support/payloads.ts';
+import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+import {
+  type FakePlatform,
+  inboundPayload,
+  postWebhook,
+  startFakePlatform,
+  whatsappEnv,
+} from '../support/whatsapp-platform.ts';
+
+/** Issue #27, item 4: the instant first reply; and item 1's e-mail to the adviser. */
+let server: RunningServer;
+let platform: FakePlatform;
+let smtp: SmtpReceiver;
+
+beforeAll(async () => {
+  platform = await startFakePlatform();
+  smtp = await startSmtpReceiver();
+  server = await startServer({
+    ...whatsappEnv(platform, { WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }),
+    SMTP_URL: smtp.url,
+    NOTIFY_EMAIL_FROM: 'Avisos Ceiba <avisos@ceibacasas.mx>',
+    NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
+  });
+});
+afterAll(async () => {
+  await server?.stop();
+  await platform?.close();
+  await smtp?.close();
+});
+
+async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const lead = (body: unknown, path = '/api/quick-quotes') =>
+  postJson(`${server.url}${path}`, body, { 'Idempotency-Key': randomUUID() });
+
+describe('the instant first reply', () => {
+  it('is the notice the quick quote shows by its phone, and the variable names a configured template', () => {
+    const phone = questionsOf(quickQuoteForm).find((question) => question.name === 'phone');
+    expect(phone?.hint).toBe(WHATSAPP_NOTICE.text);
+    expect(() => parseConfig({ ...whatsappEnv(platform), WHATSAPP_FIRST_REPLY_TEMPLATE: 'no_existe' })).toThrow(
+      /not in src\/lib\/whatsapp\/templates.ts/,
+    );
+  });
+
+  it('goes once to a new lead with a phone, even for 10 leads of one phone at once, with the template filled in', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => lead(quickQuote({ name: 'Fernanda Aké Dzib', phone: '999 400 1000' }))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+    const sent = await eventually(
+      async () => platform.sent.filter((request) => request.to === '529994001000'),
+      (list) => list.length >= 1,
+      'the first reply',
+    );
+    await eventually(
+      () => sql<{ status: string }>(`SELECT status FROM whatsapp_messages WHERE automated`),
+      (rows) => rows.length === 1 && rows[0]?.status === 'sent',
+      'the first reply sent',
+    );
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.body.template).toEqual({
+      name: 'primer_contacto',
+      language: { code: 'es_MX' },
+      components: [{ type: 'body', parameters: [{ type: 'text', text: 'Fernanda' }] }],
+    });
+    const [row] = await sql<{ body: string; idempotency_key: string; version: string }>(
+      `SELECT m.body, m.idempotency_key,
+              (SELECT whatsapp_notice_version FROM cotizaciones_rapidas l WHERE l.contact_id = m.contact_id LIMIT 1) AS version
+       FROM whatsapp_messages m WHERE m.automated`,
+    );
+    expect(row?.body).toMatch(/^Hola Fernanda, gracias por escribir a Ceiba/);
+    expect(row?.version).toBe(WHATSAPP_NOTICE.version);
+    expect(await countRows('cotizaciones_rapidas', `phone = '+529994001000'`)).toBe(10);
+    // A later lead of the same person: no second first reply.
+    await lead(quickQuote({ name: 'Fernanda Aké', phone: '9994001000' }));
+    expect(await countRows('whatsapp_messages', 'automated')).toBe(1);
+  });
+
+  it('never goes to a contact who opted out, nor where the form did not say we write by WhatsApp', async () => {
+    await postWebhook(server.url, inboundPayload({ from: '5219994002000', name: 'Rubén', content: { body: 'Baja' } }));
+    await eventually(
+      () => countRows('whatsapp_conversations', 'opted_out_at IS NOT NULL'),
+      (count) => count === 1,
+      'the opt-out',
+    );
+    expect((await lead(quickQuote({ name: 'Rubén Cen', phone: '999 400 2000' }))).status).toBe(201);
+    expect((await lead(preFilter({ phone: '999 400 3000' }), '/api/quote-requests')).status).toBe(201);
+    const [prefilter] = await sql<{ whatsapp_notice_version: string | null }>(
+      `SELECT whatsapp_notice_version FROM quote_requests WHERE phone = '+529994003000'`,
+    );
+    expect(prefilter?.whatsapp_notice_version).toBeNull();
+    // Both leads are stored and answered; neither contact has a message of ours.
+    expect(
+      await countRows(
+        'whatsapp_messages m JOIN contacts c ON c.id = m.contact_id',
+        `m.direction = 'out' AND c.phone IN ('+529994002000', '+529994003000')`,
+      ),
+    ).toBe(0);
+  });
+});
+
+describe('their message tells the adviser', () => {
+  it('e-mails the adviser who follows the contact, with the message and the link to the conversation', async () => {
+    const admin = await setupAdmin(server.url);
+    const adviser = await inviteAdviser(server.url, admin, 'jorge@ceiba.mx', 'Jorge May');
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer, assigned_to) VALUES ('+529994004000', 'Teresa Mex', true, $1) RETURNING id`,
+      [adviser.id],
+    );
+    expect(contact).toBeDefined();
+    await postWebhook(
+      server.url,
+      inboundPayload({ from: '5219994004000', content: { body: '¿Siguen las casas de 2 recámaras?' } }),
+    );
+    const mail = await smtp.waitForMail((message) => message.subject?.startsWith('Teresa Mex te escribió') === true);
+    expect(mail.to).toMatchObject({ text: 'jorge@ceiba.mx' });
+    expect(mail.text).toContain('¿Siguen las casas de 2 recámaras?');
+    expect(mail.text).toContain(`/admin/prospecto?id=${contact?.id}`);
+  });
+});

@@ -71,7 +71,7 @@ export function Conversation({ contact }: { contact: ContactDetail }) {
   useEffect(() => {
     const root = box.current;
     const target = top.current;
-    if (!root || !target) return;
+    if (!root || !target || typeof IntersectionObserver === 'undefined') return;
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting) && root.scrollHeight > root.clientHeight)

@@ -28,6 +28,7 @@ describe('parseConfig', () => {
         lockTimeoutSeconds: 120,
       },
       push: null,
+      whatsapp: null,
     });
   });
 
@@ -165,5 +166,37 @@ describe('the local server in production', () => {
     await expect(
       spawnServer({ NODE_ENV: 'production', JWT_SECRET: undefined, DATABASE_URL: process.env.DATABASE_URL }),
     ).rejects.toThrow(/exited with 1:[\s\S]*JWT_SECRET is not set/);
+  });
+  it('turns the WhatsApp conversations on with the token, the number and the two webhook secrets, all or none', () => {
+    const conversations = {
+      WHATSAPP_TOKEN: 'EAAG-token',
+      WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
+      WHATSAPP_APP_SECRET: 'app-secret-0123456789',
+      WHATSAPP_VERIFY_TOKEN: 'verificar-ceiba',
+    };
+    const config = parseConfig({ ...conversations, WHATSAPP_API_URL: 'http://127.0.0.1:9999/v23.0/' });
+    expect(config.whatsapp).toEqual({
+      token: 'EAAG-token',
+      phoneNumberId: '106540352242922',
+      apiUrl: 'http://127.0.0.1:9999/v23.0',
+      appSecret: 'app-secret-0123456789',
+      verifyToken: 'verificar-ceiba',
+      mediaHosts: ['127.0.0.1:9999', 'lookaside.fbsbx.com'],
+      firstReplyTemplate: null,
+    });
+    // Token and number serve the conversations without the notification channel's template and number.
+    expect(config.notifications.whatsapp).toBeNull();
+    expect(() => parseConfig({ ...conversations, WHATSAPP_VERIFY_TOKEN: '' })).toThrow(
+      'the WhatsApp conversations are half configured; also set WHATSAPP_VERIFY_TOKEN',
+    );
+    expect(() => parseConfig({ WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' })).toThrow(
+      'needs the conversations on',
+    );
+    expect(() => parseConfig({ ...conversations, WHATSAPP_MEDIA_HOSTS: 'https://evil.example' })).toThrow(
+      'WHATSAPP_MEDIA_HOSTS',
+    );
+    expect(
+      parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }).whatsapp?.firstReplyTemplate,
+    ).toBe('primer_contacto');
   });
 });

@@ -400,3 +400,41 @@ describe('a send cut short (the worker died after the platform accepted it)', ()
     expect((await messageRow(accepted?.id as string))?.wa_message_id).toBe('wamid.cut-short-1');
   });
 });
+
+describe('"Sin atender" and the response time', () => {
+  it("count a member's first WhatsApp message that reached the platform as the answer, not a wa.me link pressed", async () => {
+    const metrics = async () =>
+      (await (await call(admin, 'GET', '/api/admin/metrics')).json()) as {
+        unattended: number;
+        contactedWithin24h: { contacts: number; share: number | null };
+      };
+    const [row] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer, created_at) VALUES ('+529991230011', 'Sergio Uicab', true, now() - interval '30 hours')
+       RETURNING id`,
+    );
+    const contactId = row?.id as string;
+    const before = await metrics();
+    // Pressing WhatsApp on the contact's page (a wa.me link) is an attempt, not an answer.
+    await call(adviser.cookie, 'POST', `/api/admin/contacts/${contactId}/attempts`, { channel: 'whatsapp' });
+    expect((await metrics()).unattended).toBe(before.unattended);
+
+    const answer = await call(adviser.cookie, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+      kind: 'template',
+      template: 'retomar_conversacion',
+      idempotencyKey: randomUUID(),
+    });
+    const { message } = (await answer.json()) as SendMessageAnswer;
+    await eventually(
+      () => messageRow(message.id),
+      (value) => value?.status === 'sent',
+      'the answer',
+    );
+    const after = await metrics();
+    expect(after.unattended).toBe(before.unattended - 1);
+    const detail = (await (await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}`)).json()) as {
+      contact?: { unattended: boolean };
+      unattended?: boolean;
+    };
+    expect(detail.contact?.unattended ?? detail.unattended).toBe(false);
+  });
+});

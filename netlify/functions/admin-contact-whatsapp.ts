@@ -1,8 +1,10 @@
 import type { Config } from '@netlify/functions';
 import { type SendMessageAnswer, type SendRefusalAnswer, sendMessageSchema } from '../../src/lib/whatsapp/contract.ts';
+import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
+import { listMessages } from '../../src/server/whatsapp/inbox.ts';
 import { enqueueMessage, REFUSALS, whatsappState } from '../../src/server/whatsapp/send.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
@@ -13,6 +15,8 @@ const UUID = '[0-9a-fA-F-]{36}';
  * GET /api/admin/contacts/{id}/whatsapp: WhatsappState (the 24-hour window, the opt-out, what may be sent and why not).
  * POST /api/admin/contacts/{id}/whatsapp/messages SendMessageInput: 202 {message} stored as `sending` and queued,
  * 200 {message} for an idempotency key already used (a double press), 409 {error, reason} refused, 503 off.
+ * GET /api/admin/contacts/{id}/whatsapp/messages?before=: MessagePage, newest first, 50 a page; `before` is
+ * the previous page's `nextCursor` (the panel's read, src/server/whatsapp/inbox.ts).
  */
 export default endpoints('admin-contact-whatsapp', [
   {
@@ -22,6 +26,17 @@ export default endpoints('admin-contact-whatsapp', [
     async work({ db, params }) {
       const state = await whatsappState(db, params.id as string, getConfig().whatsapp);
       return state ? json(200, state, { 'Cache-Control': 'no-store' }) : jsonError(404, NOT_FOUND);
+    },
+  },
+  {
+    method: 'GET',
+    path: `/api/admin/contacts/:id(${UUID})/whatsapp/messages`,
+    access: 'member',
+    async work({ db, url, params }) {
+      const cursor = decodeCursor(url.searchParams.get('before') || null);
+      if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
+      const page = await listMessages(db, params.id as string, cursor);
+      return page ? json(200, page) : jsonError(404, NOT_FOUND);
     },
   },
   {

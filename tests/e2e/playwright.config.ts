@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
+import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from '../support/whatsapp-platform.ts';
 
 /**
  * The e2e server's ports: fixed for CI; another checkout on the same machine sets
@@ -13,9 +14,10 @@ const OFFSET = PORT - 4329;
  * the notifications story starts a receiver, so its deliveries fail first.
  */
 export const E2E_WEBHOOK = { port: 54331 + OFFSET, secret: 'e2e-webhook-secret-0123456789' };
-/** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 /** The secret of the e2e server's /api/voice/events (the calls story posts the platform's reports). */
 export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
+/** The fake WhatsApp platform the conversations story starts (tests/support/whatsapp-platform.ts). */
+export const E2E_WHATSAPP = { port: 56331 + OFFSET };
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${54329 + OFFSET}/app`;
 
@@ -75,6 +77,12 @@ export default defineConfig({
       // One quick retry, then `failed`: the story sees both states in seconds.
       NOTIFY_RETRY_DELAYS: '1',
       VAPI_WEBHOOK_SECRET: E2E_VOICE_SECRET,
+      // WhatsApp conversations against the fake platform of the whatsapp story (nothing listens there otherwise).
+      WHATSAPP_TOKEN: TOKEN,
+      WHATSAPP_PHONE_NUMBER_ID: PHONE_NUMBER_ID,
+      WHATSAPP_APP_SECRET: APP_SECRET,
+      WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+      WHATSAPP_API_URL: `http://127.0.0.1:${E2E_WHATSAPP.port}/v23.0`,
     },
   },
 });

@@ -69,7 +69,8 @@ export async function until<T>(read: () => T, done: (value: T) => boolean, timeo
 
 export const MEDIA_BYTES = Buffer.from('fake-jpeg-bytes \u00e1\u00e9');
 
-export async function startFakePlatform(): Promise<FakePlatform> {
+/** `port`: a fixed one (the e2e server is configured before the story starts the fake); 0, any free one. */
+export async function startFakePlatform(options: { port?: number } = {}): Promise<FakePlatform> {
   const sent: SentRequest[] = [];
   const mediaRequests: string[] = [];
   const scripted: Scripted[] = [];
@@ -146,7 +147,7 @@ export async function startFakePlatform(): Promise<FakePlatform> {
     }
     answer(404, { error: { message: 'Unknown path', code: 100 } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
   return {

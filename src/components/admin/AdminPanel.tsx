@@ -4,6 +4,7 @@ import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
 import { ContactsView } from './contacts/ContactsView.tsx';
+import { UnreadBadge, UnreadLink } from './conversations/UnreadBadge.tsx';
 import { PanelQueries } from './query.tsx';
 import { RemindersBadge } from './reminders/RemindersBadge.tsx';
 import { useLeadPages } from './requests/queries.ts';
@@ -16,6 +17,9 @@ import { TodayView } from './today/TodayView.tsx';
 // The day's views come with the page; the others load when opened (the panel's first touch stays light).
 const AccountView = lazy(() => import('./account/AccountView.tsx').then((m) => ({ default: m.AccountView })));
 const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) => ({ default: m.ActivityView })));
+const ConversationsView = lazy(() =>
+  import('./conversations/ConversationsView.tsx').then((m) => ({ default: m.ConversationsView })),
+);
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
 const PipelineView = lazy(() => import('./pipeline/PipelineView.tsx').then((m) => ({ default: m.PipelineView })));
@@ -28,6 +32,7 @@ const TeamView = lazy(() => import('./team/TeamView.tsx').then((m) => ({ default
 const VIEWS = [
   'hoy',
   'prospectos',
+  'conversaciones',
   'embudo',
   'llamadas',
   'metricas',
@@ -39,7 +44,15 @@ const VIEWS = [
 ] as const;
 type View = (typeof VIEWS)[number];
 /** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = ['hoy', 'prospectos', 'embudo', 'llamadas', 'metricas', 'cuenta'];
+const ADVISER_VIEWS: readonly View[] = [
+  'hoy',
+  'prospectos',
+  'conversaciones',
+  'embudo',
+  'llamadas',
+  'metricas',
+  'cuenta',
+];
 const viewOf = (name: string | null): View => VIEWS.find((view) => view === name) ?? 'hoy';
 
 /** The island of /admin: the panel with the page's cache. */
@@ -88,6 +101,7 @@ export function AdminPanel() {
     [
       ['hoy', 'Hoy'],
       ['prospectos', 'Prospectos'],
+      ['conversaciones', 'Conversaciones'],
       ['embudo', 'Embudo'],
       ['llamadas', 'Llamadas'],
       ['metricas', 'Métricas'],
@@ -122,7 +136,12 @@ export function AdminPanel() {
           </button>
         </div>
       </header>
-      {!member.passkeyPending && <RemindersBadge />}
+      {!member.passkeyPending && (
+        <div className="flex flex-wrap items-center gap-2">
+          <RemindersBadge />
+          <UnreadLink enabled />
+        </div>
+      )}
 
       {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px. */}
       <nav
@@ -137,6 +156,7 @@ export function AdminPanel() {
             className="inline-flex min-h-11 shrink-0 items-center rounded-full px-4 font-semibold whitespace-nowrap text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
+            {name === 'conversaciones' && <UnreadBadge enabled={!member.passkeyPending} />}
           </PanelLink>
         ))}
       </nav>
@@ -161,6 +181,8 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
       return <TodayView admin={member.admin} />;
     case 'prospectos':
       return <ContactsView canExport={member.admin} canSelect={member.admin} />;
+    case 'conversaciones':
+      return <ConversationsView admin={member.admin} />;
     case 'embudo':
       return <PipelineView />;
     case 'metricas':

@@ -21,4 +21,11 @@ export const keys = {
   activity: (filter: object) => ['activity', filter],
   passkeys: ['passkeys'],
   reminders: ['reminders'],
+  whatsapp: ['whatsapp'],
+  conversations: (filter: object) => ['whatsapp', 'conversations', filter],
+  unread: ['whatsapp', 'unread'],
+  messages: (contactId: string) => ['whatsapp', 'messages', contactId],
+  olderMessages: (contactId: string, from: string) => ['whatsapp', 'messages', contactId, 'older', from],
+  whatsappState: (contactId: string) => ['whatsapp', 'state', contactId],
+  quickReplies: (contactId: string) => ['whatsapp', 'quick-replies', contactId],
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

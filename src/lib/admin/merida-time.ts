@@ -55,3 +55,21 @@ export const formatNextContact = (instant: string): string => SHOWN.format(new D
 
 /** Whether the next contact's moment has passed (a warning, never a refusal). */
 export const isPast = (instant: string, now = Date.now()): boolean => Date.parse(instant) <= now;
+
+const CLOCK = new Intl.DateTimeFormat('es-MX', { timeZone: MERIDA_ZONE, hour: 'numeric', minute: '2-digit' });
+const DAY_NAME = new Intl.DateTimeFormat('es-MX', {
+  timeZone: MERIDA_ZONE,
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+});
+
+/** "5:31 p.m.": a message's time on Mérida's clock (issue #27). */
+export const formatMeridaClock = (instant: string): string => CLOCK.format(new Date(instant));
+
+/** "martes, 24 de noviembre de 2026": a conversation's day separator, in Mérida. */
+export const formatMeridaDay = (instant: string): string => DAY_NAME.format(new Date(instant));
+
+/** "2026-11-24": the instant's day in Mérida (to group messages by day). */
+export const meridaDayOf = (instant: string): string => meridaWallTime(instant).slice(0, 10);

@@ -5,55 +5,25 @@
  */
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
-import { multiLineChecks, singleLineChecks } from '../admin/text.ts';
+import { multiLineChecks } from '../admin/text.ts';
 import { TEMPLATE_NAMES, type TemplateName } from './templates.ts';
+import { MESSAGE_TEXT_MAX, type MessageKind, type MessageStatus } from './words.ts';
 
-export const MESSAGE_KINDS = [
-  'text',
-  'image',
-  'audio',
-  'video',
-  'document',
-  'sticker',
-  'location',
-  'contacts',
-  'reaction',
-  'button',
-  'interactive',
-  'template',
-  'unsupported',
-] as const;
-export type MessageKind = (typeof MESSAGE_KINDS)[number];
-
-/** Ours: sending -> sent -> delivered -> read, or failed. Theirs: received. */
-export const MESSAGE_STATUSES = ['received', 'sending', 'sent', 'delivered', 'read', 'failed'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-
-export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
-  received: 'Recibido',
-  sending: 'Enviando',
-  sent: 'Enviado',
-  delivered: 'Entregado',
-  read: 'Leído',
-  failed: 'No se envió',
-};
-
-/** What the panel says for a kind without text of its own (a voice note, a sticker...). */
-export const MESSAGE_KIND_LABELS: Record<MessageKind, string> = {
-  text: 'Mensaje',
-  image: 'Foto',
-  audio: 'Audio',
-  video: 'Video',
-  document: 'Documento',
-  sticker: 'Sticker',
-  location: 'Ubicación',
-  contacts: 'Contacto compartido',
-  reaction: 'Reacción',
-  button: 'Respuesta de botón',
-  interactive: 'Respuesta de lista o botón',
-  template: 'Plantilla',
-  unsupported: 'Mensaje no compatible con WhatsApp Business',
-};
+export {
+  CONVERSATION_FILTER_LABELS,
+  CONVERSATION_FILTERS,
+  type ConversationFilter,
+  MESSAGE_KIND_LABELS,
+  MESSAGE_KINDS,
+  MESSAGE_STATUS_LABELS,
+  MESSAGE_STATUSES,
+  MESSAGE_TEXT_MAX,
+  type MessageKind,
+  type MessageStatus,
+  QUICK_REPLY_VARIABLES,
+  renderQuickReply,
+  WAITING_MINUTES,
+} from './words.ts';
 
 /** One message, theirs (`in`) or ours (`out`). Every text is plain text: render it as text, never as HTML. */
 export interface WhatsappMessage {
@@ -85,8 +55,6 @@ export interface WhatsappMessage {
 // ---------- Sending (POST /api/admin/contacts/:id/whatsapp/messages) ----------
 
 const idempotencyKey = z.string().check(z.regex(/^[A-Za-z0-9_-]{8,128}$/, 'Clave de envío no válida.'));
-
-export const MESSAGE_TEXT_MAX = 4096;
 
 export const sendMessageSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -169,29 +137,7 @@ export interface TemplateList {
 
 // ---------- Quick replies (/api/admin/whatsapp/quick-replies) ----------
 
-/** In a quick reply: `{nombre}` the contact's first name, `{asesor}` the sending member's first name. */
-export const QUICK_REPLY_VARIABLES = { nombre: 'el nombre del prospecto', asesor: 'tu nombre' } as const;
-
-export const quickReplySchema = z.object({
-  title: z
-    .string()
-    .check(
-      ...singleLineChecks,
-      z.trim(),
-      z.minLength(1, 'Escribe un título.'),
-      z.maxLength(60, 'El título admite hasta 60 caracteres.'),
-    ),
-  body: z
-    .string()
-    .check(
-      ...multiLineChecks,
-      z.trim(),
-      z.minLength(1, 'Escribe la respuesta.'),
-      z.maxLength(1000, 'La respuesta admite hasta 1000 caracteres.'),
-    ),
-});
-export type QuickReplyInput = z.infer<typeof quickReplySchema>;
-export const quickReplyPatchSchema = z.partial(quickReplySchema);
+export { type QuickReplyInput, quickReplyPatchSchema, quickReplySchema } from './quick-reply.ts';
 
 export interface QuickReply {
   id: string;
@@ -206,32 +152,12 @@ export interface QuickReplyList {
   quickReplies: QuickReply[];
 }
 
-/** `{nombre}` and `{asesor}` filled in (unknown marks stay as written). */
-export function renderQuickReply(body: string, values: { nombre: string; asesor: string }): string {
-  return body.replace(/\{(nombre|asesor)\}/g, (_mark, name: 'nombre' | 'asesor') => values[name]);
-}
-
 // ---------- Media (GET /api/admin/whatsapp/media/:messageId) ----------
 
 /** The proxy's address of a message's media. */
 export const mediaUrl = (messageId: string): string => `/api/admin/whatsapp/media/${messageId}`;
 
 // ---------- The inbox (read endpoints, built with the panel) ----------
-
-export const CONVERSATION_FILTERS = ['all', 'mine', 'unassigned', 'waiting', 'opted_out', 'unread'] as const;
-export type ConversationFilter = (typeof CONVERSATION_FILTERS)[number];
-
-export const CONVERSATION_FILTER_LABELS: Record<ConversationFilter, string> = {
-  all: 'Todas',
-  mine: 'Mías',
-  unassigned: 'Sin asignar',
-  waiting: 'Esperan respuesta',
-  opted_out: 'Dados de baja',
-  unread: 'No leídas',
-};
-
-/** "Esperan respuesta": their message has waited this long for a person of ours. */
-export const WAITING_MINUTES = 15;
 
 export interface ConversationSummary {
   contactId: string;

@@ -20,7 +20,7 @@ import { isoInstant, meridaDayEnd, meridaDayStart, NEXT_CONTACT, NEXT_CONTACT_AT
  * when it is a whole number; anything else is matched lower-case and without
  * accents by the database (immutable_unaccent).
  */
-function searchCondition(q: string, values: unknown[]): string {
+export function searchCondition(q: string, values: unknown[]): string {
   if (/^[\d\s()+.-]+$/.test(q) && /\d{3}/.test(q.replace(/\D/g, ''))) {
     const digits = (normalizePhone(q) ?? q).replace(/\D/g, '');
     values.push(`%${digits}%`);

@@ -9,6 +9,7 @@ import { BackLink, Loading } from '../shared/ui.tsx';
 import { lastList } from '../shared/url.ts';
 import { ClaimButton } from './ClaimButton.tsx';
 import { ContactActions } from './ContactActions.tsx';
+import { Conversation } from './Conversation.tsx';
 import { EditContact } from './EditContact.tsx';
 import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
@@ -83,6 +84,7 @@ export function ContactPage({ brand }: { brand: string }) {
 
       <ContactActions contact={contact} brand={brand} />
       <Outcomes contact={contact} />
+      <Conversation contact={contact} />
       {stale && (
         <div
           role="alert"

@@ -33,6 +33,8 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   name: (entry) => `Nombre: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
   phone: (entry) => `Teléfono: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
   email: (entry) => `Correo: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
+  whatsapp_opt_out: (entry) => `WhatsApp: se dio de baja («${entry.to ?? ''}»)`,
+  whatsapp_template: (entry) => `WhatsApp: plantilla «${entry.to ?? ''}» enviada`,
   merged: (entry) =>
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };

@@ -1,0 +1,136 @@
+// @vitest-environment happy-dom
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { type PanelApi, startPanelApi } from '../../../../tests/support/panel-api.ts';
+import { renderPanel } from '../../../../tests/support/panel-render.tsx';
+import type { ContactDetail } from '../../../lib/admin/contacts.ts';
+import type { MessagePage, WhatsappMessage, WhatsappState } from '../../../lib/whatsapp/contract.ts';
+import { Conversation } from './Conversation.tsx';
+
+let api: PanelApi;
+beforeAll(async () => {
+  api = await startPanelApi();
+});
+afterAll(() => api.close());
+beforeEach(() => api.reset());
+
+const CONTACT = { id: '0b7c3a5e-2d4f-4c6b-8a9e-1f2d3c4b5a69', name: 'Ana Canul' } as ContactDetail;
+const MESSAGES = `/api/admin/contacts/${CONTACT.id}/whatsapp/messages`;
+
+const message = (id: number, fields: Partial<WhatsappMessage>): WhatsappMessage => ({
+  id: `00000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+  contactId: CONTACT.id,
+  direction: 'in',
+  kind: 'text',
+  body: `Mensaje ${id}`,
+  media: null,
+  location: null,
+  replyTo: null,
+  status: 'received',
+  statusAt: '2026-11-24T15:00:00.000Z',
+  error: null,
+  templateName: null,
+  sentBy: null,
+  automated: false,
+  createdAt: '2026-11-24T15:00:00.000Z',
+  ...fields,
+});
+
+const CLOSED: WhatsappState = {
+  configured: true,
+  window: { open: false, lastInboundAt: '2026-11-22T15:00:00.000Z', closesAt: '2026-11-23T15:00:00.000Z' },
+  optedOutAt: null,
+  allowed: { text: false, templates: true },
+  reason: 'Pasaron más de 24 horas desde su último mensaje: solo puedes enviarle una plantilla aprobada.',
+  templates: [
+    {
+      name: 'retomar_conversacion',
+      label: 'Retomar la conversación',
+      language: 'es_MX',
+      body: 'Hola {nombre}, ¿sigues interesado?',
+      preview: 'Hola Ana, ¿sigues interesado?',
+    },
+  ],
+};
+
+describe('the conversation on the contact’s page', () => {
+  test('bubbles by day in Mérida, a failure’s reason, media as links; older ones on “Cargar anteriores”', async () => {
+    const latest: MessagePage = {
+      messages: [
+        message(3, {
+          direction: 'out',
+          status: 'failed',
+          body: 'Hola <b>Ana</b>',
+          error: { code: 131047, reason: 'Pasaron más de 24 horas: envía una plantilla.' },
+          createdAt: '2026-11-24T18:30:00.000Z',
+        }),
+        message(2, {
+          kind: 'document',
+          body: '',
+          media: { url: '/api/admin/whatsapp/media/x', mime: 'application/pdf', filename: 'plano.pdf' },
+          createdAt: '2026-11-24T18:00:00.000Z',
+        }),
+      ],
+      nextCursor: 'antes',
+    };
+    const older: MessagePage = { messages: [message(1, { createdAt: '2026-11-23T05:00:00.000Z' })], nextCursor: null };
+    api.on(`GET ${MESSAGES}`, ({ url }) => ({ body: url.searchParams.get('before') === 'antes' ? older : latest }));
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    renderPanel(api, <Conversation contact={CONTACT} />, `/admin/prospecto?id=${CONTACT.id}`);
+    const log = await screen.findByRole('log', { name: 'Conversación de WhatsApp con Ana Canul' });
+    expect(await within(log).findByText('Hola <b>Ana</b>')).toBeTruthy();
+    expect(within(log).getByText('Pasaron más de 24 horas: envía una plantilla.')).toBeTruthy();
+    expect(within(log).getByText(/No se envió/)).toBeTruthy();
+    expect(
+      within(log)
+        .getByRole('link', { name: /Descargar plano.pdf/ })
+        .getAttribute('href'),
+    ).toBe('/api/admin/whatsapp/media/x');
+    expect(within(log).getByText('martes, 24 de noviembre de 2026')).toBeTruthy();
+    await waitFor(() => expect(api.requests).toContain(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`));
+    await userEvent.click(within(log).getByRole('button', { name: 'Cargar anteriores' }));
+    // 05:00 UTC on the 23rd is 23:00 of the 22nd in Mérida.
+    expect(await within(log).findByText('Mensaje 1')).toBeTruthy();
+    expect(within(log).getByText('domingo, 22 de noviembre de 2026')).toBeTruthy();
+    expect(within(log).queryByRole('button', { name: 'Cargar anteriores' })).toBeNull();
+  });
+
+  test('outside the window: only templates, the reason why, and the message shown at once as “Enviando”', async () => {
+    const posted: unknown[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    api.on(`GET ${MESSAGES}`, { body: { messages: [], nextCursor: null } });
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    api.on(`POST ${MESSAGES}`, async ({ body }) => {
+      posted.push(body);
+      await held;
+      return {
+        status: 202,
+        body: {
+          message: message(9, {
+            direction: 'out',
+            kind: 'template',
+            status: 'sending',
+            body: 'Hola Ana, ¿sigues interesado?',
+          }),
+        },
+      };
+    });
+    renderPanel(api, <Conversation contact={CONTACT} />, `/admin/prospecto?id=${CONTACT.id}`);
+    expect(await screen.findByText(CLOSED.reason as string)).toBeTruthy();
+    expect(screen.queryByRole('textbox', { name: 'Mensaje' })).toBeNull();
+    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Plantilla' }), 'retomar_conversacion');
+    await userEvent.click(screen.getByRole('button', { name: 'Enviar plantilla' }));
+    const log = screen.getByRole('log');
+    expect(await within(log).findByText('Hola Ana, ¿sigues interesado?')).toBeTruthy();
+    expect(within(log).getByText(/Enviando/)).toBeTruthy();
+    expect(posted[0]).toMatchObject({ kind: 'template', template: 'retomar_conversacion' });
+    release();
+    await waitFor(() => expect(within(log).getAllByText('Hola Ana, ¿sigues interesado?')).toHaveLength(1));
+  });
+});

@@ -174,21 +174,31 @@ export function reminderEmail(deliveryId: string, reminder: ReminderMessage): Em
     { label: 'Próximo contacto', value: when },
     { label: 'Teléfono', value: formatPhone(reminder.phone) },
   ];
+  return panelLinkEmail(deliveryId, 'reminder', {
+    title,
+    rows,
+    url: reminder.url,
+    action: 'Abrir en el panel',
+    to: reminder.to,
+  });
+}
+
+/** A notice to one member: its title, a table of facts and one button to the panel; text and HTML alike. */
+function panelLinkEmail(
+  deliveryId: string,
+  purpose: string,
+  notice: { title: string; rows: { label: string; value: string }[]; url: string; action: string; to: string },
+): EmailContent {
+  const { title, rows, url, action } = notice;
   return {
     subject: `${title} · ${site.brand.name}`,
-    text: [
-      title,
-      '',
-      ...rows.map((row) => `${row.label}: ${row.value}`),
-      '',
-      `Abrir en el panel: ${reminder.url}`,
-    ].join('\n'),
+    text: [title, '', ...rows.map((row) => `${row.label}: ${row.value}`), '', `${action}: ${url}`].join('\n'),
     html: htmlPage(
       title,
-      `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(reminder.url, 'Abrir en el panel')}</p>`,
+      `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(url, action)}</p>`,
     ),
-    messageId: messageId(deliveryId, 'reminder'),
-    to: [reminder.to],
+    messageId: messageId(deliveryId, purpose),
+    to: [notice.to],
   };
 }
 
@@ -209,20 +219,11 @@ export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNo
     { label: 'Mensaje', value: notice.preview },
     { label: 'Sin leer', value: String(notice.unread) },
   ];
-  return {
-    subject: `${title} · ${site.brand.name}`,
-    text: [
-      title,
-      '',
-      ...rows.map((row) => `${row.label}: ${row.value}`),
-      '',
-      `Responder en el panel: ${notice.url}`,
-    ].join('\n'),
-    html: htmlPage(
-      title,
-      `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(notice.url, 'Responder en el panel')}</p>`,
-    ),
-    messageId: messageId(deliveryId, 'message'),
-    to: [notice.to],
-  };
+  return panelLinkEmail(deliveryId, 'message', {
+    title,
+    rows,
+    url: notice.url,
+    action: 'Responder en el panel',
+    to: notice.to,
+  });
 }

@@ -81,10 +81,7 @@ describe.each(endpoints)('$path', ({ path, table, valid }) => {
     expect(await countRows(table, "name = 'Se fue a medias'")).toBe(0);
     // Answered 400 to nobody, not a 500 nor a stray error.
     const answered = new RegExp(`"path":"${path}","status":400`);
-    for (let tries = 0; tries < 100 && !answered.test(server.output()); tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(server.output()).toMatch(answered);
+    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(answered);
     expect(server.output()).not.toMatch(/uncaught_exception|unhandled_rejection|"status":500/);
   });
 

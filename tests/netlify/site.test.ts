@@ -147,7 +147,7 @@ describe('pages under the emulator', { timeout: 90_000 }, () => {
     // The page reports the address it could not find to a function of ours.
     const report = await postJson(`${site.url}/api/not-found`, { path: '/no-existe', referrer: null });
     expect(report.status).toBe(204);
-    expect(site.output()).toMatch(/"event":"not_found","path":"\/no-existe"/);
+    await expect.poll(() => site.output(), { timeout: 5_000 }).toMatch(/"event":"not_found","path":"\/no-existe"/);
   });
 });
 

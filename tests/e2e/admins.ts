@@ -1,0 +1,31 @@
+import type { Page } from '@playwright/test';
+import bcrypt from 'bcryptjs';
+import { expect, uniqueName } from './fixtures.ts';
+import { E2E_PORT } from './playwright.config.ts';
+
+type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+
+/**
+ * An administrator of the story's own, signed in through the API (the cookie lands in the
+ * page's context): stories run side by side, and each one's "mine", history and activity
+ * lines are its own. The one-time setup is the administrator's story's (admin.spec.ts).
+ */
+export async function signInAsNewAdmin(
+  page: Page,
+  sql: Sql,
+  origin = `http://127.0.0.1:${E2E_PORT}`,
+): Promise<{ id: string; email: string; password: string }> {
+  const email = `${uniqueName('direccion').replace(' ', '-')}@ceiba.mx`;
+  const password = 'mérida-2026-segura';
+  const [user] = await sql<{ id: string }>('INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id', [
+    email,
+    await bcrypt.hash(password, 4),
+  ]);
+  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin')`, [user?.id]);
+  const answer = await page.request.post(`${origin}/api/auth/login`, {
+    data: { email, password },
+    headers: { Origin: origin },
+  });
+  expect(answer.status()).toBe(200);
+  return { id: user?.id as string, email, password };
+}

@@ -70,26 +70,32 @@ export async function writeFollowUp(
   const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
   // A move of the state or of the next contact is work done with the person: "Última actividad" says so.
   const worked = oldState !== newState || next !== old.next;
-  await tx.query(
-    `UPDATE contacts SET state = $2, lost_reason = $3, next_contact_at = $4::timestamptz, assigned_to = $5,
-       version = version + 1,
-       first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END,
-       last_activity_at = CASE WHEN $6 THEN now() ELSE last_activity_at END
-     WHERE id = $1`,
-    [id, state, lostReason, next, assignedTo, worked],
-  );
-  if (oldState !== newState) await recordEvent(tx, id, actor, 'state', oldState, newState);
-  if (next !== old.next) await recordEvent(tx, id, actor, 'next_contact', old.next, next);
+  // The row and its history lines in one statement (one round trip: the change is on every adviser's path).
+  const lines: { kind: string; from_value: string | null; to_value: string | null }[] = [];
+  if (oldState !== newState) lines.push({ kind: 'state', from_value: oldState, to_value: newState });
+  if (next !== old.next) lines.push({ kind: 'next_contact', from_value: old.next, to_value: next });
   if (assignedTo !== old.assigned_to) {
-    await recordEvent(
-      tx,
-      id,
-      actor,
-      'assigned',
-      old.assigned_to ? old.assigned_name : null,
-      assignedTo ? values.assignedName : null,
-    );
+    lines.push({
+      kind: 'assigned',
+      from_value: old.assigned_to ? old.assigned_name : null,
+      to_value: assignedTo ? values.assignedName : null,
+    });
   }
+  await tx.query(
+    `WITH updated AS (
+       UPDATE contacts SET state = $2, lost_reason = $3, next_contact_at = $4::timestamptz, assigned_to = $5,
+         version = version + 1,
+         first_moved_at = CASE WHEN first_moved_at IS NULL AND $2 <> 'nuevo' THEN now() ELSE first_moved_at END,
+         last_activity_at = CASE WHEN $6 THEN now() ELSE last_activity_at END
+       WHERE id = $1
+     )
+     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
+     SELECT $1, $7, $8, line.kind, line.from_value, line.to_value
+     FROM ROWS FROM (jsonb_to_recordset($9::jsonb) AS (kind text, from_value text, to_value text))
+          WITH ORDINALITY AS line (kind, from_value, to_value, n)
+     ORDER BY line.n`,
+    [id, state, lostReason, next, assignedTo, worked, actor.id, actor.name, JSON.stringify(lines)],
+  );
   if (next !== old.next || state !== old.state) {
     await scheduleReminder(tx, id, CLOSED_STATES.includes(state) ? null : next);
   }

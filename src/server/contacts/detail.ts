@@ -34,16 +34,21 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
   if (!contact) return null;
 
   const [requests, events, notes, calls] = await Promise.all([
+    // The requests of every form, then their deliveries in one query.
     Promise.all(
-      LEAD_KINDS_BY_FORM.map(async ({ table, kind: name, columns }) => {
-        const kind = name as LeadKind;
-        const leads = await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id]);
-        const deliveries = await deliveriesOfLeads(
-          db,
-          kind,
-          leads.rows.map((row) => row.id),
-        );
-        return leads.rows.map(
+      LEAD_KINDS_BY_FORM.map(async ({ table, kind, columns }) => ({
+        kind: kind as LeadKind,
+        columns,
+        rows: (await db.query<LeadRow>(`SELECT * FROM ${table} WHERE contact_id = $1 ORDER BY created_at`, [id])).rows,
+      })),
+    ).then(async (byForm) => {
+      const deliveries = await deliveriesOfLeads(
+        db,
+        null,
+        byForm.flatMap(({ rows }) => rows.map((row) => row.id)),
+      );
+      return byForm.map(({ kind, columns, rows }) =>
+        rows.map(
           (row): TimelineEntry => ({
             type: 'request',
             at: new Date(row.created_at).toISOString(),
@@ -55,9 +60,9 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
               .map((column): [string, string] => [columnLabel(column), shownValue(column, row)])
               .filter(([, value]) => value !== ''),
           }),
-        );
-      }),
-    ),
+        ),
+      );
+    }),
     db.query<{
       kind: string;
       actor_name: string | null;

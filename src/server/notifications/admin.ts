@@ -37,16 +37,16 @@ export function view(row: DeliveryRecord): DeliveryView {
 export const COLUMNS =
   'd.id, d.channel, d.status, d.attempts, d.last_error, d.next_attempt_at, d.sent_at, d.updated_at';
 
-/** Each lead's deliveries, by lead id, in channel order. */
+/** Each lead's deliveries, by lead id, in channel order; `kind` null: leads of any kind (their ids are distinct). */
 export async function deliveriesOfLeads(
   db: Queryable,
-  kind: NotifiedKind,
+  kind: NotifiedKind | null,
   leadIds: readonly string[],
 ): Promise<Record<string, DeliveryView[]>> {
   if (leadIds.length === 0) return {};
   const { rows } = await db.query<DeliveryRecord & { lead_id: string }>(
     `SELECT d.lead_id, ${COLUMNS} FROM notification_deliveries d
-     WHERE d.purpose = 'lead' AND d.lead_kind = $1 AND d.lead_id = ANY($2::uuid[])
+     WHERE d.purpose = 'lead' AND ($1::text IS NULL OR d.lead_kind = $1) AND d.lead_id = ANY($2::uuid[])
      ORDER BY d.channel`,
     [kind, leadIds],
   );

@@ -270,6 +270,17 @@ test('a session that ends while a change is being saved: signed in again in plac
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/e2e/sesion-terminada-390.png' });
+  // Leaving now (a reload, the tab closed) would lose the change: the browser asks first; staying keeps it all.
+  const asked = new Promise<string>((resolve) =>
+    page.once('dialog', async (question) => {
+      resolve(question.type());
+      await question.dismiss();
+    }),
+  );
+  await page.close({ runBeforeUnload: true });
+  expect(await asked).toBe('beforeunload');
+  await expect(dialog.getByLabel('Correo electrónico')).toHaveValue(nora.email);
+  await expect(page.getByLabel('Estado')).toHaveValue('en_seguimiento');
   await dialog.getByLabel('Contraseña').fill(ADVISER_PASSWORD);
   await dialog.getByRole('button', { name: 'Entrar y guardar' }).click();
   await expect(toast(page, 'Cambios guardados')).toBeVisible();

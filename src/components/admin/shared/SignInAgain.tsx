@@ -40,6 +40,15 @@ export function SignInAgain() {
     [],
   );
 
+  // The change waiting for this sign-in lives in the page: a reload or a closed tab would lose it, so the
+  // browser asks first (decision 0037).
+  useEffect(() => {
+    if (!open) return;
+    const ask = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', ask);
+    return () => window.removeEventListener('beforeunload', ask);
+  }, [open]);
+
   function finish(signedIn: boolean) {
     setOpen(false);
     settle.current?.(signedIn);

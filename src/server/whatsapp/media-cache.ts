@@ -33,8 +33,13 @@ export async function cachedMedia(db: Queryable, messageId: string): Promise<Cac
 }
 
 /** Keeps a media's bytes (a second open at once keeps the first one's), then drops the least recently opened beyond the cap. */
-export async function keepMedia(db: Queryable, messageId: string, media: CachedMedia): Promise<void> {
-  if (media.bytes.byteLength > MEDIA_CACHE_FILE_MAX) return;
+export async function keepMedia(
+  db: Queryable,
+  messageId: string,
+  media: CachedMedia,
+  limits = { file: MEDIA_CACHE_FILE_MAX, total: MEDIA_CACHE_TOTAL_MAX },
+): Promise<void> {
+  if (media.bytes.byteLength > limits.file) return;
   await db.query(
     `INSERT INTO whatsapp_media_cache (message_id, content_type, bytes, size) VALUES ($1, $2, $3, $4)
      ON CONFLICT (message_id) DO NOTHING`,
@@ -45,7 +50,7 @@ export async function keepMedia(db: Queryable, messageId: string, media: CachedM
        SELECT message_id FROM (
          SELECT message_id, sum(size) OVER (ORDER BY last_used_at DESC, message_id) AS running FROM whatsapp_media_cache
        ) AS kept WHERE running > $1)`,
-    [MEDIA_CACHE_TOTAL_MAX],
+    [limits.total],
   );
 }
 

@@ -4,6 +4,7 @@ import { endpoints } from '../../src/server/http/endpoint.ts';
 import { jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { fetchMedia, type MediaBytes, MediaUnavailable } from '../../src/server/whatsapp/cloud-api.ts';
+import { cachedMedia, keepMedia, MEDIA_CACHE_FILE_MAX, readUpTo } from '../../src/server/whatsapp/media-cache.ts';
 
 /** Shown in the page: the browser may play or show these; anything else is downloaded. */
 const INLINE = /^(image\/(jpeg|png|webp)|audio\/(ogg|mpeg|mp4|aac|amr)|video\/(mp4|3gpp))$/;
@@ -11,7 +12,8 @@ const INLINE = /^(image\/(jpeg|png|webp)|audio\/(ogg|mpeg|mp4|aac|amr)|video\/(m
 /**
  * GET /api/admin/whatsapp/media/{messageId} (members): a message's photo,
  * audio, video, document or sticker, fetched from the platform with the
- * token when opened (cloud-api.ts: only from the configured media hosts),
+ * token when first opened (cloud-api.ts: only from the configured media
+ * hosts) and kept for the next opens (media-cache.ts: up to 5 MB a file),
  * never a public URL. Served sandboxed and never sniffed: a file someone sent
  * us cannot run as a page of ours.
  */
@@ -29,32 +31,51 @@ export default endpoints('admin-whatsapp-media', [
       );
       const row = rows[0];
       if (!row) return jsonError(404, 'Este mensaje no tiene archivo.');
+      const filename = (row.media_filename ?? 'archivo').replace(/[^\w.\- ]/g, '_').slice(0, 100);
+      const kept = await cachedMedia(db, params.id as string);
+      if (kept) return served(kept.bytes, kept.type, filename, String(kept.bytes.byteLength));
       let media: MediaBytes;
+      let read: Awaited<ReturnType<typeof readUpTo>> | null = null;
       try {
         media = await fetchMedia(whatsapp, row.media_id);
+        // Small enough to keep (or of no stated size): read whole, up to the cap; larger ones stream through.
+        if (!media.length || Number(media.length) <= MEDIA_CACHE_FILE_MAX) {
+          read = await readUpTo(media.body, MEDIA_CACHE_FILE_MAX).catch(() => {
+            throw new MediaUnavailable('WhatsApp no entregó el archivo. Inténtalo más tarde.', 502);
+          });
+        }
       } catch (error) {
         if (!(error instanceof MediaUnavailable)) throw error;
         logJson('warn', { event: 'whatsapp_media_unavailable', message: params.id ?? null, error: error.message });
         return jsonError(error.status, error.message);
       }
-      const type = (media.type ?? row.media_mime ?? 'application/octet-stream')
-        .split(';')[0]
-        ?.trim()
-        .toLowerCase() as string;
-      const inline = INLINE.test(type);
-      const filename = (row.media_filename ?? 'archivo').replace(/[^\w.\- ]/g, '_').slice(0, 100);
-      const headers: Record<string, string> = {
-        'Content-Type': /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream',
-        'Content-Disposition': `${inline ? 'inline' : 'attachment'}; filename="${filename}"`,
-        'Cache-Control': 'private, max-age=3600',
-        'X-Content-Type-Options': 'nosniff',
-        'Content-Security-Policy': "sandbox; default-src 'none'",
-      };
-      const length = media.length;
-      if (length && /^\d+$/.test(length)) headers['Content-Length'] = length;
-      return new Response(media.body, { status: 200, headers });
+      const type = typeOf(media.type ?? row.media_mime);
+      if (read && 'bytes' in read) {
+        await keepMedia(db, params.id as string, { type, bytes: read.bytes });
+        return served(read.bytes, type, filename, String(read.bytes.byteLength));
+      }
+      return served(read?.stream ?? media.body, type, filename, read ? null : media.length);
     },
   },
 ]);
+
+/** The platform's media type, or a safe one. */
+function typeOf(stated: string | null): string {
+  const type = (stated ?? 'application/octet-stream').split(';')[0]?.trim().toLowerCase() ?? '';
+  return /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream';
+}
+
+/** The bytes, inline when the browser may show them, sandboxed and never sniffed. */
+function served(body: BodyInit, type: string, filename: string, length: string | null): Response {
+  const headers: Record<string, string> = {
+    'Content-Type': type,
+    'Content-Disposition': `${INLINE.test(type) ? 'inline' : 'attachment'}; filename="${filename}"`,
+    'Cache-Control': 'private, max-age=3600',
+    'X-Content-Type-Options': 'nosniff',
+    'Content-Security-Policy': "sandbox; default-src 'none'",
+  };
+  if (length && /^\d+$/.test(length)) headers['Content-Length'] = length;
+  return new Response(body, { status: 200, headers });
+}
 
 export const config: Config = { path: '/api/admin/whatsapp/media/:id' };

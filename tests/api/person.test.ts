@@ -4,19 +4,31 @@ import { cookieOf, memberRequest } from '../support/admin.ts';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
 import type { SmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer } from '../support/server.ts';
-import { sql } from '../support/sql.ts';
+import { countRows, sql } from '../support/sql.ts';
 import { startVoiceSite, VOICE_SECRET, vapiReport } from '../support/vapi.ts';
+import {
+  type FakePlatform,
+  inboundPayload,
+  postWebhook,
+  startFakePlatform,
+  statusPayload,
+  wamid,
+  whatsappEnv,
+} from '../support/whatsapp-platform.ts';
 
 /** Issue #14: consent on record with each lead, and the person's rights of access and cancellation (ARCO). */
 let server: RunningServer;
 let smtp: SmtpReceiver;
 let admin: string;
+let platform: FakePlatform;
 
 beforeAll(async () => {
-  ({ server, smtp, admin } = await startVoiceSite());
+  platform = await startFakePlatform();
+  ({ server, smtp, admin } = await startVoiceSite(whatsappEnv(platform)));
 });
 afterAll(async () => {
   await smtp?.close();
+  await platform?.close();
 });
 
 const call = memberRequest(() => server.url);
@@ -28,7 +40,11 @@ describe('consent on record', () => {
       {
         path: '/api/quick-quotes',
         table: 'cotizaciones_rapidas',
-        body: quickQuote({ name: 'Con Promos', phone: '9990001111', marketing: 'si' }),
+        body: quickQuote({
+          name: 'Con Promos',
+          phone: '9990001111',
+          marketing: 'si',
+        }),
       },
       {
         path: '/api/quick-quotes',
@@ -38,26 +54,40 @@ describe('consent on record', () => {
       {
         path: '/api/quote-requests',
         table: 'quote_requests',
-        body: estimate({ name: 'Estima Promos', phone: '9990001113', marketing: true }),
+        body: estimate({
+          name: 'Estima Promos',
+          phone: '9990001113',
+          marketing: true,
+        }),
       },
       {
         path: '/api/quote-requests',
         table: 'quote_requests',
-        body: preFilter({ name: 'Prefiltro Promos', phone: '9990001116', marketing: 'si' }),
+        body: preFilter({
+          name: 'Prefiltro Promos',
+          phone: '9990001116',
+          marketing: 'si',
+        }),
       },
       {
         path: '/api/partner-applications',
         table: 'partner_applications',
-        body: partnerApplication({ name: 'Socio Sin Promos', phone: '9990001114' }),
+        body: partnerApplication({
+          name: 'Socio Sin Promos',
+          phone: '9990001114',
+        }),
       },
     ];
     for (const lead of leads) {
       const answer = await postJson(`${server.url}${lead.path}`, lead.body);
       expect(answer.status, `${lead.path} ${JSON.stringify(lead.body).slice(0, 60)}`).toBe(201);
-      const [row] = await sql<{ privacy_version: string; privacy_accepted_at: Date; marketing_consent: boolean }>(
-        `SELECT privacy_version, privacy_accepted_at, marketing_consent FROM ${lead.table} WHERE name = $1`,
-        [lead.body.name],
-      );
+      const [row] = await sql<{
+        privacy_version: string;
+        privacy_accepted_at: Date;
+        marketing_consent: boolean;
+      }>(`SELECT privacy_version, privacy_accepted_at, marketing_consent FROM ${lead.table} WHERE name = $1`, [
+        lead.body.name,
+      ]);
       expect(row?.privacy_version).toBe(PRIVACY_NOTICE_VERSION);
       expect(row?.privacy_accepted_at.getTime()).toBeGreaterThanOrEqual(before - 1000);
       expect(row?.marketing_consent).toBe('marketing' in lead.body);
@@ -80,6 +110,19 @@ describe('consent on record', () => {
 describe('a person’s data (ARCO)', () => {
   const NAME = 'Teresa Arcos Uc';
   const PHONE = '9998887766';
+  /** Their number as WhatsApp writes it (the old mobile 1 after 52). */
+  const WA_ID = `521${PHONE}`;
+  /** Marked-up texts of theirs: a tag, a spreadsheet formula, a sum. */
+  const TEXTS = ['<b>hola</b>', '=HYPERLINK("http://x")', '+1+1'];
+
+  /** Every stored delivery processed by the queue. */
+  async function processed(): Promise<void> {
+    const deadline = Date.now() + 20_000;
+    while ((await countRows('whatsapp_webhook_events', 'processed_at IS NULL')) > 0) {
+      if (Date.now() > deadline) throw new Error(`webhook events still unprocessed:\n${server.output().slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  }
 
   async function aPersonWithEverything(): Promise<string> {
     expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: NAME, phone: PHONE }))).status).toBe(
@@ -87,10 +130,16 @@ describe('a person’s data (ARCO)', () => {
     );
     const prefilter = await postJson(`${server.url}/api/quote-requests`, preFilter({ name: NAME, phone: PHONE }));
     expect(prefilter.status).toBe(201);
-    const report = vapiReport('arco-llamada-0001', { nombre: NAME, telefono: PHONE });
+    const report = vapiReport('arco-llamada-0001', {
+      nombre: NAME,
+      telefono: PHONE,
+    });
     const voice = await fetch(`${server.url}/api/voice/events`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Vapi-Secret': VOICE_SECRET },
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Vapi-Secret': VOICE_SECRET,
+      },
       body: JSON.stringify(report),
     });
     expect(voice.status).toBe(200);
@@ -111,6 +160,18 @@ describe('a person’s data (ARCO)', () => {
       body: JSON.stringify({ state: 'contactado', version: contact?.version }),
     });
     expect(change.status).toBe(200);
+    // Their WhatsApp messages, and a status to their number about a message we do not know (kept pending).
+    for (const body of TEXTS) {
+      expect(
+        (await postWebhook(server.url, inboundPayload({ from: WA_ID, name: NAME, content: { body } }))).status,
+      ).toBe(200);
+    }
+    expect(
+      (await postWebhook(server.url, statusPayload({ id: wamid(), status: 'delivered', recipient: WA_ID }))).status,
+    ).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_messages', `contact_id = '${id}'`)).toBe(TEXTS.length);
+    expect(await countRows('whatsapp_pending_statuses')).toBe(1);
     return id;
   }
 
@@ -140,14 +201,26 @@ describe('a person’s data (ARCO)', () => {
     const data = (await json.json()) as Record<string, unknown[]>;
     const mentioned = await rowsMentioning(id);
     // Every table that holds a row about them is in the download, with as many rows (the log is the team's, not theirs).
+    // The webhook's raw deliveries are our copies of their messages (and may carry other people's): not downloaded, erased.
     for (const [table, count] of Object.entries(mentioned)) {
-      if (table === 'public.activity_log') continue;
+      if (table === 'public.activity_log' || table === 'public.whatsapp_webhook_events') continue;
       expect(data[table.replace('public.', '')], table).toHaveLength(count);
     }
     expect(data.cotizaciones_rapidas).toHaveLength(1);
     expect(data.quote_requests).toHaveLength(1);
     expect(data.voice_calls).toHaveLength(1);
     expect(data.contact_notes).toHaveLength(1);
+    expect(data.whatsapp_conversations).toHaveLength(1);
+    const messages = data.whatsapp_messages as {
+      body: string;
+      direction: string;
+    }[];
+    // Sent within one second (the platform's timestamps are in seconds): compared in any order.
+    expect(messages.map((message) => message.body).sort()).toEqual([...TEXTS].sort());
+    expect(messages.every((message) => message.direction === 'in')).toBe(true);
+    for (const internal of ['idempotency_key', 'claimed_at', 'attempts"']) {
+      expect(JSON.stringify(data.whatsapp_messages)).not.toContain(internal);
+    }
     expect(JSON.stringify(data)).not.toContain('idempotency_key');
 
     const csv = await call(admin, `/api/admin/contacts/${id}/datos.csv`);
@@ -155,6 +228,13 @@ describe('a person’s data (ARCO)', () => {
     expect(text.split('\r\n')[0]).toBe('tabla,id,campo,valor');
     expect(text).toContain(`contacts,${id},phone,'+52${PHONE}`); // formula-safe: a spreadsheet reads a leading + as a formula
     expect(text).toContain('voice_calls,');
+    // Their texts as text: a formula or a sum is not run by the spreadsheet, a tag is just characters.
+    const bodies = text
+      .split('\r\n')
+      .filter((line) => line.startsWith('whatsapp_messages,') && line.includes(',body,'))
+      .map((line) => line.slice(line.indexOf(',body,') + ',body,'.length));
+    expect(bodies.sort()).toEqual([`"'=HYPERLINK(""http://x"")"`, "'+1+1", '<b>hola</b>'].sort());
+    expect(text).toContain(`whatsapp_conversations,${id},wa_id,${WA_ID}`);
     const [logged] = await sql<{ summary: string }>(
       `SELECT summary FROM activity_log WHERE kind = 'person_exported' ORDER BY at DESC LIMIT 1`,
     );
@@ -175,7 +255,11 @@ describe('a person’s data (ARCO)', () => {
     const adviser = cookieOf(
       await call(null, '/api/auth/invitation', {
         method: 'POST',
-        body: JSON.stringify({ token, name: 'Asesora Arco', password: 'asesora-arco-1' }),
+        body: JSON.stringify({
+          token,
+          name: 'Asesora Arco',
+          password: 'asesora-arco-1',
+        }),
       }),
     );
     expect((await call(adviser, `/api/admin/contacts/${id}`, { method: 'DELETE' })).status).toBe(403);
@@ -190,21 +274,39 @@ describe('a person’s data (ARCO)', () => {
       ).status,
     ).toBe(403);
 
-    const erased = await call(admin, `/api/admin/contacts/${id}`, { method: 'DELETE' });
+    const erased = await call(admin, `/api/admin/contacts/${id}`, {
+      method: 'DELETE',
+    });
     expect(erased.status).toBe(200);
-    expect(await erased.json()).toEqual({ requests: 2, calls: 1, notes: 1 });
+    // Their 3 messages; 4 raw deliveries (3 messages, a status to them) and the status left pending.
+    expect(await erased.json()).toEqual({
+      requests: 2,
+      calls: 1,
+      notes: 1,
+      messages: 3,
+      deliveries: 5,
+    });
     expect(await rowsMentioning(id)).toEqual({});
+    expect(await countRows('whatsapp_webhook_events', `body LIKE '%${PHONE}%'`)).toBe(0);
+    expect(await countRows('whatsapp_pending_statuses')).toBe(0);
     // The log still says what the team did, without whom.
     const entries = await sql<{ kind: string; summary: string }>(
       `SELECT kind, summary FROM activity_log WHERE kind IN ('state_change', 'person_exported', 'person_erased') ORDER BY at`,
     );
     expect(entries).toEqual(
       expect.arrayContaining([
-        { kind: 'state_change', summary: 'Cambió el estado de [persona eliminada] a «Contactado»' },
-        { kind: 'person_exported', summary: 'Descargó todos los datos de [persona eliminada] (CSV)' },
+        {
+          kind: 'state_change',
+          summary: 'Cambió el estado de [persona eliminada] a «Contactado»',
+        },
+        {
+          kind: 'person_exported',
+          summary: 'Descargó todos los datos de [persona eliminada] (CSV)',
+        },
         {
           kind: 'person_erased',
-          summary: 'Eliminó a petición suya todos los datos de una persona: 2 solicitudes, 1 llamada y 1 nota',
+          summary:
+            'Eliminó a petición suya todos los datos de una persona: 2 solicitudes, 1 llamada, 3 mensajes de WhatsApp y 1 nota',
         },
       ]),
     );

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sql } from '../support/sql.ts';
+import type { Queryable } from '../../src/server/db/database.ts';
+import { cachedMedia, keepMedia, readUpTo } from '../../src/server/whatsapp/media-cache.ts';
+import { countRows, sql } from '../support/sql.ts';
 
 describe('the WhatsApp tables (migration 0019)', () => {
   it('rank statuses forward only', async () => {
@@ -69,5 +71,67 @@ describe('a conversation follows its contact', () => {
       [[kept?.id, gone?.id]],
     );
     expect(rows).toEqual([{ unread_count: 5, last_preview: 'nuevo' }]);
+  });
+});
+
+describe('the media kept after a first open (migration 0023)', () => {
+  const db: Queryable = {
+    query: async (text, values) => {
+      const rows = await sql(text, values);
+      return { rows, rowCount: rows.length } as never;
+    },
+  };
+  const bytes = (size: number, fill: number) => new Uint8Array(size).fill(fill);
+
+  it('keeps files up to the cap, drops the least recently opened beyond the total, and goes with the message', async () => {
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529990023001', 'Caché Medios', true) RETURNING id`,
+    );
+    const ids = await sql<{ id: string }>(
+      `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, status, media_id)
+       SELECT $1, 'in', 'wamid.cache.' || n, 'image', 'received', 'media-cache-' || n FROM generate_series(1, 4) AS n
+       RETURNING id`,
+      [contact?.id],
+    );
+    const [a, b, c, big] = ids.map((row) => row.id) as [string, string, string, string];
+    const limits = { file: 50, total: 100 };
+    await keepMedia(db, a, { type: 'image/jpeg', bytes: bytes(40, 1) }, limits);
+    await keepMedia(db, b, { type: 'image/png', bytes: bytes(40, 2) }, limits);
+    await keepMedia(db, big, { type: 'video/mp4', bytes: bytes(51, 3) }, limits);
+    expect(await cachedMedia(db, big)).toBeNull();
+    // A opened last: B is the least recently opened when C passes the total.
+    await sql(`UPDATE whatsapp_media_cache SET last_used_at = now() - interval '10 minutes' WHERE message_id = $1`, [
+      a,
+    ]);
+    await sql(`UPDATE whatsapp_media_cache SET last_used_at = now() - interval '5 minutes' WHERE message_id = $1`, [b]);
+    const kept = await cachedMedia(db, a);
+    expect(kept?.type).toBe('image/jpeg');
+    expect(Buffer.from(kept?.bytes ?? [])).toEqual(Buffer.from(bytes(40, 1)));
+    await keepMedia(db, c, { type: 'image/webp', bytes: bytes(40, 4) }, limits);
+    expect(await cachedMedia(db, b)).toBeNull();
+    expect((await cachedMedia(db, c))?.type).toBe('image/webp');
+    expect(
+      (await sql<{ id: string }>('SELECT message_id AS id FROM whatsapp_media_cache ORDER BY 1'))
+        .map((row) => row.id)
+        .sort(),
+    ).toEqual([a, c].sort());
+    // The person's erasure takes their messages, and with them what was kept.
+    await sql('DELETE FROM contacts WHERE id = $1', [contact?.id]);
+    expect(await countRows('whatsapp_media_cache')).toBe(0);
+  });
+
+  it('reads a body whole up to the cap, and streams a larger one whole without keeping it', async () => {
+    const body = (...chunks: number[]) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const [index, size] of chunks.entries()) controller.enqueue(bytes(size, index + 1));
+          controller.close();
+        },
+      });
+    const small = await readUpTo(body(10, 10), 20);
+    expect('bytes' in small && small.bytes.byteLength).toBe(20);
+    const large = await readUpTo(body(10, 10, 10), 15);
+    expect('stream' in large).toBe(true);
+    if ('stream' in large) expect((await new Response(large.stream).arrayBuffer()).byteLength).toBe(30);
   });
 });

@@ -302,6 +302,13 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
     expect(media.headers.get('cache-control')).toMatch(/^private/);
     expect(Buffer.from(await media.arrayBuffer())).toEqual(MEDIA_BYTES);
     expect(platform.mediaRequests.slice(before)).toEqual(['GET /v23.0/media-photo-1', 'GET /media/media-photo-1']);
+    // Fetched when first opened: the next open is served from what was kept, the platform is not asked again.
+    const again = await call(admin, 'GET', path);
+    expect(again.status).toBe(200);
+    expect(again.headers.get('content-type')).toBe('image/jpeg');
+    expect(again.headers.get('content-security-policy')).toMatch(/^sandbox/);
+    expect(Buffer.from(await again.arrayBuffer())).toEqual(MEDIA_BYTES);
+    expect(platform.mediaRequests.slice(before)).toHaveLength(2);
   });
 
   it('never fetches a media from a host other than the configured ones', async () => {

@@ -90,7 +90,7 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
   // Another adviser has the same page open.
   const other = await page.context().newPage();
   await other.goto(contactUrl);
-  await expect(other.getByRole('heading', { name: 'Historial' })).toBeVisible();
+  await expect(other.getByRole('heading', { name: 'Conversación e historial' })).toBeVisible();
 
   await page.getByLabel('Estado').selectOption('contactado');
   await page.getByLabel('Próximo contacto (hora de Mérida)').fill('2030-01-15T10:00');

@@ -84,7 +84,7 @@ test('an outcome in four taps at 390 px: Llamar, "No contestó", a note, Guardar
   await expect(sheet).toBeHidden();
   expect(await page.evaluate(() => (window as Window & { taps?: number }).taps)).toBeLessThanOrEqual(4);
 
-  const history = page.getByRole('region', { name: 'Historial' });
+  const history = page.getByRole('region', { name: 'Conversación e historial' });
   await expect(history.getByText('Resultado: No contestó')).toBeVisible();
   await expect(history.getByText('Volver a marcar en la mañana')).toBeVisible();
   await expect(history.getByText('Llamó (intento)')).toBeVisible();

@@ -7,7 +7,7 @@ import {
   startFakePlatform,
   statusPayload,
 } from '../support/whatsapp-platform.ts';
-import { accessibilityViolations, expect, test, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
 
 /**
@@ -16,7 +16,9 @@ import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
  * navigation rises without a reload, the adviser opens the conversation,
  * answers with a quick reply, and the ticks go to "Leído" as the platform's
  * statuses arrive; once the 24-hour window has closed the composer offers
- * only templates, and says why. Axe at 390 and 1280 px on both views.
+ * only templates, and says why. The conversation and the contact's history
+ * are one stream: a note written between two messages sits between them.
+ * Axe at 390 and 1280 px on both views.
  */
 const SERVER = `http://127.0.0.1:${E2E_PORT}`;
 let platform: FakePlatform;
@@ -91,9 +93,16 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   const read = page.waitForResponse((response) => response.url().endsWith('/whatsapp/read'));
   await card.click();
   expect((await read).status()).toBe(204);
-  const conversation = page.getByRole('log', { name: `Conversación de WhatsApp con ${name}` });
+  const conversation = page.getByRole('log', { name: `Conversación e historial de ${name}` });
   await expect(conversation.getByText(markup)).toBeVisible();
   expect(await page.evaluate(() => (window as Window & { pwned?: boolean }).pwned)).toBeUndefined();
+
+  // A note before answering: the history and the conversation are one stream.
+  const note = 'Pregunta por la casa: le respondo con el saludo';
+  await page.getByLabel('Nota', { exact: true }).fill(note);
+  await page.getByRole('button', { name: 'Agregar nota' }).click();
+  await expect(toast(page, 'Nota agregada')).toBeVisible();
+  await expect(conversation.locator('li[data-entry="note"]').filter({ hasText: note })).toBeVisible();
 
   // A quick reply, filled in with her first name and the adviser's.
   await page.getByText('Respuestas rápidas').click();
@@ -105,6 +114,11 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   await expect(ours).toBeVisible();
   await expect(page.getByLabel('Mensaje')).toHaveValue('');
   await expect(ours.getByTestId('ticks')).toHaveText(/Enviando|Enviado/);
+  // In time order: her message, the note, our answer.
+  const stream = await conversation.locator('li[data-message], li[data-entry]').allTextContents();
+  const at = (text: string) => stream.findIndex((row) => row.includes(text));
+  expect(at(markup)).toBeGreaterThanOrEqual(0);
+  expect([at(markup) < at(note), at(note) < at('soy Nadia de Ceiba')]).toEqual([true, true]);
   await platform.waitForSent(1);
   await expect(ours.getByTestId('ticks')).toHaveText(/Enviado/, { timeout: 20_000 });
 
@@ -121,7 +135,7 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
     ).toBe(200);
   }
   await expect(ours.getByTestId('ticks')).toHaveText(/Leído/, { timeout: 20_000 });
-  await page.getByRole('heading', { name: 'WhatsApp' }).scrollIntoViewIfNeeded();
+  await page.getByRole('heading', { name: 'Conversación e historial' }).scrollIntoViewIfNeeded();
   await axeAt(page, 1280, 'conversacion', shot);
   await axeAt(page, 390, 'conversacion', shot);
 

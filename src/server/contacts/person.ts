@@ -8,7 +8,14 @@ import type { Database, Queryable } from '../db/database.ts';
 import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 
-/** Every table that holds a person's rows, and how they are found: by the contact, or also by the phone. */
+/**
+ * Every table that holds a person's rows, and how they are found: by the
+ * contact, or also by the phone. The webhook's raw deliveries
+ * (whatsapp_webhook_events, kept 30 days) and the statuses waiting for their
+ * message (whatsapp_pending_statuses) are not listed: they are our copies of
+ * what whatsapp_messages holds, and one delivery may also carry other
+ * people's messages. The erasure removes them (below).
+ */
 const SOURCES = [
   { table: 'contacts', key: 'id', byPhone: false },
   ...LEAD_TABLES.map((table) => ({ table, key: 'contact_id', byPhone: true })),
@@ -16,12 +23,35 @@ const SOURCES = [
   { table: 'contact_notes', key: 'contact_id', byPhone: false },
   { table: 'contact_events', key: 'contact_id', byPhone: false },
   { table: 'notification_deliveries', key: 'contact_id', byPhone: false },
+  { table: 'whatsapp_conversations', key: 'contact_id', byPhone: false },
+  {
+    table: 'whatsapp_messages',
+    key: 'contact_id',
+    byPhone: false,
+    order: 'created_at, id',
+  },
 ] as const;
 
 export type PersonData = Record<(typeof SOURCES)[number]['table'], Record<string, unknown>[]>;
 
 /** Columns that are ours, not the person's: left out of what they receive. */
 const INTERNAL = new Set(['idempotency_key', 'idempotency_fingerprint', 'search_text', 'claim_id', 'version']);
+/** The same, for one table only (notification_deliveries' attempts are the person's record of what was sent). */
+const INTERNAL_OF: Partial<Record<string, ReadonlySet<string>>> = {
+  whatsapp_messages: new Set(['claimed_at', 'attempts']),
+};
+
+/**
+ * The WhatsApp ids (digits, as the webhook writes `wa_id`, `from` and
+ * `recipient_id`) a stored phone may arrive as: a Mexican mobile is
+ * +529991234567 for us and 5219991234567 (or 529991234567) for WhatsApp
+ * (src/lib/forms/phone.ts normalises both to ours).
+ */
+export function whatsappIdsOf(phone: string): string[] {
+  const digits = phone.replace(/^\+/, '');
+  const mexican = /^52([2-9]\d{9})$/.exec(digits)?.[1];
+  return mexican ? [digits, `521${mexican}`] : [digits];
+}
 
 /** Everything stored about the contact's person, table by table; null when there is no such contact. */
 export async function personData(db: Queryable, contactId: string): Promise<PersonData | null> {
@@ -29,14 +59,19 @@ export async function personData(db: Queryable, contactId: string): Promise<Pers
   const phone = rows[0]?.phone;
   if (!phone) return null;
   const tables = await Promise.all(
-    SOURCES.map(async ({ table, key, byPhone }) => {
+    SOURCES.map(async (source) => {
+      const { table, key, byPhone } = source;
+      const order = 'order' in source ? source.order : '1';
       const found = await db.query<Record<string, unknown>>(
-        `SELECT * FROM ${table} WHERE ${key} = $1 ${byPhone ? 'OR phone = $2' : ''} ORDER BY 1`,
+        `SELECT * FROM ${table} WHERE ${key} = $1 ${byPhone ? 'OR phone = $2' : ''} ORDER BY ${order}`,
         byPhone ? [contactId, phone] : [contactId],
       );
+      const omitted = INTERNAL_OF[table];
       return [
         table,
-        found.rows.map((row) => Object.fromEntries(Object.entries(row).filter(([key]) => !INTERNAL.has(key)))),
+        found.rows.map((row) =>
+          Object.fromEntries(Object.entries(row).filter(([key]) => !INTERNAL.has(key) && !omitted?.has(key))),
+        ),
       ] as const;
     }),
   );
@@ -48,7 +83,7 @@ export function personCsvRows(data: PersonData): string[][] {
   const lines: string[][] = [];
   for (const [table, rows] of Object.entries(data)) {
     for (const row of rows) {
-      const id = String(row.id ?? '');
+      const id = String(row.id ?? row.contact_id ?? '');
       for (const [field, value] of Object.entries(row)) {
         if (value === null || value === undefined) continue;
         const text =
@@ -64,17 +99,25 @@ export function personCsvRows(data: PersonData): string[][] {
   return lines;
 }
 
+/** What an erasure removed, for the answer and the activity log. */
+export interface Erased {
+  requests: number;
+  calls: number;
+  notes: number;
+  /** Their WhatsApp messages, theirs and ours (with the conversation, by the contact's cascade). */
+  messages: number;
+  /** The webhook's raw deliveries that carried their number, and the statuses waiting for a message of theirs. */
+  deliveries: number;
+}
+
 /**
  * Erases the person in one transaction: their requests, calls, notes,
- * history and notifications, the contact itself; the activity entries that
- * named them keep what was done but not who it was done to. Returns what was
- * erased (for the record), or null when there is no such contact.
+ * history, notifications and WhatsApp conversation, the webhook's raw
+ * deliveries that carried their number, the contact itself; the activity
+ * entries that named them keep what was done but not who it was done to.
+ * Returns what was erased (for the record), or null when there is no such contact.
  */
-export async function erasePerson(
-  db: Database,
-  contactId: string,
-  actor: Actor,
-): Promise<{ requests: number; calls: number; notes: number } | null> {
+export async function erasePerson(db: Database, contactId: string, actor: Actor): Promise<Erased | null> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ phone: string; name: string }>(
       'SELECT phone, name FROM contacts WHERE id = $1 FOR UPDATE',
@@ -121,20 +164,63 @@ export async function erasePerson(
       contactId,
       contact.phone,
     ]);
-    const notes = await tx.query('SELECT count(*)::int AS count FROM contact_notes WHERE contact_id = $1', [contactId]);
-    // Notes, history and notifications go with the contact (ON DELETE CASCADE).
+    const counts = await tx.query<{ notes: number; messages: number }>(
+      `SELECT (SELECT count(*)::int FROM contact_notes WHERE contact_id = $1) AS notes,
+              (SELECT count(*)::int FROM whatsapp_messages WHERE contact_id = $1) AS messages`,
+      [contactId],
+    );
+    const deliveries = await eraseWhatsappDeliveries(tx, contactId, contact.phone);
+    // Notes, history, notifications, messages and the conversation go with the contact (ON DELETE CASCADE).
     await tx.query('DELETE FROM contacts WHERE id = $1', [contactId]);
-    const erased = {
+    const erased: Erased = {
       requests,
       calls: calls.rowCount ?? 0,
-      notes: (notes.rows[0] as { count: number }).count,
+      notes: counts.rows[0]?.notes ?? 0,
+      messages: counts.rows[0]?.messages ?? 0,
+      deliveries,
     };
+    const whatsapp = erased.messages > 0 ? `, ${counted(erased.messages, 'mensaje', 'mensajes')} de WhatsApp` : '';
     await recordActivity(tx, {
       actor,
       kind: 'person_erased',
-      summary: `Eliminó a petición suya todos los datos de una persona: ${counted(erased.requests, 'solicitud', 'solicitudes')}, ${counted(erased.calls, 'llamada', 'llamadas')} y ${counted(erased.notes, 'nota', 'notas')}`,
-      details: erased,
+      summary: `Eliminó a petición suya todos los datos de una persona: ${counted(erased.requests, 'solicitud', 'solicitudes')}, ${counted(erased.calls, 'llamada', 'llamadas')}${whatsapp} y ${counted(erased.notes, 'nota', 'notas')}`,
+      details: { ...erased },
     });
     return erased;
   });
+}
+
+/**
+ * The webhook's raw deliveries (kept 30 days) that carry the person's number
+ * (as `wa_id`, `from` or `recipient_id`: a JSON string of exactly those
+ * digits), and the statuses waiting for a message of theirs (found by our id,
+ * which statuses echo, or as a status to their number in one of those deliveries).
+ * Before the contact's cascade removes the messages they are matched by.
+ * A delivery that also carried someone else's message goes whole: it was
+ * processed already (its messages are rows of their own), or the erasure
+ * wins over a copy not yet read. Returns how many rows went.
+ */
+async function eraseWhatsappDeliveries(tx: Queryable, contactId: string, phone: string): Promise<number> {
+  const { rows } = await tx.query<{ events: number; statuses: number }>(
+    `WITH ids AS (
+       SELECT array_cat($2::text[], ARRAY(SELECT wa_id FROM whatsapp_conversations
+                                           WHERE contact_id = $1 AND wa_id IS NOT NULL)) AS list
+     ), events AS (
+       DELETE FROM whatsapp_webhook_events e USING ids
+        WHERE EXISTS (SELECT 1 FROM unnest(ids.list) AS id WHERE strpos(e.body, '"' || id || '"') > 0)
+       RETURNING CASE WHEN pg_input_is_valid(e.body, 'jsonb') THEN e.body::jsonb END AS body
+     ), named AS (
+       SELECT status ->> 'id' AS wa_message_id
+         FROM events, ids, jsonb_path_query(events.body, 'lax $.entry[*].changes[*].value.statuses[*]') AS status
+        WHERE status ->> 'recipient_id' = ANY (ids.list)
+     ), statuses AS (
+       DELETE FROM whatsapp_pending_statuses p
+        WHERE p.callback IN (SELECT id::text FROM whatsapp_messages WHERE contact_id = $1)
+           OR p.wa_message_id IN (SELECT wa_message_id FROM named)
+       RETURNING 1
+     )
+     SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM statuses) AS statuses`,
+    [contactId, whatsappIdsOf(phone)],
+  );
+  return (rows[0]?.events ?? 0) + (rows[0]?.statuses ?? 0);
 }

@@ -16,7 +16,6 @@ import { NoteForm } from './NoteForm.tsx';
 import { Outcomes } from './Outcomes.tsx';
 import { PersonalData } from './PersonalData.tsx';
 import { useAssignable, useContact } from './queries.ts';
-import { Timeline } from './Timeline.tsx';
 import { stateWords } from './words.ts';
 
 /** The island of /admin/prospecto. */
@@ -84,7 +83,7 @@ export function ContactPage({ brand }: { brand: string }) {
 
       <ContactActions contact={contact} brand={brand} />
       <Outcomes contact={contact} />
-      <Conversation contact={contact} />
+      <Conversation contact={contact} member={member} />
       {stale && (
         <div
           role="alert"
@@ -102,7 +101,6 @@ export function ContactPage({ brand }: { brand: string }) {
       )}
       <FollowUpForm contact={contact} members={members} onStale={() => setStale(true)} />
       <NoteForm contactId={contact.id} />
-      <Timeline contact={contact} member={member} />
       {member.admin && <PersonalData contact={contact} />}
     </div>
   );

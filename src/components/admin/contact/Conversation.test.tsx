@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(() => api.close());
 beforeEach(() => api.reset());
 
-const CONTACT = { id: '0b7c3a5e-2d4f-4c6b-8a9e-1f2d3c4b5a69', name: 'Ana Canul' } as ContactDetail;
+const CONTACT = {
+  id: '0b7c3a5e-2d4f-4c6b-8a9e-1f2d3c4b5a69',
+  name: 'Ana Canul',
+  timeline: [],
+} as unknown as ContactDetail;
+const MEMBER = { id: 'a1b2c3d4-0000-4000-8000-000000000001', admin: false };
 const MESSAGES = `/api/admin/contacts/${CONTACT.id}/whatsapp/messages`;
 
 const message = (id: number, fields: Partial<WhatsappMessage>): WhatsappMessage => ({
@@ -55,6 +60,119 @@ const CLOSED: WhatsappState = {
 };
 
 describe('the conversation on the contact’s page', () => {
+  test('one stream: the history’s notes, calls and changes between the bubbles in time order; older ones with older messages', async () => {
+    const timeline: ContactDetail['timeline'] = [
+      {
+        type: 'request',
+        at: '2026-11-22T14:00:00.000Z',
+        form: 'cotizacion_rapida',
+        kind: 'quick-quotes',
+        id: 'r1r1r1r1-0000-4000-8000-000000000001',
+        fields: [['Teléfono', '999 123 4567']],
+        deliveries: [],
+      },
+      {
+        type: 'call',
+        at: '2026-11-23T04:00:00.000Z',
+        id: 'c2c2c2c2-0000-4000-8000-000000000001',
+        durationSeconds: 75,
+        endedReason: 'customer-ended-call',
+        summary: 'Preguntó por el modelo Lumo',
+      },
+      {
+        type: 'note',
+        at: '2026-11-24T18:10:00.000Z',
+        id: 'n3n3n3n3-0000-4000-8000-000000000001',
+        author: 'Marisol',
+        authorId: MEMBER.id,
+        body: 'Le mandé el plano',
+      },
+      {
+        type: 'event',
+        at: '2026-11-24T18:20:00.000Z',
+        kind: 'state',
+        actor: 'Marisol',
+        from: 'nuevo',
+        to: 'contactado',
+      },
+    ];
+    const latest: MessagePage = {
+      messages: [
+        message(3, {
+          direction: 'out',
+          status: 'read',
+          body: '¿Lo pudiste ver?',
+          createdAt: '2026-11-24T18:30:00.000Z',
+        }),
+        message(2, { body: 'Mándame el plano', createdAt: '2026-11-24T18:00:00.000Z' }),
+      ],
+      nextCursor: 'antes',
+    };
+    const older: MessagePage = {
+      messages: [message(1, { body: 'Hola, vi su anuncio', createdAt: '2026-11-23T05:00:00.000Z' })],
+      nextCursor: null,
+    };
+    api.on(`GET ${MESSAGES}`, ({ url }) => ({ body: url.searchParams.get('before') === 'antes' ? older : latest }));
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    renderPanel(
+      api,
+      <Conversation contact={{ ...CONTACT, timeline }} member={MEMBER} />,
+      `/admin/prospecto?id=${CONTACT.id}`,
+    );
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
+    await within(log).findByText('¿Lo pudiste ver?');
+    const rows = () =>
+      [...log.querySelectorAll('li[data-message], li[data-entry]')].map((row) =>
+        row.hasAttribute('data-message')
+          ? `${row.classList.contains('justify-end') ? 'ours' : 'theirs'}: ${row.querySelector('p.whitespace-pre-wrap')?.textContent}`
+          : `${row.getAttribute('data-entry')}`,
+      );
+    // The latest page: the note and the state change sit between her message and ours; nothing older than the page yet.
+    expect(rows()).toEqual(['theirs: Mándame el plano', 'note', 'event', 'ours: ¿Lo pudiste ver?']);
+    expect(within(log).getByText('Estado: Nuevo → Contactado')).toBeTruthy();
+    expect(within(log).queryByText(/Llamada con el agente de voz/)).toBeNull();
+    // Her own note offers «Eliminar».
+    expect(within(log).getByRole('button', { name: /^Eliminar nota/ })).toBeTruthy();
+
+    await userEvent.click(within(log).getByRole('button', { name: 'Cargar anteriores' }));
+    await within(log).findByText('Hola, vi su anuncio');
+    expect(rows()).toEqual([
+      'request',
+      'call',
+      'theirs: Hola, vi su anuncio',
+      'theirs: Mándame el plano',
+      'note',
+      'event',
+      'ours: ¿Lo pudiste ver?',
+    ]);
+    // Day separators in Mérida: the call at 04:00 UTC and her message at 05:00 UTC on the 23rd are the 22nd's evening there.
+    expect(
+      within(log)
+        .getAllByText(/de noviembre de 2026$/)
+        .map((day) => day.textContent),
+    ).toEqual(['domingo, 22 de noviembre de 2026', 'martes, 24 de noviembre de 2026']);
+  });
+
+  test('the messages failing to load leave the history whole, with the reason and a retry', async () => {
+    api.on(`GET ${MESSAGES}`, { status: 500, body: { error: 'Falla' } });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    const timeline: ContactDetail['timeline'] = [
+      { type: 'event', at: '2026-11-24T18:20:00.000Z', kind: 'state', actor: null, from: 'nuevo', to: 'contactado' },
+    ];
+    renderPanel(
+      api,
+      <Conversation contact={{ ...CONTACT, timeline }} member={MEMBER} />,
+      `/admin/prospecto?id=${CONTACT.id}`,
+    );
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
+    expect(
+      await within(log).findByText('No se pudieron cargar los mensajes de WhatsApp.', {}, { timeout: 10_000 }),
+    ).toBeTruthy();
+    expect(within(log).getByText('Estado: Nuevo → Contactado')).toBeTruthy();
+    expect(within(log).getByRole('button', { name: 'Reintentar' })).toBeTruthy();
+  });
+
   test('bubbles by day in Mérida, a failure’s reason, media as links; older ones on “Cargar anteriores”', async () => {
     const latest: MessagePage = {
       messages: [
@@ -78,8 +196,8 @@ describe('the conversation on the contact’s page', () => {
     api.on(`GET ${MESSAGES}`, ({ url }) => ({ body: url.searchParams.get('before') === 'antes' ? older : latest }));
     api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
     api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
-    renderPanel(api, <Conversation contact={CONTACT} />, `/admin/prospecto?id=${CONTACT.id}`);
-    const log = await screen.findByRole('log', { name: 'Conversación de WhatsApp con Ana Canul' });
+    renderPanel(api, <Conversation contact={CONTACT} member={MEMBER} />, `/admin/prospecto?id=${CONTACT.id}`);
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
     expect(await within(log).findByText('Hola <b>Ana</b>')).toBeTruthy();
     expect(within(log).getByText('Pasaron más de 24 horas: envía una plantilla.')).toBeTruthy();
     expect(within(log).getByText(/No se envió/)).toBeTruthy();
@@ -121,7 +239,7 @@ describe('the conversation on the contact’s page', () => {
         },
       };
     });
-    renderPanel(api, <Conversation contact={CONTACT} />, `/admin/prospecto?id=${CONTACT.id}`);
+    renderPanel(api, <Conversation contact={CONTACT} member={MEMBER} />, `/admin/prospecto?id=${CONTACT.id}`);
     expect(await screen.findByText(CLOSED.reason as string)).toBeTruthy();
     expect(screen.queryByRole('textbox', { name: 'Mensaje' })).toBeNull();
     await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Plantilla' }), 'retomar_conversacion');

@@ -1,12 +1,11 @@
 import { originWords } from '../../../data/lead-origins.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
-import { type ContactDetail, FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
-import { formatNextContact } from '../../../lib/admin/merida-time.ts';
+import { FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
+import { formatMeridaClock, formatNextContact } from '../../../lib/admin/merida-time.ts';
 import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
-import { Section } from '../shared/ui.tsx';
 import { useRemoveNote } from './queries.ts';
 import { stateWords } from './words.ts';
 
@@ -39,83 +38,94 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };
 
+/** What a history row needs to offer «Eliminar» on a note. */
+export interface NoteRemoval {
+  member: { id: string; admin: boolean };
+  remove: (noteId: string) => void;
+}
+
+/** The deletion of a note, asked first (the history keeps a line saying so). */
+export function useNoteRemoval(contactId: string, member: { id: string; admin: boolean }): NoteRemoval {
+  const remove = useRemoveNote(contactId);
+  return {
+    member,
+    remove: (noteId) => {
+      if (!window.confirm('¿Eliminar esta nota? Quedará registrado en el historial.')) return;
+      remove.mutate(noteId, { onSuccess: () => showToast({ title: 'Nota eliminada' }) });
+    },
+  };
+}
+
 /**
- * The contact's history, newest first. "Eliminar" shows on the notes `member`
+ * One entry of the contact's history as a compact centred row between the
+ * conversation's bubbles (issue #27): a request, a call, a note or a change,
+ * its time in Mérida and who did it. "Eliminar" shows on the notes the member
  * may delete (an adviser their own, an administrator any; the server refuses
  * the rest with a 403).
  */
-export function Timeline({ contact, member }: { contact: ContactDetail; member: { id: string; admin: boolean } }) {
-  const remove = useRemoveNote(contact.id);
-  function removeNote(noteId: string) {
-    if (!window.confirm('¿Eliminar esta nota? Quedará registrado en el historial.')) return;
-    remove.mutate(noteId, { onSuccess: () => showToast({ title: 'Nota eliminada' }) });
-  }
-  const entries = [...contact.timeline].reverse();
+export function TimelineRow({ entry, notes }: { entry: TimelineEntry; notes: NoteRemoval }) {
+  const wide = entry.type === 'request' || entry.type === 'note';
   return (
-    <Section title="Historial">
-      <ol className="grid gap-3">
-        {entries.map((entry) => (
-          <li
-            key={`${entry.type}-${entry.at}-${entry.type === 'event' ? entry.kind : entry.id}`}
-            className="rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
-          >
-            <p className="text-xs text-brand-700">
-              <time dateTime={entry.at}>{formatShortDate(entry.at)}</time>
-              {entry.type === 'event' && entry.actor ? ` · ${entry.actor}` : ''}
-              {entry.type === 'note' ? ` · ${entry.author}` : ''}
-            </p>
-            {entry.type === 'request' && (
-              <>
-                <h3 className="mt-1 font-bold">Solicitud: {FORM_LABELS[entry.form]}</h3>
-                <div className="mt-2">
-                  <DeliveryList deliveries={entry.deliveries} label="Avisos al equipo de esta solicitud" />
+    <li className="flex justify-center" data-entry={entry.type}>
+      <div
+        className={`grid min-w-0 gap-0.5 rounded-xl px-3 py-1.5 text-sm ring-1 ring-brand-900/10 ${
+          wide ? 'w-full bg-white sm:max-w-[80%]' : 'max-w-full bg-sand-50 text-center sm:max-w-[80%]'
+        } ${entry.type === 'note' ? 'border-l-4 border-brand-700' : ''}`}
+      >
+        <p className="text-xs text-brand-800">
+          <time dateTime={entry.at}>{formatMeridaClock(entry.at)}</time>
+          {entry.type === 'event' && entry.actor ? ` · ${entry.actor}` : ''}
+          {entry.type === 'note' ? ` · Nota de ${entry.author}` : ''}
+        </p>
+        {entry.type === 'request' && (
+          <>
+            <h3 className="font-bold">Solicitud: {FORM_LABELS[entry.form]}</h3>
+            <DeliveryList deliveries={entry.deliveries} label="Avisos al equipo de esta solicitud" />
+            <dl className="grid gap-x-4 gap-y-0.5 sm:grid-cols-2">
+              {entry.fields.map(([label, value]) => (
+                <div key={label} className="flex gap-2">
+                  <dt className="shrink-0 text-brand-700">{label}:</dt>
+                  <dd className="min-w-0 wrap-anywhere">{value}</dd>
                 </div>
-                <dl className="mt-2 grid gap-x-4 gap-y-1 text-sm sm:grid-cols-2">
-                  {entry.fields.map(([label, value]) => (
-                    <div key={label} className="flex gap-2">
-                      <dt className="shrink-0 text-brand-700">{label}:</dt>
-                      <dd className="min-w-0 wrap-anywhere">{value}</dd>
-                    </div>
-                  ))}
-                </dl>
-              </>
+              ))}
+            </dl>
+          </>
+        )}
+        {entry.type === 'call' && (
+          <>
+            <h3 className="font-semibold">
+              Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} ·{' '}
+              {endedReasonLabel(entry.endedReason)}
+            </h3>
+            {entry.summary && <p className="wrap-anywhere">{entry.summary}</p>}
+            <a
+              href={`/admin/llamada?id=${entry.id}`}
+              className="inline-flex min-h-11 items-center justify-center font-semibold underline"
+            >
+              Ver la conversación
+            </a>
+          </>
+        )}
+        {entry.type === 'event' && (
+          <p className="font-semibold wrap-anywhere">{EVENT_TITLES[entry.kind]?.(entry) ?? entry.kind}</p>
+        )}
+        {entry.type === 'event' && entry.detail && <p className="whitespace-pre-wrap break-words">{entry.detail}</p>}
+        {entry.type === 'note' && (
+          <div className="flex items-start justify-between gap-3">
+            <p className="min-w-0 whitespace-pre-wrap break-words">{entry.body}</p>
+            {mayDeleteNote(notes.member, entry) && (
+              <button
+                type="button"
+                className="min-h-11 shrink-0 rounded-full px-3 text-sm font-semibold text-danger-600 hover:bg-danger-600/10"
+                onClick={() => notes.remove(entry.id)}
+                aria-label={`Eliminar nota del ${formatShortDate(entry.at)}`}
+              >
+                Eliminar
+              </button>
             )}
-            {entry.type === 'call' && (
-              <>
-                <h3 className="mt-1 font-bold">
-                  Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} ·{' '}
-                  {endedReasonLabel(entry.endedReason)}
-                </h3>
-                {entry.summary && <p className="mt-1 text-sm wrap-anywhere">{entry.summary}</p>}
-                <a href={`/admin/llamada?id=${entry.id}`} className="mt-2 inline-block font-semibold underline">
-                  Ver la conversación
-                </a>
-              </>
-            )}
-            {entry.type === 'event' && (
-              <p className="mt-1 font-semibold">{EVENT_TITLES[entry.kind]?.(entry) ?? entry.kind}</p>
-            )}
-            {entry.type === 'event' && entry.detail && (
-              <p className="mt-1 whitespace-pre-wrap break-words">{entry.detail}</p>
-            )}
-            {entry.type === 'note' && (
-              <div className="mt-1 flex items-start justify-between gap-3">
-                <p className="min-w-0 whitespace-pre-wrap break-words">{entry.body}</p>
-                {mayDeleteNote(member, entry) && (
-                  <button
-                    type="button"
-                    className="min-h-11 shrink-0 rounded-full px-3 text-sm font-semibold text-danger-600 hover:bg-danger-600/10"
-                    onClick={() => removeNote(entry.id)}
-                    aria-label={`Eliminar nota del ${formatShortDate(entry.at)}`}
-                  >
-                    Eliminar
-                  </button>
-                )}
-              </div>
-            )}
-          </li>
-        ))}
-      </ol>
-    </Section>
+          </div>
+        )}
+      </div>
+    </li>
   );
 }

@@ -306,7 +306,9 @@ test('a person’s rights (ARCO): their data downloaded, then the person erased 
 
   await section.getByRole('button', { name: 'Eliminar a esta persona' }).click();
   const dialog = page.getByRole('dialog', { name: `¿Eliminar a ${name}?` });
-  await expect(dialog).toContainText('Se borrarán 1 solicitud, 0 llamadas, 0 notas, su historial y sus avisos.');
+  await expect(dialog).toContainText(
+    'Se borrarán 1 solicitud, 0 llamadas, 0 notas, su historial, sus mensajes de WhatsApp y sus avisos.',
+  );
   expect(await accessibilityViolations(page)).toEqual([]);
   await dialog.getByRole('button', { name: 'Cancelar' }).click();
   await expect(dialog).toBeHidden();

@@ -26,9 +26,10 @@ export function renderPanel(api: PanelApi, view: ReactNode, path = '/admin') {
   document.body.innerHTML =
     '<div><div id="toasts-status" role="status"></div><div id="toasts-alert" role="alert"></div></div>';
   const client = createPanelQueryClient({ retryDelay: 0 });
-  return render(<PanelQueries client={client}>{view}</PanelQueries>, {
+  const rendered = render(<PanelQueries client={client}>{view}</PanelQueries>, {
     container: document.body.appendChild(document.createElement('div')),
   });
+  return { ...rendered, client };
 }
 
 /** The toasts shown, as "title: description". */

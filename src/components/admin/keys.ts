@@ -13,6 +13,8 @@ export const keys = {
   pipelineOf: (assigned: string) => ['pipeline', assigned],
   pipelineColumn: (assigned: string, state: string, cursor: string) => ['pipeline', assigned, state, cursor],
   contact: (id: string) => ['contact', id],
+  /** The mutation that erases a contact's person (ARCO): while it runs, nothing of the contact is asked again. */
+  erasePerson: (id: string) => ['erase-person', id],
   calls: ['calls'],
   call: (id: string) => ['call', id],
   leads: (kind: string) => ['leads', kind],

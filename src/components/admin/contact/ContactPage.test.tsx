@@ -205,3 +205,33 @@ test('an administrator sees «Eliminar» on every note', async () => {
   await screen.findByText('Quiere el modelo Lumo');
   expect(screen.getAllByRole('button', { name: /^Eliminar nota/ })).toHaveLength(2);
 });
+
+test('while the person is erased and after, nothing of the contact is asked again (it would be a 404 before leaving)', async () => {
+  api.on('GET /api/auth/session', {
+    body: {
+      user: { id: 'a1b2c3d4-0000-4000-8000-000000000009', email: 'admin@ceiba.mx', name: null, role: 'admin' },
+      admin: true,
+    },
+  });
+  api.on(`GET /api/admin/team`, { body: { members: [], invitations: [], settings: {} } });
+  api.on(`GET /api/admin/contacts/${ID}`, { body: CONTACT });
+  api.on(`GET /api/admin/contacts/${ID}/whatsapp/messages`, { body: { messages: [], nextCursor: null } });
+  let erased = false;
+  api.on(`DELETE /api/admin/contacts/${ID}`, () => {
+    erased = true;
+    return { status: 204 };
+  });
+  const { client } = renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  await screen.findByRole('heading', { name: 'Lucía Chablé' });
+  await waitFor(() => expect(api.requests).toContain(`GET /api/admin/contacts/${ID}/whatsapp/messages`));
+
+  await userEvent.click(screen.getByRole('button', { name: 'Eliminar a esta persona' }));
+  await userEvent.click(screen.getByRole('button', { name: 'Eliminar todo' }));
+  await waitFor(() => expect(navigations).toEqual(['/admin']));
+  expect(erased).toBe(true);
+  const after = api.requests.length;
+  // What the polling and any change would do next: ask every query of the page again.
+  await client.invalidateQueries();
+  await client.refetchQueries({ type: 'active' });
+  expect(api.requests.slice(after).filter((request) => request.includes(ID))).toEqual([]);
+});

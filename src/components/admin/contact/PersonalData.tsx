@@ -4,6 +4,7 @@ import { type ContactDetail, counted } from '../../../lib/admin/contacts.ts';
 import { flashToast } from '../../../lib/client/flash.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { api, explain, goTo } from '../api.ts';
+import { keys } from '../keys.ts';
 
 /**
  * The person's rights of access and cancellation (ARCO), for administrators:
@@ -13,6 +14,7 @@ import { api, explain, goTo } from '../api.ts';
 export function PersonalData({ contact }: { contact: ContactDetail }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const erase = useMutation({
+    mutationKey: keys.erasePerson(contact.id),
     mutationFn: () => api(`/api/admin/contacts/${contact.id}`, { method: 'DELETE' }),
     onSuccess: () => {
       flashToast({ title: 'Persona eliminada', description: 'Se borraron todos sus datos.' });
@@ -67,7 +69,7 @@ export function PersonalData({ contact }: { contact: ContactDetail }) {
         </h2>
         <p className="mt-2">
           Se borrarán {counted(contact.requests, 'solicitud', 'solicitudes')}, {counted(calls, 'llamada', 'llamadas')},{' '}
-          {counted(notes, 'nota', 'notas')}, su historial y sus avisos. No se puede deshacer.
+          {counted(notes, 'nota', 'notas')}, su historial, sus mensajes de WhatsApp y sus avisos. No se puede deshacer.
         </p>
         <div className="mt-5 flex flex-wrap justify-end gap-2">
           <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={() => dialog.current?.close()}>

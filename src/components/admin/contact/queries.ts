@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import type { AttemptChannel, OutcomeInput } from '../../../lib/admin/outcomes.ts';
@@ -7,12 +7,25 @@ import { showToast } from '../../../lib/client/toast.ts';
 import { ApiError, api } from '../api.ts';
 import { keys } from '../keys.ts';
 
+/**
+ * True from the moment the contact's person is being erased (PersonalData) until the page is left: its
+ * queries stop asking, or one asked between the erasure and leaving would find nothing (a 404).
+ */
+export function useErasing(id: string): boolean {
+  return (
+    useMutationState({
+      filters: { mutationKey: keys.erasePerson(id), predicate: (mutation) => mutation.state.status !== 'error' },
+    }).length > 0
+  );
+}
+
 /** One contact (src/server/contacts/detail.ts); a 404 is an answer ("No encontramos…"), not a failure. */
 export function useContact(id: string, enabled: boolean) {
+  const erasing = useErasing(id);
   return useQuery({
     queryKey: keys.contact(id),
     queryFn: () => api<ContactDetail>(`/api/admin/contacts/${id}`),
-    enabled,
+    enabled: enabled && !erasing,
     meta: { errorTitle: 'Error al cargar el prospecto' },
   });
 }

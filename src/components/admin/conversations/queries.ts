@@ -13,6 +13,7 @@ import type {
   WhatsappState,
 } from '../../../lib/whatsapp/contract.ts';
 import { api } from '../api.ts';
+import { useErasing } from '../contact/queries.ts';
 import { keys } from '../keys.ts';
 
 /**
@@ -70,22 +71,26 @@ export const useUnread = (enabled: boolean) =>
   });
 
 /** The contact's latest 50 messages, asked again every few seconds while the conversation is shown. */
-export const useLatestMessages = (contactId: string) =>
-  useQuery({
+export function useLatestMessages(contactId: string) {
+  const erasing = useErasing(contactId);
+  return useQuery({
     queryKey: keys.messages(contactId),
     queryFn: () => api<MessagePage>(`/api/admin/contacts/${contactId}/whatsapp/messages`),
     refetchInterval: MESSAGES_EVERY_MS,
+    enabled: !erasing,
   });
+}
 
 /** The older pages, from the latest page's cursor, once "Cargar anteriores" (or the scroll) asks. */
 export function useOlderMessages(contactId: string, from: string | null, wanted: boolean) {
+  const erasing = useErasing(contactId);
   const query = useInfiniteQuery({
     queryKey: keys.olderMessages(contactId, from ?? ''),
     queryFn: ({ pageParam }) =>
       api<MessagePage>(`/api/admin/contacts/${contactId}/whatsapp/messages?before=${encodeURIComponent(pageParam)}`),
     initialPageParam: from ?? '',
     getNextPageParam: (last) => last.nextCursor,
-    enabled: wanted && from !== null,
+    enabled: wanted && from !== null && !erasing,
     meta: { errorTitle: 'Error al cargar mensajes anteriores' },
   });
   const pages = query.data?.pages ?? [];
@@ -105,12 +110,15 @@ export const useMarkRead = (contactId: string) =>
   });
 
 /** What the composer may send now (window, opt-out, templates filled in). */
-export const useWhatsappState = (contactId: string) =>
-  useQuery({
+export function useWhatsappState(contactId: string) {
+  const erasing = useErasing(contactId);
+  return useQuery({
     queryKey: keys.whatsappState(contactId),
     queryFn: () => api<WhatsappState>(`/api/admin/contacts/${contactId}/whatsapp`),
     refetchInterval: 60_000,
+    enabled: !erasing,
   });
+}
 
 /** The quick replies, filled in for this contact and the member. */
 export const useQuickReplies = (contactId: string) =>

@@ -103,7 +103,10 @@ describe('consent on record', () => {
     // The panel and the exports show both.
     const csv = await (await call(admin, '/api/admin/quick-quotes/export.csv')).text();
     expect(csv.split('\r\n')[0]).toContain('Acepta promociones,Aviso de privacidad aceptado');
-    expect(csv).toContain(`Sí,${PRIVACY_NOTICE_VERSION}`);
+    // Consent, when the notice was accepted (Mérida time) and its version: a date-independent match.
+    const accepted = '\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}';
+    expect(csv).toMatch(new RegExp(`,Con Promos,.*,Sí,${accepted},${PRIVACY_NOTICE_VERSION}\r$`, 'm'));
+    expect(csv).toMatch(new RegExp(`,Sin Promos,.*,No,${accepted},${PRIVACY_NOTICE_VERSION}\r$`, 'm'));
   });
 });
 

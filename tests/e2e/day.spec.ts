@@ -1,8 +1,7 @@
 import type { Page } from '@playwright/test';
-import bcrypt from 'bcryptjs';
 import { formatPhone } from '../../src/lib/forms/phone.ts';
+import { signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
-import { E2E_PORT } from './playwright.config.ts';
 
 /**
  * Issue #26, items 2 and 3, as an adviser on a phone: open a contact, Llamar,
@@ -10,25 +9,14 @@ import { E2E_PORT } from './playwright.config.ts';
  * Guardar: at most four taps on one screen, and the timeline shows it all.
  */
 async function adviserWithContact(page: Page, sql: <R>(text: string, values?: unknown[]) => Promise<R[]>) {
-  const email = `${uniqueName('asesora').replace(' ', '-')}@ceiba.mx`;
-  const password = 'asesora-dia-2026';
-  const [user] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, $2, 'Nadia Poot') RETURNING id`,
-    [email, await bcrypt.hash(password, 4)],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [user?.id]);
-  const signIn = await page.request.post('/api/auth/login', {
-    data: { email, password },
-    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
-  });
-  expect(signIn.status()).toBe(200);
+  const user = await signInAsNewMember(page, sql, { role: 'asesor', name: 'Nadia Poot' });
   const digits = `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const name = uniqueName('Gabriela Kú');
   expect(
     (await page.request.post('/api/quick-quotes', { data: { name, phone: digits, origin: 'hero' } })).status(),
   ).toBe(201);
   const [contact] = await sql<{ id: string }>('UPDATE contacts SET assigned_to = $1 WHERE phone = $2 RETURNING id', [
-    user?.id,
+    user.id,
     `+52${digits}`,
   ]);
   return { id: contact?.id as string, name, digits };

@@ -1,7 +1,6 @@
 import type { Page } from '@playwright/test';
-import bcrypt from 'bcryptjs';
+import { signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, uniqueName } from './fixtures.ts';
-import { E2E_PORT } from './playwright.config.ts';
 
 /**
  * Issue #26, item 6 (decision 0041): "Embudo" as an adviser with two deals of
@@ -12,24 +11,13 @@ import { E2E_PORT } from './playwright.config.ts';
 type Sql = <R>(text: string, values?: unknown[]) => Promise<R[]>;
 
 async function adviserWithDeals(page: Page, sql: Sql) {
-  const email = `${uniqueName('embudo').replace(' ', '-')}@ceiba.mx`;
-  const password = 'asesora-embudo-2026';
-  const [user] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, $2, 'Irma Canché') RETURNING id`,
-    [email, await bcrypt.hash(password, 4)],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [user?.id]);
-  const signIn = await page.request.post('/api/auth/login', {
-    data: { email, password },
-    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
-  });
-  expect(signIn.status()).toBe(200);
+  const user = await signInAsNewMember(page, sql, { role: 'asesor', name: 'Irma Canché' });
   const deal = async (name: string, model: string, value: number | null) => {
     const phone = `+5299${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     await sql(
       `INSERT INTO contacts (phone, name, is_buyer, assigned_to, model_id, estimated_value_mxn, expected_close_on)
        VALUES ($1, $2, true, $3, $4, $5, current_date + 30)`,
-      [phone, name, user?.id, model, value],
+      [phone, name, user.id, model, value],
     );
     return name;
   };

@@ -1,5 +1,4 @@
 import type { Page } from '@playwright/test';
-import bcrypt from 'bcryptjs';
 import {
   type FakePlatform,
   inboundPayload,
@@ -7,6 +6,7 @@ import {
   startFakePlatform,
   statusPayload,
 } from '../support/whatsapp-platform.ts';
+import { signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
 
@@ -33,15 +33,7 @@ test.afterAll(async () => {
 test.describe.configure({ timeout: 120_000 });
 
 async function adviser(page: Page, sql: <R>(text: string, values?: unknown[]) => Promise<R[]>) {
-  const email = `${uniqueName('asesora-wa').replace(' ', '-')}@ceiba.mx`;
-  const password = 'asesora-whatsapp-2026';
-  const [user] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, $2, 'Nadia Poot') RETURNING id`,
-    [email, await bcrypt.hash(password, 4)],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [user?.id]);
-  const signIn = await page.request.post('/api/auth/login', { data: { email, password }, headers: { Origin: SERVER } });
-  expect(signIn.status()).toBe(200);
+  await signInAsNewMember(page, sql, { role: 'asesor', name: 'Nadia Poot' });
 }
 
 /** Axe (WCAG 2.2 AA) at `width`, and a look at it (the screenshot beside the test's results). */

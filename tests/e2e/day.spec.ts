@@ -46,7 +46,7 @@ test('a day at 390 px: Hoy, a due contact, Llamar, "No contestó", a note, Guard
       [`+52999${String(base + i).padStart(7, '0')}`, `Día ${run} ${i}`, i < 9 ? i - 10 : i, adviserId],
     );
   }
-  await sql(`UPDATE contacts SET state = 'contactado', next_contact_at = now() - interval '1 hour' WHERE id = $1`, [
+  await sql(`UPDATE contacts SET state = 'contactado', next_contact_at = now() - interval '1 day' WHERE id = $1`, [
     id,
   ]);
 
@@ -101,7 +101,7 @@ test('a day at 390 px: Hoy, a due contact, Llamar, "No contestó", a note, Guard
   await expect(history.getByText('Resultado: No contestó')).toBeVisible();
   await expect(history.getByText('Volver a marcar en la mañana')).toBeVisible();
   await expect(history.getByText('Llamó (intento)')).toBeVisible();
-  await expect(history.getByText(/^Próximo contacto: — → /)).toBeVisible();
+  await expect(history.getByText(/^Próximo contacto: .+ → /)).toBeVisible();
   await expect(page.getByText('1 intento', { exact: false })).toBeVisible();
   await expect(page.getByLabel('Próximo contacto (hora de Mérida)')).toHaveValue(`${tomorrowInMerida()}T10:00`);
   const [stored] = await sql<{ attempts: number; next: string }>(

@@ -1,16 +1,28 @@
 import CMS from 'decap-cms-app';
+import { currentBackend } from 'decap-cms-core/dist/esm/backend';
 import { es } from 'decap-cms-locales';
 import gallery from '../data/gallery.json';
 import landing from '../data/landing.json';
 import models from '../data/models.json';
 import pages from '../data/pages.json';
-import type { DataFileName, DataFiles } from '../data/rules.ts';
+import { DATA_FILES, type DataFileName, type LegalText } from '../data/rules.ts';
 import sellingPoints from '../data/selling-points.json';
 import site from '../data/site.json';
 import steps from '../data/steps.json';
-import { type EditorSettings, editorConfig } from './config.ts';
-import { ModelsPreview } from './preview.tsx';
-import { editedFileProblems, problemsMessage } from './validate.ts';
+import { type EditorSettings, editorConfig, editorForms } from './config.ts';
+import { registerPreviews } from './preview.tsx';
+import {
+  type Content,
+  dataFileProblems,
+  type LegalEntry,
+  legalFile,
+  legalFileText,
+  legalPageProblems,
+  readContent,
+  refusalMessage,
+  SaveRefused,
+  withSaved,
+} from './validate.ts';
 
 /**
  * /editor: decap-cms over src/data, in Spanish. Its own page, bundle and CSP
@@ -18,30 +30,90 @@ import { editedFileProblems, problemsMessage } from './validate.ts';
  * the admin panel. Decision 0038.
  */
 
-const settings = JSON.parse(document.getElementById('editor-settings')?.textContent ?? '{}') as EditorSettings;
+/** The legal pages as they were when the editor was built (src/editor/build.ts puts them in). */
+declare const EDITOR_LEGAL_TEXTS: LegalText[];
 
-/** The data files as they were when the editor was built: what an edited file is checked beside. */
-const others: DataFiles = {
-  site,
-  landing,
-  pages,
-  models: models.models,
-  gallery: gallery.images,
-  sellingPoints: sellingPoints.points,
-  steps: steps.steps,
+const settings = JSON.parse(document.getElementById('editor-settings')?.textContent ?? '{}') as EditorSettings;
+const config = editorConfig(settings);
+
+/**
+ * What this session knows of the content: the files as they were when the
+ * editor was built, updated by each save. Before a save the files are read
+ * again from the repository (someone else may have saved since); this is
+ * what stands for a file that cannot be read.
+ */
+let known: Content = {
+  data: {
+    site,
+    landing,
+    pages,
+    models: models.models,
+    gallery: gallery.images,
+    sellingPoints: sellingPoints.points,
+    steps: steps.steps,
+  },
+  legal: EDITOR_LEGAL_TEXTS,
 };
+
+/** A file as the repository holds it now, through the editor's own backend (GitHub or the local proxy). */
+async function readFromRepository(path: string): Promise<string> {
+  const backend = currentBackend(config) as { implementation: { getEntry(path: string): Promise<{ data: string }> } };
+  return (await backend.implementation.getEntry(path)).data;
+}
+
+/** The legal pages' titles, for naming them in a message. */
+const titleOf = (page: LegalText) => /^title:\s*"?(.*?)"?\s*$/m.exec(page.text)?.[1] ?? page.file;
+
+interface SavedEntry {
+  get(key: 'collection' | 'slug'): string;
+  get(key: 'data'): { toJS(): unknown };
+}
+
+/** The file an entry is saved to, as the checks name it; undefined for a file they do not check. */
+function targetOf(entry: SavedEntry): { legal: string } | { name: DataFileName } | undefined {
+  const slug = entry.get('slug');
+  if (entry.get('collection') === 'legal') return { legal: legalFile(slug) };
+  return slug in DATA_FILES ? { name: slug as DataFileName } : undefined;
+}
 
 // The build's own messages before a commit: a file the build would refuse is not saved.
 CMS.registerEventListener({
   name: 'preSave',
-  handler: ({ entry }) => {
-    const name = entry.get('slug') as DataFileName;
-    if (!(name in others)) return entry.get('data');
-    const problems = editedFileProblems(name, entry.get('data').toJS(), others);
-    if (problems.length) throw new Error(problemsMessage(problems));
-    return entry.get('data');
+  handler: async ({ entry }: { entry: SavedEntry }) => {
+    const target = targetOf(entry);
+    if (!target) return undefined;
+    const content = await readContent(readFromRepository, known);
+    const data = entry.get('data').toJS();
+    const problems =
+      'legal' in target
+        ? legalPageProblems(target.legal, data as LegalEntry, content)
+        : dataFileProblems(target.name, data, content);
+    if (problems.length) {
+      const forms = editorForms(content.legal.map((page) => ({ file: page.file, title: titleOf(page) })));
+      throw new SaveRefused(problems, refusalMessage(problems, forms));
+    }
+    return undefined;
   },
-});
+} as never);
+
+// The next save is checked against this one even when the repository cannot be read.
+CMS.registerEventListener({
+  name: 'postSave',
+  handler: ({ entry }: { entry: SavedEntry }) => {
+    const target = targetOf(entry);
+    const data = entry.get('data').toJS();
+    if (target && 'legal' in target)
+      known = withSaved(known, { file: target.legal, text: legalFileText(data as LegalEntry) });
+    else if (target) known = withSaved(known, { name: target.name, data });
+    return undefined;
+  },
+} as never);
+
+// A refusal is a list: its lines stay lines, in a toast wide enough to read them.
+const style = document.createElement('style');
+style.textContent =
+  '.notif__container { width: min(44rem, 92vw); } .notif__container .Toastify__toast-body { white-space: pre-line; line-height: 1.4; }';
+document.head.append(style);
 
 // decap-cms's Spanish, with what it leaves in English, and a field's error as the build says it.
 const phrases = es as unknown as { editor: Record<string, Record<string, unknown>> };
@@ -62,5 +134,5 @@ CMS.registerLocale('es', {
     },
   },
 } as never);
-CMS.registerPreviewTemplate('models', ModelsPreview as never);
-CMS.init({ config: editorConfig(settings) as never });
+registerPreviews(CMS, () => known);
+CMS.init({ config: config as never });

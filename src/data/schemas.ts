@@ -311,7 +311,7 @@ export const legalPageSchema = z
       notice.title !== PRIVACY_NOTICE_TITLE ||
       (!Number.isNaN(notice.updated.getTime()) && notice.updated.toISOString().slice(0, 10) === PRIVACY_NOTICE_VERSION),
     {
-      message: `La fecha "updated" del aviso de privacidad debe ser la de PRIVACY_NOTICE_VERSION en src/data/legal.ts (${PRIVACY_NOTICE_VERSION}): cámbialas juntas.`,
+      message: `la fecha del aviso de privacidad debe ser ${PRIVACY_NOTICE_VERSION}, la versión que guarda cada solicitud (PRIVACY_NOTICE_VERSION en src/data/legal.ts): cambiar el aviso es cosa de desarrollo, que cambia las dos juntas.`,
       path: ['updated'],
     },
   );

@@ -274,7 +274,7 @@ describe('the legal pages in the editor', () => {
     const problems = legalPageProblems(file, entry({ updated: '2026-12-01', description: 'x'.repeat(161) }), content);
     expect(problems.map(formatProblem)).toEqual([
       `${file}, campo "description": admite como máximo 160 caracteres (tiene 161): acórtalo.`,
-      `${file}, campo "updated": La fecha "updated" del aviso de privacidad debe ser la de PRIVACY_NOTICE_VERSION en src/data/legal.ts (${PRIVACY_NOTICE_VERSION}): cámbialas juntas.`,
+      `${file}, campo "updated": la fecha del aviso de privacidad debe ser ${PRIVACY_NOTICE_VERSION}, la versión que guarda cada solicitud (PRIVACY_NOTICE_VERSION en src/data/legal.ts): cambiar el aviso es cosa de desarrollo, que cambia las dos juntas.`,
     ]);
     expect(legalPageProblems(file, entry({ updated: '24/11/2026' }), content).map(formatProblem)).toContain(
       `${file}, campo "updated": escribe la fecha como 2026-11-24 (año-mes-día).`,

@@ -90,8 +90,11 @@ CMS.registerEventListener({
         : dataFileProblems(target.name, data, content);
     if (problems.length) {
       const forms = editorForms(content.legal.map((page) => ({ file: page.file, title: titleOf(page) })));
-      throw new SaveRefused(problems, refusalMessage(problems, forms));
+      const message = refusalMessage(problems, forms);
+      showRefusal(message);
+      throw new SaveRefused(problems, message);
     }
+    showRefusal(undefined);
     return undefined;
   },
 } as never);
@@ -111,9 +114,42 @@ CMS.registerEventListener({
 
 // A refusal is a list: its lines stay lines, in a toast wide enough to read them.
 const style = document.createElement('style');
-style.textContent =
-  '.notif__container { width: min(44rem, 92vw); } .notif__container .Toastify__toast-body { white-space: pre-line; line-height: 1.4; }';
+style.textContent = `
+.notif__container { width: min(44rem, 92vw); }
+.notif__container .Toastify__toast-body { white-space: pre-line; line-height: 1.4; }
+#editor-refusal { position: fixed; left: 1rem; bottom: 1rem; z-index: 400; width: min(44rem, calc(100vw - 2rem));
+  max-height: 45vh; overflow: auto; padding: 1rem 1.25rem; border-radius: 0.75rem; background: #fff5f3;
+  border: 2px solid #b42318; color: #3b0d08; font: 15px/1.45 system-ui, sans-serif; box-shadow: 0 8px 24px rgb(0 0 0 / 0.2); }
+#editor-refusal h2 { margin: 0 0 0.5rem; font-size: 1rem; }
+#editor-refusal p { margin: 0; white-space: pre-line; }
+#editor-refusal button { margin-top: 0.75rem; padding: 0.4rem 0.9rem; border-radius: 0.5rem; border: 1px solid #b42318;
+  background: #fff; color: #b42318; font-weight: 600; cursor: pointer; }`;
 document.head.append(style);
+
+/**
+ * The refusal stays on screen until it is closed or the next save passes:
+ * decap-cms's toast closes by itself after a few seconds, too soon to fix a
+ * list of things by it.
+ */
+function showRefusal(message: string | undefined): void {
+  document.getElementById('editor-refusal')?.remove();
+  if (!message) return;
+  const panel = document.createElement('section');
+  panel.id = 'editor-refusal';
+  panel.setAttribute('role', 'alert');
+  panel.setAttribute('aria-labelledby', 'editor-refusal-title');
+  const title = document.createElement('h2');
+  title.id = 'editor-refusal-title';
+  title.textContent = 'No se guardó';
+  const text = document.createElement('p');
+  text.textContent = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Entendido';
+  close.addEventListener('click', () => panel.remove());
+  panel.append(title, text, close);
+  document.body.append(panel);
+}
 
 // decap-cms's Spanish, with what it leaves in English, and a field's error as the build says it.
 const phrases = es as unknown as { editor: Record<string, Record<string, unknown>> };

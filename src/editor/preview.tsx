@@ -20,6 +20,9 @@ interface PreviewProps {
 
 type Getter = () => Content;
 
+/** The stylesheet the previews use: the site's own, compiled for the editor (src/editor/build.ts). */
+export const PREVIEW_STYLESHEET = '/editor/preview.css';
+
 /** The content as this editor session knows it (src/editor/main.tsx's, updated by each save). */
 let currentContent: Getter = () => ({ data: {}, legal: [] });
 
@@ -48,6 +51,8 @@ function filler(content: Content): (text: string | undefined) => string {
 function Frame({ page, children }: { page: string; children: ReactNode }) {
   return (
     <main className="bg-sand-50 font-sans text-brand-900">
+      {/* Here, not registerPreviewStyle: the site's reset would strip decap's own previews (legal pages) of their headings. */}
+      <link rel="stylesheet" href={PREVIEW_STYLESHEET} />
       <p className="bg-brand-900 px-4 py-2 text-sm font-semibold text-sand-100">Vista previa de {page}</p>
       {children}
     </main>
@@ -73,7 +78,7 @@ export function ModelsPreview({ entry, getAsset }: PreviewProps) {
   const models = byOrder(dataOf<ModelData[]>(entry, 'models') ?? []);
   return (
     <Frame page="/modelos">
-      <ul className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-2 lg:grid-cols-3">
+      <ul className="mx-auto grid max-w-6xl grid-cols-2 gap-4 px-4 py-8">
         {models.map((model, index) => (
           <li
             key={model.id ?? index}
@@ -123,10 +128,8 @@ export function GalleryPreview({ entry, getAsset }: PreviewProps) {
   return (
     <Frame page="la galería de /modelos">
       <section className="mx-auto max-w-6xl px-4 py-8">
-        <p className="text-sm text-brand-800">
-          {images.length} imágenes, en este orden (el carrusel muestra tres a la vez en una computadora).
-        </p>
-        <ol className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <p className="text-sm text-brand-800">{images.length} imágenes, en el orden del carrusel.</p>
+        <ol className="mt-4 grid grid-cols-2 gap-3">
           {images.map((image, index) => (
             <li key={image.id ?? index} data-preview-image={image.id}>
               <figure className="overflow-hidden rounded-3xl bg-white ring-1 ring-brand-900/10">
@@ -382,18 +385,13 @@ export function StepsPreview({ entry }: PreviewProps) {
   );
 }
 
-/** The stylesheet the previews use: the site's own, compiled for the editor (src/editor/build.ts). */
-export const PREVIEW_STYLESHEET = '/editor/preview.css';
-
 interface PreviewRegistry {
   registerPreviewTemplate(name: string, component: unknown): void;
-  registerPreviewStyle(url: string): void;
 }
 
 /** The previews of the files that have one; the others show decap-cms's own list of fields. */
 export function registerPreviews(cms: PreviewRegistry, content: Getter): void {
   currentContent = content;
-  cms.registerPreviewStyle(PREVIEW_STYLESHEET);
   cms.registerPreviewTemplate('models', ModelsPreview);
   cms.registerPreviewTemplate('gallery', GalleryPreview);
   cms.registerPreviewTemplate('landing', LandingPreview);

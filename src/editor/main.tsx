@@ -83,6 +83,8 @@ CMS.registerEventListener({
     const target = targetOf(entry);
     if (!target) return undefined;
     const content = await readContent(readFromRepository, known);
+    // What the previews fill the catalogue's tokens from, too.
+    known = content;
     const data = entry.get('data').toJS();
     const problems =
       'legal' in target

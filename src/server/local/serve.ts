@@ -22,6 +22,7 @@ import {
   BUILD_HEADERS_FILE,
   HEADER_RULES,
   HTML_CACHE_CONTROL,
+  PAGE_OPENER_POLICY,
   parseBuildHeaders,
   staticHeadersFor,
 } from '../http/headers.ts';
@@ -139,6 +140,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     if (response.headers.get('content-type')?.startsWith('text/html')) {
       response.headers.set('Cache-Control', HTML_CACHE_CONTROL);
+      // A page's opener policy, as its own rule gives it on Netlify (pageRules); /editor's rule sets its own.
+      for (const [name, value] of Object.entries(PAGE_OPENER_POLICY))
+        if (!response.headers.has(name)) response.headers.set(name, value);
     }
     return response;
   };

@@ -2,6 +2,7 @@ import type { Config } from '@netlify/functions';
 import { isUuid } from '../../src/lib/ids.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
+import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
 import { jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { fetchMedia, type MediaBytes, MediaUnavailable } from '../../src/server/whatsapp/cloud-api.ts';
@@ -56,7 +57,10 @@ export default endpoints('admin-whatsapp-media', [
       }
       const type = typeOf(media.type ?? row.media_mime);
       if (read && 'bytes' in read) {
-        await keepMedia(db, id, { type, bytes: read.bytes });
+        // Keeping it is a saving, not the answer: a failed write (the database busy or full) still serves the file.
+        await keepMedia(db, id, { type, bytes: read.bytes }).catch((error: Error) => {
+          logJson('warn', { event: 'whatsapp_media_not_kept', message: id, error: error.message });
+        });
         return served(read.bytes, type, filename, String(read.bytes.byteLength));
       }
       return served(read?.stream ?? media.body, type, filename, read ? null : media.length);
@@ -70,14 +74,20 @@ function typeOf(stated: string | null): string {
   return /^[\w.+-]+\/[\w.+-]+$/.test(type) ? type : 'application/octet-stream';
 }
 
-/** The bytes, inline when the browser may show them, sandboxed and never sniffed. */
+/**
+ * The bytes, inline when the browser may show them, sandboxed, never framed
+ * and never sniffed, with the headers of every answer of ours; never kept by
+ * the browser (no-store): a customer's photo must not outlive the session or
+ * their erasure in its cache (decision 0043).
+ */
 function served(body: BodyInit, type: string, filename: string, length: string | null): Response {
   const headers: Record<string, string> = {
+    ...SECURITY_HEADERS,
     'Content-Type': type,
     'Content-Disposition': `${INLINE.test(type) ? 'inline' : 'attachment'}; filename="${filename}"`,
-    'Cache-Control': 'private, max-age=3600',
+    'Cache-Control': 'private, no-store',
     'X-Content-Type-Options': 'nosniff',
-    'Content-Security-Policy': "sandbox; default-src 'none'",
+    'Content-Security-Policy': "sandbox; default-src 'none'; frame-ancestors 'none'",
   };
   if (length && /^\d+$/.test(length)) headers['Content-Length'] = length;
   return new Response(body, { status: 200, headers });

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { originOf, setupAdmin } from '../support/admin.ts';
+import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
+import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
-import { countRows } from '../support/sql.ts';
+import { countRows, sql } from '../support/sql.ts';
 import {
   type FakePlatform,
+  MEDIA_BYTES,
   postWebhook,
   startFakePlatform,
   statusPayload,
@@ -21,11 +23,13 @@ import {
 let server: RunningServer;
 let platform: FakePlatform;
 let admin: string;
+let adviser: { id: string; cookie: string };
 
 beforeAll(async () => {
   platform = await startFakePlatform();
   server = await startServer(whatsappEnv(platform));
   admin = await setupAdmin(server.url);
+  adviser = await inviteAdviser(server.url, admin, 'marta@ceiba.mx', 'Marta Chan');
 });
 afterAll(async () => {
   await server?.stop();
@@ -48,6 +52,26 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
       throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}\n${server.output().slice(-2000)}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+let phones = 0;
+async function quietContact(name: string): Promise<string> {
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO contacts (phone, name, is_buyer) VALUES ($1, $2, true) RETURNING id`,
+    [`+529997${String(++phones).padStart(6, '0')}`, name],
+  );
+  return (row as { id: string }).id;
+}
+
+/** A photo the contact sent, stored as the webhook's processing leaves it (media id `mediaId`). */
+async function photo(mediaId: string): Promise<string> {
+  const contactId = await quietContact('Nidia Ek');
+  const [row] = await sql<{ id: string }>(
+    `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, body, status, media_id, media_mime)
+     VALUES ($1, 'in', $2, 'image', '', 'received', $3, 'image/jpeg') RETURNING id`,
+    [contactId, wamid(), mediaId],
+  );
+  return (row as { id: string }).id;
 }
 
 describe('an id that is not one of ours', () => {
@@ -89,5 +113,50 @@ describe('an id that is not one of ours', () => {
       'the pending status',
     );
     expect(server.output()).not.toMatch(/invalid input syntax for type uuid|22P02/);
+  });
+});
+
+describe('GET /api/admin/whatsapp/media/{messageId}', () => {
+  const expectSafeHeaders = (answer: Response) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(answer.headers.get(name), name).toBe(value);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    expect(answer.headers.get('content-security-policy')).toBe("sandbox; default-src 'none'; frame-ancestors 'none'");
+    expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
+  };
+
+  it('is never kept by the browser nor framed, and has the headers of every answer, fetched or kept', async () => {
+    const id = await photo('3038472910293841');
+    const fetched = await call(adviser.cookie, 'GET', `/api/admin/whatsapp/media/${id}`);
+    expect(fetched.status).toBe(200);
+    expectSafeHeaders(fetched);
+    expect(Buffer.from(await fetched.arrayBuffer())).toEqual(MEDIA_BYTES);
+    expect(await countRows('whatsapp_media_cache', 'message_id = $1', [id])).toBe(1);
+    const kept = await call(adviser.cookie, 'GET', `/api/admin/whatsapp/media/${id}`);
+    expect(kept.status).toBe(200);
+    expectSafeHeaders(kept);
+    expect(Buffer.from(await kept.arrayBuffer())).toEqual(MEDIA_BYTES);
+  });
+
+  it('serves a fetched file even when keeping it fails, and logs it', async () => {
+    const id = await photo('3038472910293842');
+    await sql(`CREATE FUNCTION refuse_media_cache() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN RAISE EXCEPTION 'media cache refused'; END $$`);
+    await sql(`CREATE TRIGGER refuse_media_cache BEFORE INSERT ON whatsapp_media_cache
+               FOR EACH ROW EXECUTE FUNCTION refuse_media_cache()`);
+    try {
+      const answer = await call(adviser.cookie, 'GET', `/api/admin/whatsapp/media/${id}`);
+      expect(answer.status).toBe(200);
+      expectSafeHeaders(answer);
+      expect(Buffer.from(await answer.arrayBuffer())).toEqual(MEDIA_BYTES);
+    } finally {
+      await sql('DROP TRIGGER refuse_media_cache ON whatsapp_media_cache');
+      await sql('DROP FUNCTION refuse_media_cache()');
+    }
+    expect(await countRows('whatsapp_media_cache', 'message_id = $1', [id])).toBe(0);
+    await eventually(
+      async () => server.output(),
+      (output) => /"event":"whatsapp_media_not_kept".*media cache refused/.test(output),
+      'the warning',
+    );
   });
 });

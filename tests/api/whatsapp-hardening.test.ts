@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MessagePage, SendMessageAnswer } from '../../src/lib/whatsapp/contract.ts';
 import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -73,6 +74,12 @@ async function photo(mediaId: string): Promise<string> {
   );
   return (row as { id: string }).id;
 }
+
+const messagesOf = async (contactId: string) => {
+  const answer = await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}/whatsapp/messages`);
+  expect(answer.status).toBe(200);
+  return ((await answer.json()) as MessagePage).messages;
+};
 
 describe('an id that is not one of ours', () => {
   it('is a Spanish 404 on every WhatsApp route, never a query (nor a 503)', async () => {
@@ -157,6 +164,54 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
       async () => server.output(),
       (output) => /"event":"whatsapp_media_not_kept".*media cache refused/.test(output),
       'the warning',
+    );
+  });
+});
+
+describe("the platform's own words", () => {
+  const ENGLISH = 'Generic user error: the recipient cannot be reached';
+
+  it('never reach the team: an unknown refusal shows a Spanish reason with its code, the title goes to the log', async () => {
+    const contactId = await quietContact('Iris May');
+    platform.script({ status: 400, code: 135000, message: ENGLISH });
+    const answer = await call(admin, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+      kind: 'template',
+      template: 'primer_contacto',
+      idempotencyKey: randomUUID(),
+    });
+    const { message } = (await answer.json()) as SendMessageAnswer;
+    const shown = await eventually(
+      async () => (await messagesOf(contactId)).find((each) => each.id === message.id),
+      (each) => each?.status === 'failed',
+      'the refusal',
+    );
+    expect(shown?.error).toEqual({ code: 135000, reason: 'WhatsApp no aceptó el mensaje (código 135000).' });
+    await eventually(
+      async () => server.output(),
+      (output) => output.includes('"event":"whatsapp_send_refused"') && output.includes(ENGLISH),
+      'the logged title',
+    );
+  });
+
+  it('never reach the team from a failed status either', async () => {
+    const contactId = await quietContact('Eva Dzul');
+    const id = wamid();
+    await sql(
+      `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, body, status)
+       VALUES ($1, 'out', $2, 'text', 'Hola Eva', 'sent')`,
+      [contactId, id],
+    );
+    await postWebhook(server.url, statusPayload({ id, status: 'failed', error: { code: 135001, title: ENGLISH } }));
+    const shown = await eventually(
+      async () => (await messagesOf(contactId)).find((each) => each.body === 'Hola Eva'),
+      (each) => each?.status === 'failed',
+      'the failed status',
+    );
+    expect(shown?.error).toEqual({ code: 135001, reason: 'WhatsApp no aceptó el mensaje (código 135001).' });
+    await eventually(
+      async () => server.output(),
+      (output) => output.includes('"event":"whatsapp_status_failed"') && output.includes(ENGLISH),
+      'the logged title',
     );
   });
 });

@@ -210,12 +210,21 @@ async function recordOptOut(tx: Queryable, contactId: string, word: string): Pro
 export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<boolean> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [status.waMessageId]);
   const failed = status.status === 'failed';
+  // The platform's own words (English) are for the log; the team reads errorReason's Spanish.
+  if (failed) {
+    logJson('warn', {
+      event: 'whatsapp_status_failed',
+      message: status.waMessageId.slice(0, 200),
+      code: status.error?.code ?? null,
+      title: status.error?.title?.slice(0, 300) ?? null,
+    });
+  }
   const values = [
     status.waMessageId,
     status.status,
     status.at.toISOString(),
     failed ? (status.error?.code ?? null) : null,
-    failed ? errorReason(status.error?.code, status.error?.title) : null,
+    failed ? errorReason(status.error?.code) : null,
   ];
   const moved = await tx.query<{ id: string }>(
     `UPDATE whatsapp_messages SET status = $2, status_at = $3, error_code = $4, error_reason = $5

@@ -7,6 +7,7 @@ import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import {
   type FakePlatform,
+  inboundPayload,
   MEDIA_BYTES,
   postWebhook,
   startFakePlatform,
@@ -165,6 +166,65 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
       (output) => /"event":"whatsapp_media_not_kept".*media cache refused/.test(output),
       'the warning',
     );
+  });
+
+  it('never asks the platform for a media id that is not a number: kept as a message without its file', async () => {
+    const from = '5219997770001';
+    const odd = ['../../106540352242922/messages', 'media-abc', '1'.repeat(65)];
+    for (const id of odd) {
+      await postWebhook(server.url, inboundPayload({ from, type: 'image', content: { id, caption: `Foto ${id}` } }));
+    }
+    const rows = await eventually(
+      () =>
+        sql<{ contact_id: string; kind: string; media_id: string | null }>(
+          `SELECT contact_id, kind, media_id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
+          [from],
+        ),
+      (list) => list.length === odd.length,
+      'the photos',
+    );
+    expect(rows.map((row) => [row.kind, row.media_id])).toEqual(odd.map(() => ['image', null]));
+    const shown = await messagesOf(rows[0]?.contact_id as string);
+    expect(shown.map((message) => message.media)).toEqual(odd.map(() => null));
+    expect(shown.map((message) => message.body).sort()).toEqual(odd.map((id) => `Foto ${id}`).sort());
+
+    // One stored before this check: refused before any request.
+    const before = platform.mediaRequests.length;
+    const legacy = await photo('media-1');
+    const answer = await call(adviser.cookie, 'GET', `/api/admin/whatsapp/media/${legacy}`);
+    expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { error: string }).error).toMatch(/no tiene un archivo válido/);
+    expect(platform.mediaRequests.slice(before)).toEqual([]);
+  });
+
+  it('sends the token only over https when the API is https: a plain-http media URL is never fetched', async () => {
+    const secure = await startFakePlatform({ tls: true });
+    const plain = await startFakePlatform();
+    const other = await startServer({
+      ...whatsappEnv(secure),
+      NODE_EXTRA_CA_CERTS: secure.caFile as string,
+      WHATSAPP_MEDIA_HOSTS: new URL(plain.url).host,
+    });
+    try {
+      // Over https from the API's own host: served.
+      const fine = await photo('3038472910293843');
+      const served = await call(admin, 'GET', `/api/admin/whatsapp/media/${fine}`, undefined, other.url);
+      expect(served.status, other.output().slice(-2000)).toBe(200);
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(MEDIA_BYTES);
+
+      // A configured media host, but in clear text: refused before any request to it.
+      secure.mediaUrlFor('3038472910293844', `${plain.url}/media/3038472910293844`);
+      const clear = await photo('3038472910293844');
+      const refused = await call(admin, 'GET', `/api/admin/whatsapp/media/${clear}`, undefined, other.url);
+      expect(refused.status).toBe(502);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/no es de WhatsApp/);
+      expect(secure.mediaRequests).toContain('GET /v23.0/3038472910293844');
+      expect(plain.mediaRequests).toEqual([]);
+    } finally {
+      await other.stop();
+      await secure.close();
+      await plain.close();
+    }
   });
 });
 

@@ -242,6 +242,8 @@ describe('the legal pages in the editor', () => {
       pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'escribe la fecha como 2026-11-24 (año-mes-día).'],
     });
     expect(fields.get('body')?.hint).toContain('{domicilio}');
+    // Its preview is HTML in the panel's own origin: sanitized (a pasted <script> or onerror does not run).
+    expect(fields.get('body')?.sanitize_preview).toBe(true);
     const config = editorConfig({ branch: 'main' });
     expect(config.collections.find((collection) => collection.name === 'legal')).toMatchObject({
       fields: legalFields(),

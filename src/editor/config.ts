@@ -78,6 +78,8 @@ export function legalFields(): EditorField[] {
       name: 'body',
       label: 'Texto',
       widget: 'markdown',
+      // The preview renders the text as HTML inside the panel's origin: sanitized, whatever was pasted.
+      sanitize_preview: true,
       hint: `Entre llaves, la página pone los datos: ${tokens.join(', ')}. Cualquier otra marca entre llaves impide guardar.`,
     },
   ];

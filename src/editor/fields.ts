@@ -32,6 +32,8 @@ export interface EditorField {
   media_folder?: string;
   public_folder?: string;
   media_library?: { config: { max_file_size: number } };
+  /** A markdown field's preview sanitized before it is shown (Decap's option). */
+  sanitize_preview?: boolean;
 }
 
 interface CheckDef {

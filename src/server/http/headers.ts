@@ -36,16 +36,17 @@ export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /**
  * /editor's own policy (decision 0038): decap-cms compiles its config's
  * validators at run time ('unsafe-eval') and injects its styles
- * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in, and in the
- * local mode to `npm run editor`'s proxy on this machine. The public pages
- * and /admin keep their strict, hashed policy.
+ * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in. The
+ * public pages and /admin keep their strict, hashed policy. This is the
+ * deployed policy (dist/_headers); the local server adds `npm run editor`'s
+ * proxy on this machine (EDITOR_LOCAL_CSP), which no deployed editor may reach.
  */
 export const EDITOR_CSP = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
-  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com http://127.0.0.1:* http://localhost:*",
+  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com",
   "font-src 'self' data:",
   "frame-src 'self' blob:",
   "object-src 'none'",
@@ -53,6 +54,9 @@ export const EDITOR_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/** /editor's policy as the local server sends it: the deployed one, and the local mode's proxy on this machine. */
+export const EDITOR_LOCAL_CSP = EDITOR_CSP.replace(/(connect-src [^;]*)/, '$1 http://127.0.0.1:* http://localhost:*');
 
 const EDITOR_HEADERS = {
   'Content-Security-Policy': EDITOR_CSP,
@@ -70,6 +74,13 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { path: '/_astro/*', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
   { path: `${EDITOR_PATH}/*`, headers: { ...EDITOR_HEADERS, 'Cache-Control': 'public, max-age=0, must-revalidate' } },
 ];
+
+/** The rules the local server applies: HEADER_RULES, with /editor's local policy (the proxy of `npm run editor`). */
+export const LOCAL_HEADER_RULES: readonly HeaderRule[] = HEADER_RULES.map((rule) =>
+  rule.path === `${EDITOR_PATH}/*`
+    ? { ...rule, headers: { ...rule.headers, 'Content-Security-Policy': EDITOR_LOCAL_CSP } }
+    : rule,
+);
 
 /**
  * Each page's Content-Security-Policy (with its script and style hashes) is

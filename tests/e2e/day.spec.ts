@@ -46,9 +46,7 @@ test('a day at 390 px: Hoy, a due contact, Llamar, "No contestó", a note, Guard
       [`+52999${String(base + i).padStart(7, '0')}`, `Día ${run} ${i}`, i < 9 ? i - 10 : i, adviserId],
     );
   }
-  await sql(`UPDATE contacts SET state = 'contactado', next_contact_at = now() - interval '1 day' WHERE id = $1`, [
-    id,
-  ]);
+  await sql(`UPDATE contacts SET state = 'contactado', next_contact_at = now() - interval '1 day' WHERE id = $1`, [id]);
 
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Hoy', exact: true })).toBeVisible();

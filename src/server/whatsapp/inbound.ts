@@ -3,6 +3,7 @@ import { errorReason } from '../../lib/whatsapp/errors.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { recordActivity } from '../team/activity.ts';
+import { assignByRoundRobin } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
 
 /**
@@ -52,6 +53,10 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
       outcome.stored += 1;
       outcome.inbound.push(stored);
     }
+  }
+  // A contact nobody follows gets the round-robin's next adviser with its message (when it is on).
+  for (const contactId of new Set(outcome.inbound.filter((entry) => !entry.created).map((entry) => entry.contactId))) {
+    await assignByRoundRobin(tx, contactId);
   }
   for (const status of content.statuses) {
     if (await applyStatus(tx, status)) outcome.statuses += 1;

@@ -5,29 +5,51 @@ import { processEvent } from './inbound.ts';
 import { notifyInbound } from './notify.ts';
 import { PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
 import { sendMessage } from './send.ts';
+import { acknowledging } from './webhook.ts';
 
 /**
- * At most `slots` of `work` at once; the rest wait their turn in order (in
- * memory, holding no connection).
+ * At most `slots()` of `work` at once (asked again whenever one ends, and
+ * every 50 ms while some wait: the answer may change); the rest wait their
+ * turn in order, in memory, holding no connection. At least one always runs.
  */
-export function limited(slots: number): <T>(work: () => Promise<T>) => Promise<T> {
+export function limited(slots: () => number): <T>(work: () => Promise<T>) => Promise<T> {
   let running = 0;
   const waiting: (() => void)[] = [];
+  let recheck: NodeJS.Timeout | null = null;
+  const admit = () => {
+    while (waiting.length > 0 && (running === 0 || running < slots())) {
+      running += 1;
+      (waiting.shift() as () => void)();
+    }
+    if (waiting.length > 0 && recheck === null) {
+      recheck = setTimeout(() => {
+        recheck = null;
+        admit();
+      }, 50);
+      recheck.unref();
+    }
+  };
   return async (work) => {
-    if (running >= slots) await new Promise<void>((resolve) => waiting.push(resolve));
-    else running += 1;
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      admit();
+    });
     try {
       return await work();
     } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else running -= 1;
+      running -= 1;
+      admit();
     }
   };
 }
 
-/** One per process: a runner started again shares it with the one it replaces. */
-const processing = limited(QUEUE_CONNECTIONS);
+/**
+ * Deliveries processed at once: one while the webhook is acknowledging
+ * deliveries (the answers come first; the processing catches up after), as
+ * many as the queue has connections otherwise. One per process: a runner
+ * started again shares it with the one it replaces.
+ */
+const processing = limited(() => (acknowledging() ? 1 : QUEUE_CONNECTIONS));
 
 /**
  * The conversations' lane of the queue: a webhook delivery to process, a

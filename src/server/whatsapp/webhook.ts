@@ -57,6 +57,19 @@ const GROUPS_IN_FLIGHT = 2;
 let gathering: Waiting[] = [];
 let inFlight = 0;
 let pumpScheduled = false;
+let lastCommitAt = Number.NEGATIVE_INFINITY;
+
+/** How long after its last group commit the webhook still counts as busy. */
+const BUSY_AFTER_MS = 100;
+
+/**
+ * Deliveries are arriving: some gather or are being committed, or the last
+ * group was committed moments ago. The queue's processing then takes fewer
+ * slots (jobs.ts), so that the acknowledgements get the CPU first.
+ */
+export function acknowledging(): boolean {
+  return inFlight > 0 || gathering.length > 0 || performance.now() - lastCommitAt < BUSY_AFTER_MS;
+}
 
 /**
  * The acknowledgement's work (decision 0039, addendum of 2026-11-27): the
@@ -88,6 +101,7 @@ function pump(): void {
     inFlight += 1;
     void commitGroup(group).finally(() => {
       inFlight -= 1;
+      lastCommitAt = performance.now();
       pump();
     });
   }

@@ -36,6 +36,7 @@ const proxy = spawn(process.execPath, [proxyScript], {
 const FILES: Record<string, { file: string; type: string }> = {
   '/editor': { file: 'editor.html', type: 'text/html; charset=utf-8' },
   '/editor/editor.js': { file: 'editor/editor.js', type: 'text/javascript; charset=utf-8' },
+  '/editor/preview.css': { file: 'editor/preview.css', type: 'text/css; charset=utf-8' },
 };
 
 const server = createServer((request, response) => {

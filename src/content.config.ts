@@ -1,8 +1,6 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
-import { z } from 'astro/zod';
-import { PRIVACY_NOTICE_VERSION } from './data/legal.ts';
-import { galleryImageSchema, modelSchema, sellingPointSchema, stepSchema } from './data/schemas.ts';
+import { galleryImageSchema, legalPageSchema, modelSchema, sellingPointSchema, stepSchema } from './data/schemas.ts';
 
 // The entries' schemas live in src/data/schemas.ts, shared with the build's content
 // check (src/integrations/content-check.ts), which reports a broken data file in
@@ -35,21 +33,10 @@ const steps = defineCollection({
   schema: stepSchema,
 });
 
-/** Aviso de privacidad and Términos y condiciones. */
+/** Aviso de privacidad and Términos y condiciones; their schema is the editor's too (decision 0038). */
 const legal = defineCollection({
   loader: glob({ pattern: '*.md', base: 'src/content/legal' }),
-  schema: z
-    .object({ title: z.string(), description: z.string().max(160), updated: z.coerce.date() })
-    .strict()
-    // Leads record the privacy notice's version (issue #14): the notice and src/data/legal.ts move together.
-    .refine(
-      (notice) =>
-        notice.title !== 'Aviso de privacidad' || notice.updated.toISOString().slice(0, 10) === PRIVACY_NOTICE_VERSION,
-      {
-        message: `La fecha "updated" del aviso de privacidad debe ser la de PRIVACY_NOTICE_VERSION en src/data/legal.ts (${PRIVACY_NOTICE_VERSION}): cámbialas juntas.`,
-        path: ['updated'],
-      },
-    ),
+  schema: legalPageSchema,
 });
 
 export const collections = { models, gallery, sellingPoints, steps, legal };

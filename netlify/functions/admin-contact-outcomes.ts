@@ -9,7 +9,8 @@ const NOT_FOUND = 'No encontramos este prospecto.';
 
 /**
  * POST /api/admin/contacts/{id}/outcomes {outcome, nextContactAt?, lostReason?, note?} (members):
- * the contact as GET /api/admin/contacts/{id} gives it, with the outcome on its timeline.
+ * the follow-up the outcome left (OutcomeSaved: state, reason, next contact, attempts, version); the history's
+ * new lines are read with the contact (GET /api/admin/contacts/{id}).
  */
 export default endpoints('admin-contact-outcomes', [
   {
@@ -20,7 +21,7 @@ export default endpoints('admin-contact-outcomes', [
       if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
       const input = await body(outcomeSchema, 'Revisa el resultado.');
       const result = await recordOutcome(db, params.id, input, actor);
-      return result === 'not_found' ? jsonError(404, NOT_FOUND) : json(200, result.contact);
+      return result === 'not_found' ? jsonError(404, NOT_FOUND) : json(200, result);
     },
   },
 ]);

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { isUuid } from '../../src/lib/ids.ts';
 import { type SendMessageAnswer, type SendRefusalAnswer, sendMessageSchema } from '../../src/lib/whatsapp/contract.ts';
 import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { getConfig } from '../../src/server/config.ts';
@@ -8,7 +9,6 @@ import { listMessages } from '../../src/server/whatsapp/inbox.ts';
 import { enqueueMessage, REFUSALS, whatsappState } from '../../src/server/whatsapp/send.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
-const UUID = '[0-9a-fA-F-]{36}';
 
 /**
  * A contact's WhatsApp (decision 0039), for members:
@@ -21,35 +21,38 @@ const UUID = '[0-9a-fA-F-]{36}';
 export default endpoints('admin-contact-whatsapp', [
   {
     method: 'GET',
-    path: `/api/admin/contacts/:id(${UUID})/whatsapp`,
+    path: '/api/admin/contacts/:id/whatsapp',
     access: 'member',
     async work({ db, params }) {
-      const state = await whatsappState(db, params.id as string, getConfig().whatsapp);
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
+      const state = await whatsappState(db, params.id, getConfig().whatsapp);
       return state ? json(200, state, { 'Cache-Control': 'no-store' }) : jsonError(404, NOT_FOUND);
     },
   },
   {
     method: 'GET',
-    path: `/api/admin/contacts/:id(${UUID})/whatsapp/messages`,
+    path: '/api/admin/contacts/:id/whatsapp/messages',
     access: 'member',
     async work({ db, url, params }) {
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
       const cursor = decodeCursor(url.searchParams.get('before') || null);
       if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
-      const page = await listMessages(db, params.id as string, cursor);
+      const page = await listMessages(db, params.id, cursor);
       return page ? json(200, page) : jsonError(404, NOT_FOUND);
     },
   },
   {
     method: 'POST',
-    path: `/api/admin/contacts/:id(${UUID})/whatsapp/messages`,
+    path: '/api/admin/contacts/:id/whatsapp/messages',
     access: 'member',
     async work({ db, params, body, actor }) {
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
       const input = await body(sendMessageSchema, 'Revisa el mensaje.');
       if (!getConfig().whatsapp) {
         const refusal: SendRefusalAnswer = { error: REFUSALS.not_configured, reason: 'not_configured' };
         return json(503, refusal);
       }
-      const answer = await enqueueMessage(db, params.id as string, input, actor);
+      const answer = await enqueueMessage(db, params.id, input, actor);
       if (answer.kind === 'not_found') return jsonError(404, NOT_FOUND);
       if (answer.kind === 'refused') {
         const refusal: SendRefusalAnswer = { error: REFUSALS[answer.reason], reason: answer.reason };

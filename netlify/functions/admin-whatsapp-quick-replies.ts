@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { isUuid } from '../../src/lib/ids.ts';
 import { type QuickReplyList, quickReplyPatchSchema, quickReplySchema } from '../../src/lib/whatsapp/contract.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
@@ -10,7 +11,6 @@ import {
   updateQuickReply,
 } from '../../src/server/whatsapp/quick-replies.ts';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NOT_FOUND = 'No encontramos esta respuesta rápida.';
 const TAKEN = 'Ya hay una respuesta rápida con ese título.';
 
@@ -33,7 +33,7 @@ export default endpoints('admin-whatsapp-quick-replies', [
     access: 'member',
     async work({ db, url, actor }) {
       const contact = url.searchParams.get('contact');
-      if (contact !== null && !UUID.test(contact)) return jsonError(400, 'El prospecto no es válido.');
+      if (contact !== null && !isUuid(contact)) return jsonError(400, 'El prospecto no es válido.');
       const quickReplies = await listQuickReplies(db, contact, actor);
       if (!quickReplies) return jsonError(404, 'No encontramos este prospecto.');
       const list: QuickReplyList = { quickReplies };
@@ -51,19 +51,21 @@ export default endpoints('admin-whatsapp-quick-replies', [
   },
   {
     method: 'PATCH',
-    path: '/api/admin/whatsapp/quick-replies/:id([0-9a-fA-F-]{36})',
+    path: '/api/admin/whatsapp/quick-replies/:id',
     access: 'admin',
     async work({ db, body, actor, params }) {
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
       const input = await body(quickReplyPatchSchema, 'Revisa la respuesta rápida.');
-      return answer(await updateQuickReply(db, params.id as string, input, actor), 200);
+      return answer(await updateQuickReply(db, params.id, input, actor), 200);
     },
   },
   {
     method: 'DELETE',
-    path: '/api/admin/whatsapp/quick-replies/:id([0-9a-fA-F-]{36})',
+    path: '/api/admin/whatsapp/quick-replies/:id',
     access: 'admin',
     async work({ db, actor, params }) {
-      return (await deleteQuickReply(db, params.id as string, actor)) ? empty(204) : jsonError(404, NOT_FOUND);
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
+      return (await deleteQuickReply(db, params.id, actor)) ? empty(204) : jsonError(404, NOT_FOUND);
     },
   },
 ]);

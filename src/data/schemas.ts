@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PRIVACY_NOTICE_VERSION } from './legal.ts';
 
 /**
  * The shape of every data file in src/data/. One schema per file (or per
@@ -209,7 +210,8 @@ const slug = () =>
     .string()
     .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'solo minúsculas sin acentos, números y guiones, por ejemplo "casa-ceiba"')
     .describe('Identificador, en minúsculas y con guiones');
-const order = () => z.number().int().positive().describe('Posición en la página: 1, 2, 3…');
+const order = () =>
+  z.number().int().positive().describe('Posición en la página; el número más bajo se muestra primero');
 /** An image file, relative to src/data/ (the content check makes sure it exists). */
 const imagePath = () =>
   z
@@ -284,6 +286,36 @@ export const stepSchema = z
   })
   .strict();
 
+/** The privacy notice: its `updated` date is the version every lead records (src/data/legal.ts). */
+export const PRIVACY_NOTICE_TITLE = 'Aviso de privacidad';
+
+/**
+ * The front matter of a legal page (src/content/legal/*.md): the content
+ * collection checks it at build time (src/content.config.ts) and the editor
+ * derives its form from it and runs it before saving (decision 0038).
+ */
+export const legalPageSchema = z
+  .object({
+    title: text().describe('Título'),
+    description: z.string().max(160).describe('Descripción para Google'),
+    updated: z.coerce
+      .date({ error: 'escribe la fecha como 2026-11-24 (año-mes-día).' })
+      .describe(
+        `Fecha de la última actualización; la del aviso de privacidad es la versión que guarda cada solicitud (hoy ${PRIVACY_NOTICE_VERSION}): si cambia, pídeselo a desarrollo`,
+      ),
+  })
+  .strict()
+  // Leads record the privacy notice's version (issue #14): the notice and src/data/legal.ts move together.
+  .refine(
+    (notice) =>
+      notice.title !== PRIVACY_NOTICE_TITLE ||
+      (!Number.isNaN(notice.updated.getTime()) && notice.updated.toISOString().slice(0, 10) === PRIVACY_NOTICE_VERSION),
+    {
+      message: `la fecha del aviso de privacidad debe ser ${PRIVACY_NOTICE_VERSION}, la versión que guarda cada solicitud (PRIVACY_NOTICE_VERSION en src/data/legal.ts): cambiar el aviso es cosa de desarrollo, que cambia las dos juntas.`,
+      path: ['updated'],
+    },
+  );
+
 /**
  * What the editor calls a field whose schema has no description of its own
  * (the page copy's many titles and texts), by its key. The described
@@ -313,7 +345,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   modelos: 'Página /modelos',
   prefiltro: 'Página /prefiltro',
   estimacion: 'Página /estimacion',
-  socios: 'Página /socios',
+  socios: 'Página /prefiltro-socios',
   quickQuote: 'Estimación rápida (ventana)',
   notFound: 'Página no encontrada (404)',
   eyebrow: 'Antetítulo',

@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { DATA_FILES, type DataFileName, LIST_KEYS, LISTS } from '../data/rules.ts';
+import { CATALOGUE_TOKENS } from '../data/catalogue.ts';
+import { LEGAL_TOKENS } from '../data/legal.ts';
+import { DATA_FILES, type DataFileName, LEGAL_DIR, LIST_KEYS, LISTS } from '../data/rules.ts';
 import {
   GALLERY_SIZE,
   galleryImageSchema,
   landingSchema,
+  legalPageSchema,
   MAX_IMAGE_BYTES,
   modelSchema,
   pagesSchema,
@@ -66,6 +69,42 @@ export function fileFields(name: DataFileName): EditorField[] {
   return objectFields(OBJECT_SCHEMAS[name as keyof typeof OBJECT_SCHEMAS]);
 }
 
+/** A legal page's form: its front matter from the build's schema, then its text with the tokens the page fills in. */
+export function legalFields(): EditorField[] {
+  const tokens = [...LEGAL_TOKENS, ...Object.keys(CATALOGUE_TOKENS)].map((token) => `{${token}}`);
+  return [
+    ...objectFields(legalPageSchema),
+    {
+      name: 'body',
+      label: 'Texto',
+      widget: 'markdown',
+      // The preview renders the text as HTML inside the panel's origin: sanitized, whatever was pasted.
+      sanitize_preview: true,
+      hint: `Entre llaves, la página pone los datos: ${tokens.join(', ')}. Cualquier otra marca entre llaves impide guardar.`,
+    },
+  ];
+}
+
+/**
+ * Each file's form, by its path from the project's root: the title the
+ * editor shows it under and its fields (a list file's, those of one entry),
+ * for naming a problem as the form names it. `legal`: the legal pages' titles.
+ */
+export function editorForms(
+  legal: readonly { file: string; title: string }[] = [],
+): Record<string, { title: string; fields: EditorField[] }> {
+  const forms: Record<string, { title: string; fields: EditorField[] }> = {};
+  for (const name of Object.keys(DATA_FILES) as DataFileName[]) {
+    const fields = fileFields(name);
+    forms[DATA_FILES[name]] = {
+      title: LABELS[name],
+      fields: name in LIST_KEYS ? (fields[0]?.fields ?? []) : fields,
+    };
+  }
+  for (const page of legal) forms[page.file] = { title: page.title, fields: legalFields() };
+  return forms;
+}
+
 const file = (name: DataFileName) => ({
   name,
   label: LABELS[name],
@@ -118,35 +157,13 @@ export function editorConfig(settings: EditorSettings) {
       {
         name: 'legal',
         label: 'Páginas legales',
-        folder: 'src/content/legal',
+        folder: LEGAL_DIR,
         extension: 'md',
         format: 'frontmatter',
         create: false,
         delete: false,
         identifier_field: 'title',
-        fields: [
-          { name: 'title', label: 'Título', widget: 'string' },
-          {
-            name: 'description',
-            label: 'Descripción para Google',
-            widget: 'text',
-            pattern: ['^[\\s\\S]{0,160}$', 'admite como máximo 160 caracteres: acórtalo.'],
-            hint: 'Máximo 160 caracteres.',
-          },
-          {
-            name: 'updated',
-            label: 'Fecha de la última actualización',
-            widget: 'string',
-            pattern: ['^\\d{4}-\\d{2}-\\d{2}$', 'escribe la fecha como 2026-11-24 (año-mes-día).'],
-            hint: 'El aviso de privacidad cambia junto con src/data/legal.ts: pídeselo a desarrollo.',
-          },
-          {
-            name: 'body',
-            label: 'Texto',
-            widget: 'markdown',
-            hint: 'Puedes escribir {email}, {domicilio} y los datos del catálogo ({entregas}…): la página los pone.',
-          },
-        ],
+        fields: legalFields(),
       },
     ],
   };

@@ -2,3 +2,8 @@
 declare module 'decap-cms-locales' {
   export const es: Record<string, unknown>;
 }
+
+/** decap-cms-core's backend module (decap-cms-app's own copy, bundled once): the signed-in backend. */
+declare module 'decap-cms-core/dist/esm/backend' {
+  export const currentBackend: (config: unknown) => unknown;
+}

@@ -13,7 +13,7 @@ import { FIELD_LABELS } from '../data/schemas.ts';
 export interface EditorField {
   name: string;
   label: string;
-  widget: 'string' | 'text' | 'number' | 'select' | 'list' | 'object' | 'image' | 'hidden';
+  widget: 'string' | 'text' | 'markdown' | 'number' | 'select' | 'list' | 'object' | 'image' | 'hidden';
   hint?: string;
   required?: boolean;
   pattern?: [string, string];
@@ -32,6 +32,8 @@ export interface EditorField {
   media_folder?: string;
   public_folder?: string;
   media_library?: { config: { max_file_size: number } };
+  /** A markdown field's preview sanitized before it is shown (Decap's option). */
+  sanitize_preview?: boolean;
 }
 
 interface CheckDef {
@@ -53,6 +55,7 @@ type Def = {
   element?: z.ZodType;
   shape?: Record<string, z.ZodType>;
   entries?: Record<string, string>;
+  error?: (issue: unknown) => unknown;
 };
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 const checksOf = (schema: z.ZodType) => (defOf(schema).checks ?? []).map((check) => check._zod.def);
@@ -155,6 +158,11 @@ export function editorField(
       }
       field.step = int ? 1 : 0.01;
       return hint ? { ...field, hint } : field;
+    }
+    case 'date': {
+      // A date is written as the build reads it from a page's front matter (2026-11-24), with the schema's message.
+      const message = String(def.error?.({}) ?? 'escribe la fecha como 2026-11-24 (año-mes-día).');
+      return { ...base, widget: 'string', pattern: ['^\\d{4}-\\d{2}-\\d{2}$', message], ...(hint ? { hint } : {}) };
     }
     case 'enum':
       return {

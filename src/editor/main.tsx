@@ -1,16 +1,28 @@
 import CMS from 'decap-cms-app';
+import { currentBackend } from 'decap-cms-core/dist/esm/backend';
 import { es } from 'decap-cms-locales';
 import gallery from '../data/gallery.json';
 import landing from '../data/landing.json';
 import models from '../data/models.json';
 import pages from '../data/pages.json';
-import type { DataFileName, DataFiles } from '../data/rules.ts';
+import { DATA_FILES, type DataFileName, type LegalText } from '../data/rules.ts';
 import sellingPoints from '../data/selling-points.json';
 import site from '../data/site.json';
 import steps from '../data/steps.json';
-import { type EditorSettings, editorConfig } from './config.ts';
-import { ModelsPreview } from './preview.tsx';
-import { editedFileProblems, problemsMessage } from './validate.ts';
+import { type EditorSettings, editorConfig, editorForms } from './config.ts';
+import { registerPreviews } from './preview.tsx';
+import {
+  type Content,
+  dataFileProblems,
+  type LegalEntry,
+  legalFile,
+  legalFileText,
+  legalPageProblems,
+  readContent,
+  refusalMessage,
+  SaveRefused,
+  withSaved,
+} from './validate.ts';
 
 /**
  * /editor: decap-cms over src/data, in Spanish. Its own page, bundle and CSP
@@ -18,30 +30,128 @@ import { editedFileProblems, problemsMessage } from './validate.ts';
  * the admin panel. Decision 0038.
  */
 
-const settings = JSON.parse(document.getElementById('editor-settings')?.textContent ?? '{}') as EditorSettings;
+/** The legal pages as they were when the editor was built (src/editor/build.ts puts them in). */
+declare const EDITOR_LEGAL_TEXTS: LegalText[];
 
-/** The data files as they were when the editor was built: what an edited file is checked beside. */
-const others: DataFiles = {
-  site,
-  landing,
-  pages,
-  models: models.models,
-  gallery: gallery.images,
-  sellingPoints: sellingPoints.points,
-  steps: steps.steps,
+const settings = JSON.parse(document.getElementById('editor-settings')?.textContent ?? '{}') as EditorSettings;
+const config = editorConfig(settings);
+
+/**
+ * What this session knows of the content: the files as they were when the
+ * editor was built, updated by each save. Before a save the files are read
+ * again from the repository (someone else may have saved since); this is
+ * what stands for a file that cannot be read.
+ */
+let known: Content = {
+  data: {
+    site,
+    landing,
+    pages,
+    models: models.models,
+    gallery: gallery.images,
+    sellingPoints: sellingPoints.points,
+    steps: steps.steps,
+  },
+  legal: EDITOR_LEGAL_TEXTS,
 };
+
+/** A file as the repository holds it now, through the editor's own backend (GitHub or the local proxy). */
+async function readFromRepository(path: string): Promise<string> {
+  const backend = currentBackend(config) as { implementation: { getEntry(path: string): Promise<{ data: string }> } };
+  return (await backend.implementation.getEntry(path)).data;
+}
+
+/** The legal pages' titles, for naming them in a message. */
+const titleOf = (page: LegalText) => /^title:\s*"?(.*?)"?\s*$/m.exec(page.text)?.[1] ?? page.file;
+
+interface SavedEntry {
+  get(key: 'collection' | 'slug'): string;
+  get(key: 'data'): { toJS(): unknown };
+}
+
+/** The file an entry is saved to, as the checks name it; undefined for a file they do not check. */
+function targetOf(entry: SavedEntry): { legal: string } | { name: DataFileName } | undefined {
+  const slug = entry.get('slug');
+  if (entry.get('collection') === 'legal') return { legal: legalFile(slug) };
+  return slug in DATA_FILES ? { name: slug as DataFileName } : undefined;
+}
 
 // The build's own messages before a commit: a file the build would refuse is not saved.
 CMS.registerEventListener({
   name: 'preSave',
-  handler: ({ entry }) => {
-    const name = entry.get('slug') as DataFileName;
-    if (!(name in others)) return entry.get('data');
-    const problems = editedFileProblems(name, entry.get('data').toJS(), others);
-    if (problems.length) throw new Error(problemsMessage(problems));
-    return entry.get('data');
+  handler: async ({ entry }: { entry: SavedEntry }) => {
+    const target = targetOf(entry);
+    if (!target) return undefined;
+    const content = await readContent(readFromRepository, known);
+    // What the previews fill the catalogue's tokens from, too.
+    known = content;
+    const data = entry.get('data').toJS();
+    const problems =
+      'legal' in target
+        ? legalPageProblems(target.legal, data as LegalEntry, content)
+        : dataFileProblems(target.name, data, content);
+    if (problems.length) {
+      const forms = editorForms(content.legal.map((page) => ({ file: page.file, title: titleOf(page) })));
+      const message = refusalMessage(problems, forms);
+      showRefusal(message);
+      throw new SaveRefused(problems, message);
+    }
+    showRefusal(undefined);
+    return undefined;
   },
-});
+} as never);
+
+// The next save is checked against this one even when the repository cannot be read.
+CMS.registerEventListener({
+  name: 'postSave',
+  handler: ({ entry }: { entry: SavedEntry }) => {
+    const target = targetOf(entry);
+    const data = entry.get('data').toJS();
+    if (target && 'legal' in target)
+      known = withSaved(known, { file: target.legal, text: legalFileText(data as LegalEntry) });
+    else if (target) known = withSaved(known, { name: target.name, data });
+    return undefined;
+  },
+} as never);
+
+// A refusal is a list: its lines stay lines, in a toast wide enough to read them.
+const style = document.createElement('style');
+style.textContent = `
+.notif__container { width: min(44rem, 92vw); }
+.notif__container .Toastify__toast-body { white-space: pre-line; line-height: 1.4; }
+#editor-refusal { position: fixed; left: 1rem; bottom: 1rem; z-index: 400; width: min(44rem, calc(100vw - 2rem));
+  max-height: 45vh; overflow: auto; padding: 1rem 1.25rem; border-radius: 0.75rem; background: #fff5f3;
+  border: 2px solid #b42318; color: #3b0d08; font: 15px/1.45 system-ui, sans-serif; box-shadow: 0 8px 24px rgb(0 0 0 / 0.2); }
+#editor-refusal h2 { margin: 0 0 0.5rem; font-size: 1rem; }
+#editor-refusal p { margin: 0; white-space: pre-line; }
+#editor-refusal button { margin-top: 0.75rem; padding: 0.4rem 0.9rem; border-radius: 0.5rem; border: 1px solid #b42318;
+  background: #fff; color: #b42318; font-weight: 600; cursor: pointer; }`;
+document.head.append(style);
+
+/**
+ * The refusal stays on screen until it is closed or the next save passes:
+ * decap-cms's toast closes by itself after a few seconds, too soon to fix a
+ * list of things by it.
+ */
+function showRefusal(message: string | undefined): void {
+  document.getElementById('editor-refusal')?.remove();
+  if (!message) return;
+  const panel = document.createElement('section');
+  panel.id = 'editor-refusal';
+  panel.setAttribute('role', 'alert');
+  panel.setAttribute('aria-labelledby', 'editor-refusal-title');
+  const title = document.createElement('h2');
+  title.id = 'editor-refusal-title';
+  title.textContent = 'No se guardó';
+  const text = document.createElement('p');
+  text.textContent = `${message.charAt(0).toUpperCase()}${message.slice(1)}`;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.textContent = 'Entendido';
+  close.addEventListener('click', () => panel.remove());
+  panel.append(title, text, close);
+  document.body.append(panel);
+}
 
 // decap-cms's Spanish, with what it leaves in English, and a field's error as the build says it.
 const phrases = es as unknown as { editor: Record<string, Record<string, unknown>> };
@@ -62,5 +172,5 @@ CMS.registerLocale('es', {
     },
   },
 } as never);
-CMS.registerPreviewTemplate('models', ModelsPreview as never);
-CMS.init({ config: editorConfig(settings) as never });
+registerPreviews(CMS, () => known);
+CMS.init({ config: config as never });

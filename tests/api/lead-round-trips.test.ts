@@ -149,3 +149,20 @@ describe('no hot row', () => {
     expect(exact?.kept).toEqual(exact?.counted);
   });
 });
+
+describe('leads that arrive together (decision 0044)', () => {
+  it('30 at once: each answered 201 and stored once with its own contact', async () => {
+    const phones = Array.from({ length: 30 }, uniquePhone);
+    const answers = await Promise.all(
+      phones.map((phone) => postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(phones.map(() => 201));
+    const [stored] = await sql<{ leads: number; contacts: number }>(
+      `SELECT (SELECT count(*)::int FROM cotizaciones_rapidas WHERE phone = ANY ($1)) AS leads,
+              (SELECT count(DISTINCT c.id)::int FROM contacts c JOIN cotizaciones_rapidas l ON l.contact_id = c.id
+               WHERE c.phone = ANY ($1) AND l.phone = c.phone) AS contacts`,
+      [phones.map((phone) => `+52${phone}`)],
+    );
+    expect(stored).toEqual({ leads: 30, contacts: 30 });
+  });
+});

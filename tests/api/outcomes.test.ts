@@ -42,6 +42,8 @@ interface Detail {
   lostReason: string | null;
   nextContactAt: string | null;
   attempts: number;
+  version: number;
+  lastActivityAt: string;
   timeline: { type: string; kind?: string; to?: string | null; detail?: string | null; actor?: string | null }[];
 }
 const detail = async (id: string) => (await (await request(adminCookie, `/api/admin/contacts/${id}`)).json()) as Detail;
@@ -52,7 +54,18 @@ describe('an outcome in one tap', () => {
     expect((await attempt(adviser.cookie, id, 'llamada')).status).toBe(204);
     const answer = await outcome(adviser.cookie, id, { outcome: 'no_contesto', note: 'Buzón de voz' });
     expect(answer.status).toBe(200);
-    const contact = (await answer.json()) as Detail;
+    // The answer is the follow-up the outcome left, as the contact's page then reads it.
+    const saved = await answer.json();
+    const contact = await detail(id);
+    expect(saved).toEqual({
+      id,
+      state: 'nuevo',
+      lostReason: null,
+      nextContactAt: contact.nextContactAt,
+      attempts: 1,
+      version: contact.version,
+      lastActivityAt: contact.lastActivityAt,
+    });
     expect(contact).toMatchObject({ state: 'nuevo', attempts: 1 });
     // Tomorrow at 10:00 on Mérida's clock, whatever the server's own zone.
     const tomorrow = new Date(Date.now() + 86_400_000);
@@ -73,7 +86,9 @@ describe('an outcome in one tap', () => {
     await outcome(adviser.cookie, id, { outcome: 'no_contesto' });
     expect((await detail(id)).attempts).toBe(1);
     await attempt(adviser.cookie, id, 'whatsapp');
-    await outcome(adviser.cookie, id, { outcome: 'hablamos', nextContactAt: null });
+    // The outcome tells how the WhatsApp went: it counts no other attempt, and its answer says so.
+    const told = await outcome(adviser.cookie, id, { outcome: 'hablamos', nextContactAt: null });
+    expect(await told.json()).toMatchObject({ attempts: 2, state: 'contactado', nextContactAt: null });
     const contact = await detail(id);
     expect(contact).toMatchObject({ attempts: 2, state: 'contactado', nextContactAt: null });
     await attempt(adviser.cookie, id, 'llamada');

@@ -284,11 +284,11 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
       inboundPayload({
         from: '5219991230006',
         type: 'image',
-        content: { id: 'media-photo-1', mime_type: 'image/jpeg', caption: 'Foto' },
+        content: { id: '2038472910293841', mime_type: 'image/jpeg', caption: 'Foto' },
       }),
     );
     const [row] = await eventually(
-      () => sql<{ id: string }>(`SELECT id FROM whatsapp_messages WHERE media_id = 'media-photo-1'`),
+      () => sql<{ id: string }>(`SELECT id FROM whatsapp_messages WHERE media_id = '2038472910293841'`),
       (rows) => rows.length === 1,
       'the photo',
     );
@@ -299,9 +299,12 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
     expect(media.status).toBe(200);
     expect(media.headers.get('content-type')).toBe('image/jpeg');
     expect(media.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(media.headers.get('cache-control')).toMatch(/^private/);
+    expect(media.headers.get('cache-control')).toBe('private, no-store');
     expect(Buffer.from(await media.arrayBuffer())).toEqual(MEDIA_BYTES);
-    expect(platform.mediaRequests.slice(before)).toEqual(['GET /v23.0/media-photo-1', 'GET /media/media-photo-1']);
+    expect(platform.mediaRequests.slice(before)).toEqual([
+      'GET /v23.0/2038472910293841',
+      'GET /media/2038472910293841',
+    ]);
     // Fetched when first opened: the next open is served from what was kept, the platform is not asked again.
     const again = await call(admin, 'GET', path);
     expect(again.status).toBe(200);
@@ -316,17 +319,17 @@ describe('GET /api/admin/whatsapp/media/{messageId}', () => {
     const other = await startOther();
     try {
       // The same machine under another name: a host that is not WHATSAPP_API_URL's nor in WHATSAPP_MEDIA_HOSTS.
-      platform.mediaUrlFor('media-evil-1', `${other.url.replace('127.0.0.1', 'localhost')}/media/media-evil-1`);
+      platform.mediaUrlFor('2038472910293842', `${other.url.replace('127.0.0.1', 'localhost')}/media/2038472910293842`);
       await postWebhook(
         server.url,
         inboundPayload({
           from: '5219991230007',
           type: 'document',
-          content: { id: 'media-evil-1', mime_type: 'application/pdf' },
+          content: { id: '2038472910293842', mime_type: 'application/pdf' },
         }),
       );
       const [row] = await eventually(
-        () => sql<{ id: string }>(`SELECT id FROM whatsapp_messages WHERE media_id = 'media-evil-1'`),
+        () => sql<{ id: string }>(`SELECT id FROM whatsapp_messages WHERE media_id = '2038472910293842'`),
         (rows) => rows.length === 1,
         'the document',
       );

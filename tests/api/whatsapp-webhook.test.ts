@@ -113,26 +113,26 @@ describe('POST /api/whatsapp/webhook', () => {
       { type: 'text', content: { body: 'Vi su anuncio' }, extra: { referral }, kind: 'text', body: 'Vi su anuncio' },
       {
         type: 'image',
-        content: { id: 'media-img-1', mime_type: 'image/jpeg', sha256: 'x', caption: 'Mi terreno' },
+        content: { id: '1038472910293841', mime_type: 'image/jpeg', sha256: 'x', caption: 'Mi terreno' },
         kind: 'image',
         body: 'Mi terreno',
       },
       {
         type: 'audio',
-        content: { id: 'media-voice-1', mime_type: 'audio/ogg; codecs=opus', voice: true },
+        content: { id: '1038472910293842', mime_type: 'audio/ogg; codecs=opus', voice: true },
         kind: 'audio',
         body: '',
       },
-      { type: 'video', content: { id: 'media-vid-1', mime_type: 'video/mp4' }, kind: 'video', body: '' },
+      { type: 'video', content: { id: '1038472910293843', mime_type: 'video/mp4' }, kind: 'video', body: '' },
       {
         type: 'document',
-        content: { id: 'media-doc-1', mime_type: 'application/pdf', filename: 'escrituras.pdf' },
+        content: { id: '1038472910293844', mime_type: 'application/pdf', filename: 'escrituras.pdf' },
         kind: 'document',
         body: 'escrituras.pdf',
       },
       {
         type: 'sticker',
-        content: { id: 'media-stk-1', mime_type: 'image/webp', animated: false },
+        content: { id: '1038472910293845', mime_type: 'image/webp', animated: false },
         kind: 'sticker',
         body: '',
       },
@@ -214,11 +214,11 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(rows.map((row) => [row.kind, row.body])).toEqual(cases.map((entry) => [entry.kind, entry.body]));
     expect(rows.every((row, index) => row.raw.id === ids[index])).toBe(true);
     expect(rows.filter((row) => row.media_id).map((row) => row.media_id)).toEqual([
-      'media-img-1',
-      'media-voice-1',
-      'media-vid-1',
-      'media-doc-1',
-      'media-stk-1',
+      '1038472910293841',
+      '1038472910293842',
+      '1038472910293843',
+      '1038472910293844',
+      '1038472910293845',
     ]);
     const [contact] = await sql<{ name: string; first_touch: Record<string, string>; state: string }>(
       `SELECT name, first_touch, state FROM contacts WHERE phone = '+529990002222'`,

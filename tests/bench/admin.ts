@@ -10,8 +10,8 @@
  *   change (PATCH, each on another contact): p95 <= 30 ms and every answer 200;
  *   the metrics of the panel's home: p95 <= 150 ms; an outcome recorded (POST
  *   …/outcomes "No contestó" with a note, each on another contact: the next
- *   contact proposed, its reminder scheduled, the history, the contact as
- *   answered) p95 <= 30 ms and every answer 200 (issue #26);
+ *   contact proposed, its reminder scheduled, the history, the follow-up
+ *   as answered) p95 <= 30 ms and every answer 200 (issue #26);
  * - "Hoy" (issue #26), its first page with 20 advisers sharing the contacts:
  *   an adviser's own ("mine", each request another adviser's) and an
  *   administrator's ("everyone"): p95 <= 50 ms each.

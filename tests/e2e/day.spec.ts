@@ -4,9 +4,10 @@ import { signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
 
 /**
- * Issue #26, items 2 and 3, as an adviser on a phone: open a contact, Llamar,
- * an outcome, the next contact proposed for tomorrow at 10:00, a short note,
- * Guardar: at most four taps on one screen, and the timeline shows it all.
+ * Issue #26, items 1, 2, 3 and 7, as an adviser on a phone: Hoy, a contact
+ * opened from it, Llamar, an outcome, the next contact proposed for tomorrow
+ * at 10:00, a short note, Guardar: at most four taps on one screen, the
+ * timeline shows it all, and Back returns to Hoy where it was.
  */
 async function adviserWithContact(page: Page, sql: <R>(text: string, values?: unknown[]) => Promise<R[]>) {
   const user = await signInAsNewMember(page, sql, { role: 'asesor', name: 'Nadia Poot' });
@@ -19,7 +20,7 @@ async function adviserWithContact(page: Page, sql: <R>(text: string, values?: un
     user.id,
     `+52${digits}`,
   ]);
-  return { id: contact?.id as string, name, digits };
+  return { id: contact?.id as string, name, digits, adviserId: user.id };
 }
 
 // Stories with axe on long lists and full-page screenshots: 30 s is too tight beside another worker.
@@ -29,13 +30,35 @@ test.describe.configure({ timeout: 120_000 });
 const tomorrowInMerida = () =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(new Date(Date.now() + 86_400_000));
 
-test('an outcome in four taps at 390 px: Llamar, "No contestó", a note, Guardar; the timeline shows it', async ({
+test('a day at 390 px: Hoy, a due contact, Llamar, "No contestó", a note, Guardar in four taps, Back to Hoy in place', async ({
   page,
   sql,
 }, info) => {
   test.skip(info.project.name !== 'mobile', 'the phone story');
-  const { id, name, digits } = await adviserWithContact(page, sql);
-  await page.goto(`/admin/prospecto?id=${id}`);
+  const { id, name, digits, adviserId } = await adviserWithContact(page, sql);
+  // Nine contacts due before this one (days ago), and ten for later: the due one is far down Hoy's page.
+  const run = Math.random().toString(36).slice(2, 8);
+  const base = Math.floor(Math.random() * 1e5) * 100;
+  for (let i = 0; i < 19; i++) {
+    await sql(
+      `INSERT INTO contacts (phone, name, is_buyer, state, next_contact_at, assigned_to)
+       VALUES ($1, $2, true, 'contactado', now() + make_interval(days => $3), $4)`,
+      [`+52999${String(base + i).padStart(7, '0')}`, `Día ${run} ${i}`, i < 9 ? i - 10 : i, adviserId],
+    );
+  }
+  await sql(`UPDATE contacts SET state = 'contactado', next_contact_at = now() - interval '1 day' WHERE id = $1`, [id]);
+
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Hoy', exact: true })).toBeVisible();
+  const due = page.getByRole('region', { name: 'Contactos vencidos (10)' });
+  await expect(due.getByRole('listitem')).toHaveCount(10);
+  await expect(due.getByRole('listitem').last()).toContainText(name); // the latest due, last
+  const card = due.getByRole('listitem').filter({ hasText: name });
+  await card.scrollIntoViewIfNeeded();
+  const scrolled = await page.evaluate(() => Math.round(window.scrollY));
+  expect(scrolled).toBeGreaterThan(500);
+  await card.getByRole('link', { name }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/prospecto\\?id=${id}`));
   await expect(page.getByRole('heading', { name })).toBeVisible();
   await expect(page.getByText('0 intentos')).toBeVisible();
   // The phone's dialer stands outside the page: the tel: link's own navigation is held back, its click is not.
@@ -76,7 +99,7 @@ test('an outcome in four taps at 390 px: Llamar, "No contestó", a note, Guardar
   await expect(history.getByText('Resultado: No contestó')).toBeVisible();
   await expect(history.getByText('Volver a marcar en la mañana')).toBeVisible();
   await expect(history.getByText('Llamó (intento)')).toBeVisible();
-  await expect(history.getByText(/^Próximo contacto: — → /)).toBeVisible();
+  await expect(history.getByText(/^Próximo contacto: .+ → /)).toBeVisible();
   await expect(page.getByText('1 intento', { exact: false })).toBeVisible();
   await expect(page.getByLabel('Próximo contacto (hora de Mérida)')).toHaveValue(`${tomorrowInMerida()}T10:00`);
   const [stored] = await sql<{ attempts: number; next: string }>(
@@ -87,6 +110,15 @@ test('an outcome in four taps at 390 px: Llamar, "No contestó", a note, Guardar
   expect(stored).toEqual({ attempts: 1, next: `${tomorrowInMerida()}T10:00` });
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.screenshot({ path: 'test-results/day-contact-390.png', fullPage: true });
+
+  // Back to Hoy, where it was: the contact is no longer due, its card says tomorrow.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('region', { name: 'Contactos vencidos (9)' }).getByRole('listitem')).toHaveCount(9);
+  await expect(page.getByRole('region', { name: /^Contactos vencidos/ })).not.toContainText(name);
+  await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
+  await expect(page.getByRole('listitem').filter({ hasText: name })).toContainText('1 intento');
+  await sql('UPDATE contacts SET assigned_to = NULL WHERE assigned_to = $1', [adviserId]);
 });
 
 test('a past next contact is saved with a warning, and every card offers the outcomes', async ({ page, sql }, info) => {

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
+import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**
@@ -47,6 +48,18 @@ test.afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 
+/**
+ * Where the story's screenshots go (1280 px, the desktop project's width):
+ * the test's own output, or the guide's images with
+ * EDITOR_SCREENSHOTS=docs/img (how docs/editar-contenido.md's are made).
+ */
+function screenshotPath(info: TestInfo, name: string): string {
+  const folder = process.env.EDITOR_SCREENSHOTS;
+  if (!folder) return info.outputPath(name);
+  mkdirSync(path.join(ROOT, folder), { recursive: true });
+  return path.join(ROOT, folder, name);
+}
+
 /** The list item whose summary is `name`. */
 function item(page: Page, name: string): Locator {
   return page
@@ -54,7 +67,7 @@ function item(page: Page, name: string): Locator {
     .filter({ has: page.locator('[class*="NestedObjectLabel"]', { hasText: new RegExp(`^${name}$`) }) });
 }
 
-test('marketing changes a price and adds a model with its photo; the built /modelos shows both', async ({
+test('marketing changes a price and adds a model with its photo; the built /modelos shows both, photo included', async ({
   page,
 }, info) => {
   test.skip(!desktop(info), 'the editor is for a computer');
@@ -69,6 +82,8 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await meridian.getByLabel('Precio "desde", en pesos').fill('299000');
   const preview = page.frameLocator('iframe').first();
   await expect(preview.locator('[data-preview-model="meridian"]')).toContainText('Desde $299,000 MXN');
+  await preview.locator('[data-preview-model="meridian"]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath(info, 'editor-precio.png') });
 
   // A sixth model, with a photo uploaded from the computer.
   await page.getByRole('button', { name: 'Agregar modelo' }).click();
@@ -90,12 +105,21 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await page.locator('input[type="file"]').setInputFiles({
     name: 'casa-ceiba.svg',
     mimeType: 'image/svg+xml',
-    buffer: readFileSync(path.join(ROOT, 'src/assets/models/lumo.svg')),
+    // Its own picture: a copy of another model's would be one file in the build (identical files are merged).
+    buffer: Buffer.from(
+      readFileSync(path.join(ROOT, 'src/assets/models/lumo.svg'), 'utf8').replace(
+        '</svg>',
+        '<!-- Casa Ceiba --></svg>',
+      ),
+    ),
   });
   await page.getByRole('button', { name: 'Confirmar selección' }).click();
   await added.getByLabel('Texto alternativo de la imagen').fill('Ilustración del modelo Casa Ceiba');
   await expect(preview.locator('[data-preview-model="casa-ceiba"]')).toContainText('Desde $450,000 MXN');
   await expect(preview.locator('[data-preview-model="casa-ceiba"] img')).toBeVisible();
+  await expect(preview.locator('[data-preview-model="casa-ceiba"] img')).toHaveJSProperty('complete', true);
+  await preview.locator('[data-preview-model="casa-ceiba"]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: screenshotPath(info, 'editor-modelo-nuevo.png') });
 
   // Invalid values are refused with the build's own words: the field's format, then a contradiction.
   const publish = async () => {
@@ -111,15 +135,72 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await added.getByLabel('Tiempo de entrega').clear();
   await added.getByLabel('Tiempo de entrega').fill('6-8 semanas');
   await publish();
+  // The refusal: a list, one line per problem, where the form shows it, in the build's words. decap-cms's toast
+  // says it in one line of text; a panel keeps it on screen until it is closed or a save passes.
   await expect(
-    page.getByText('dice "4 a 6 semanas", pero el tiempo de entrega de este modelo (delivery) es "6-8 semanas".', {
-      exact: false,
-    }),
-  ).toBeVisible();
+    page.locator('.Toastify__toast', { hasText: 'No se ha podido guardar la entrada: hay 1 cosa' }),
+  ).toHaveCount(1);
+  const refusal = page.getByRole('alert').filter({ hasText: 'No se guardó' });
+  await expect(refusal).toContainText(
+    '• «Modelos y precios», modelo "casa-ceiba" (núm. 6), «Características (de 3 a 6)», elemento 3: dice "4 a 6 semanas", pero el tiempo de entrega de este modelo (delivery) es "6-8 semanas".',
+  );
+  await expect(refusal).not.toContainText('Error:');
+  // Its lines stay lines.
+  await expect(refusal.locator('p')).toHaveCSS('white-space', 'pre-line');
+  await page.screenshot({ path: screenshotPath(info, 'editor-error.png') });
+  await refusal.getByRole('button', { name: 'Entendido' }).click();
+  await expect(refusal).toHaveCount(0);
   await features.last().clear();
   await features.last().fill('Entrega en 6 a 8 semanas');
   await publish();
   await expect(page.getByText('CAMBIOS GUARDADOS')).toBeVisible();
+
+  // The next save is checked against this one, not the files the editor was built with: the home page
+  // cannot say "Cinco modelos" now that there are six. Its preview fills the tokens with six.
+  // Within the same page (no reload), as marketing goes: the collection, then its entry.
+  const open = async (collection: string, entry: string) => {
+    await page.evaluate((hash) => {
+      window.location.hash = hash;
+    }, `#/collections/${collection}`);
+    await page.getByRole('link', { name: entry }).click();
+  };
+  await open('paginas', 'Textos de la portada');
+  const landingPreview = page.frameLocator('iframe').first();
+  await expect(landingPreview.locator('[data-preview-section="hero"]')).toBeVisible();
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
+  await page.screenshot({ path: screenshotPath(info, 'editor-portada.png') });
+  const subtitle = page.getByLabel('Subtítulo').first();
+  const shipped = await subtitle.inputValue();
+  await subtitle.fill('Cinco modelos de casas modulares, listas para tu terreno.');
+  await expect(landingPreview.locator('[data-preview-section="hero"]')).toContainText('Cinco modelos de casas');
+  await publish();
+  await expect(refusal).toContainText('dice "Cinco modelos", pero el catálogo tiene 6 modelos');
+  await refusal.getByRole('button', { name: 'Entendido' }).click();
+  await subtitle.fill(shipped);
+
+  // The gallery's preview: its 17 images in their order, each with Interior or Exterior.
+  await open('catalogo', 'Galería de /modelos (17 imágenes)');
+  const galleryPreview = page.frameLocator('iframe').first().locator('[data-preview-image]');
+  await expect(galleryPreview).toHaveCount(17);
+  await expect(galleryPreview.first()).toContainText('Interior');
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
+  await page.screenshot({ path: screenshotPath(info, 'editor-galeria.png') });
+
+  // A legal page: its fields from the collection's schema, and its check before saving.
+  await open('legal', 'Aviso de privacidad');
+  const updated = page.getByLabel('Fecha de la última actualización');
+  await expect(updated).toHaveValue(PRIVACY_NOTICE_VERSION);
+  await updated.fill('2026-12-01');
+  await publish();
+  await expect(refusal).toContainText(
+    `• «Aviso de privacidad», «Fecha de la última actualización»: la fecha del aviso de privacidad debe ser ${PRIVACY_NOTICE_VERSION}, la versión que guarda cada solicitud`,
+  );
+  await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
+  await expect(refusal).toBeVisible();
+  await page.screenshot({ path: screenshotPath(info, 'editor-legal.png') });
+  expect(readFileSync(path.join(copy, 'src/content/legal/aviso-de-privacidad.md'), 'utf8')).toContain(
+    `updated: ${PRIVACY_NOTICE_VERSION}`,
+  );
 
   // The files as the build reads them, and the site built from them.
   const saved = JSON.parse(readFileSync(path.join(copy, 'src/data/models.json'), 'utf8')) as {
@@ -142,4 +223,9 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   expect(modelos).toContain('Casa Ceiba');
   expect(modelos).toContain('$299,000 MXN');
   expect(modelos).toContain('$450,000 MXN');
+  // The new model's card shows the uploaded photo: its image, with its description, is a file of the build.
+  const card = /<li[^>]*id="casa-ceiba"[\s\S]*?<\/li>/.exec(modelos)?.[0] ?? '';
+  const image = /<img[^>]*src="([^"]+)"[^>]*alt="Ilustración del modelo Casa Ceiba"/.exec(card);
+  expect(image?.[1]).toMatch(/^\/_astro\/casa-ceiba\.[\w-]+\.webp$/);
+  expect(existsSync(path.join(copy, 'dist', image?.[1] ?? ''))).toBe(true);
 });

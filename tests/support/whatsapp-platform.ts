@@ -1,6 +1,12 @@
+import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * A fake of the WhatsApp Business Platform's Cloud API on 127.0.0.1, written
@@ -12,6 +18,8 @@ import type { AddressInfo } from 'node:net';
  * - GET {url}: the media's bytes, with the same Bearer token;
  * and a sender of the `messages` webhook, signed like Meta signs it
  * (X-Hub-Signature-256: sha256=HMAC-SHA256(app secret, raw body)).
+ * With `tls`, it answers over HTTPS with a self-signed certificate that the
+ * server under test trusts through NODE_EXTRA_CA_CERTS (`caFile`).
  */
 
 export const PHONE_NUMBER_ID = '106540352242922';
@@ -40,6 +48,8 @@ export interface FakePlatform {
   url: string;
   /** WHATSAPP_API_URL for the server under test. */
   apiUrl: string;
+  /** With `tls`: the certificate to trust (NODE_EXTRA_CA_CERTS). */
+  caFile: string | null;
   sent: SentRequest[];
   /** Media lookups and downloads received, as "GET /path". */
   mediaRequests: string[];
@@ -69,15 +79,44 @@ export async function until<T>(read: () => T, done: (value: T) => boolean, timeo
 
 export const MEDIA_BYTES = Buffer.from('fake-jpeg-bytes \u00e1\u00e9');
 
-/** `port`: a fixed one (the e2e server is configured before the story starts the fake); 0, any free one. */
-export async function startFakePlatform(options: { port?: number } = {}): Promise<FakePlatform> {
+/** A self-signed certificate for 127.0.0.1, valid a day. */
+async function certificate(): Promise<{ keyFile: string; caFile: string }> {
+  const directory = await mkdtemp(path.join(os.tmpdir(), 'whatsapp-platform-'));
+  const [keyFile, caFile] = [path.join(directory, 'key.pem'), path.join(directory, 'cert.pem')];
+  await promisify(execFile)('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1',
+    '-keyout',
+    keyFile,
+    '-out',
+    caFile,
+  ]);
+  return { keyFile, caFile };
+}
+
+/**
+ * `port`: a fixed one (the e2e server is configured before the story starts the fake); 0, any free one.
+ * `tls`: HTTPS instead of HTTP.
+ */
+export async function startFakePlatform(options: { port?: number; tls?: boolean } = {}): Promise<FakePlatform> {
   const sent: SentRequest[] = [];
   const mediaRequests: string[] = [];
   const scripted: Scripted[] = [];
   const mediaUrls = new Map<string, string>();
   const held = new Set<() => void>();
   let base = '';
-  const server = createServer(async (request, response) => {
+  const listener: RequestListener = async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const authorized = request.headers.authorization === `Bearer ${TOKEN}`;
     const answer = (status: number, body: unknown) => {
@@ -146,13 +185,18 @@ export async function startFakePlatform(options: { port?: number } = {}): Promis
       return;
     }
     answer(404, { error: { message: 'Unknown path', code: 100 } });
-  });
+  };
+  const tls = options.tls ? await certificate() : null;
+  const server = tls
+    ? createTlsServer({ key: await readFile(tls.keyFile), cert: await readFile(tls.caFile) }, listener)
+    : createServer(listener);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  base = `http://127.0.0.1:${port}`;
+  base = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   return {
     url: base,
     apiUrl: `${base}/v23.0`,
+    caFile: tls?.caFile ?? null,
     sent,
     mediaRequests,
     script: (...answers) => scripted.push(...answers),

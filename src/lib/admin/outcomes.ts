@@ -1,32 +1,15 @@
 /**
- * The one-tap outcomes of a contact attempt (issue #26): the team's list,
- * edited here. Each records an activity on the contact's timeline with its
- * time; it may move the state (`state`, only forward among the open states,
- * or closing it) and proposes the next contact (`next`: days after today at
- * a time, Mérida's clock), which the adviser can change before saving.
- * Browser-safe: the panel shows it and the server applies it.
+ * The one-tap outcomes of a contact attempt (issue #26): the team's list is
+ * the data file src/data/outcomes.ts; here is what the panel and the server
+ * make of it. Browser-safe: the panel shows it and the server applies it.
  */
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
+import { OUTCOMES, type Outcome } from '../../data/outcomes.ts';
 import { type ContactState, instantSchema, LOST_REASONS, type LostReason } from './contacts.ts';
 import { multiLineChecks } from './text.ts';
 
-export interface Outcome {
-  label: string;
-  /** The state the contact moves to; null leaves it. */
-  state: ContactState | null;
-  /** The reason proposed when `state` is cerrado_perdido (the adviser may pick another). */
-  lostReason?: LostReason;
-  /** The next contact proposed: `days` after today at `time` in Mérida; null clears it. */
-  next: { days: number; time: string } | null;
-}
-
-export const OUTCOMES = {
-  no_contesto: { label: 'No contestó', state: null, next: { days: 1, time: '10:00' } },
-  hablamos: { label: 'Hablamos', state: 'contactado', next: { days: 3, time: '10:00' } },
-  agendo_visita: { label: 'Agendó visita', state: 'en_seguimiento', next: { days: 1, time: '10:00' } },
-  no_le_interesa: { label: 'No le interesa', state: 'cerrado_perdido', lostReason: 'otro', next: null },
-} as const satisfies Record<string, Outcome>;
+export { OUTCOMES, type Outcome };
 
 export type OutcomeKey = keyof typeof OUTCOMES;
 export const OUTCOME_KEYS = Object.keys(OUTCOMES) as [OutcomeKey, ...OutcomeKey[]];
@@ -84,6 +67,20 @@ export const attemptSchema = z.strictObject(
   },
   { error: 'Solo se puede enviar el medio del intento.' },
 );
+
+/**
+ * What POST …/outcomes answers: the contact's follow-up as the outcome left
+ * it (the history's new lines are read with the contact, GET …/contacts/{id}).
+ */
+export interface OutcomeSaved {
+  id: string;
+  state: ContactState;
+  lostReason: LostReason | null;
+  nextContactAt: string | null;
+  attempts: number;
+  version: number;
+  lastActivityAt: string;
+}
 
 /** "1 intento", "3 intentos". */
 export const attemptsText = (count: number): string => `${count} ${count === 1 ? 'intento' : 'intentos'}`;

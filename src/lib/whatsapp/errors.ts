@@ -51,13 +51,16 @@ const REASONS: Record<number, string> = {
 /** Codes a later attempt may fix (rate limits and outages): retried, the others fail at once. */
 export const RETRYABLE_CODES: ReadonlySet<number> = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131056, 131057]);
 
-/** The reason to show for an error code (with the platform's title when the code is not ours to explain). */
-export function errorReason(code: number | null | undefined, title?: string | null): string {
+/**
+ * The reason to show for an error code: ours in Spanish, or a Spanish
+ * sentence with the code. The platform's own text (English, and not ours to
+ * vouch for) is never shown to the team: the caller logs it.
+ */
+export function errorReason(code: number | null | undefined): string {
   if (code !== null && code !== undefined && REASONS[code]) return REASONS[code];
-  const detail = title?.trim() ? ` (${title.trim().slice(0, 200)})` : '';
   return code === null || code === undefined
-    ? `WhatsApp no aceptó el mensaje${detail}.`
-    : `WhatsApp no aceptó el mensaje: código ${code}${detail}.`;
+    ? 'WhatsApp no aceptó el mensaje.'
+    : `WhatsApp no aceptó el mensaje (código ${code}).`;
 }
 
 /** After the last retry of a network failure or an outage. */

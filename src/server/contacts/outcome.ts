@@ -1,16 +1,16 @@
-import { type ContactDetail, STATE_LABELS } from '../../lib/admin/contacts.ts';
+import { STATE_LABELS } from '../../lib/admin/contacts.ts';
 import { meridaDaysAhead } from '../../lib/admin/merida-time.ts';
 import {
   type AttemptChannel,
   OUTCOMES,
   type Outcome,
   type OutcomeInput,
+  type OutcomeSaved,
   stateAfter,
 } from '../../lib/admin/outcomes.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { lockContact, writeFollowUp } from './change.ts';
-import { getContact } from './detail.ts';
 
 /**
  * An attempt still waiting for its outcome: this member pressed Llamar or
@@ -22,10 +22,18 @@ const OPEN_ATTEMPT_WINDOW = '1 hour';
 /**
  * The outcome's line in the history, and one more attempt unless it tells how
  * an open attempt went, in one statement (the check sees the history as it
- * was before this line).
+ * was before this line), which also reads what the answer needs of the row:
+ * the attempts (counted, or as they were: a subquery sees the row as the
+ * statement found it) and what writeFollowUp left.
  */
-async function countAndRecord(tx: Queryable, id: string, actor: Actor, outcome: string, note: string | null) {
-  await tx.query(
+async function countAndRecord(
+  tx: Queryable,
+  id: string,
+  actor: Actor,
+  outcome: string,
+  note: string | null,
+): Promise<{ attempts: number; version: number; last_activity_at: Date }> {
+  const { rows } = await tx.query<{ attempts: number; version: number; last_activity_at: Date }>(
     `WITH open_attempt AS (
        SELECT EXISTS (
          SELECT 1 FROM contact_events a
@@ -36,11 +44,18 @@ async function countAndRecord(tx: Queryable, id: string, actor: Actor, outcome: 
        ) AS open
      ), counted AS (
        UPDATE contacts SET attempts = attempts + 1 WHERE id = $1 AND NOT (SELECT open FROM open_attempt)
+       RETURNING attempts
+     ), line AS (
+       INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value, detail)
+       VALUES ($1, $2, $3, 'outcome', $4, $5)
      )
-     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value, detail)
-     VALUES ($1, $2, $3, 'outcome', $4, $5)`,
+     SELECT coalesce((SELECT attempts FROM counted), c.attempts) AS attempts, c.version, c.last_activity_at
+     FROM contacts c WHERE c.id = $1`,
     [id, actor.id, actor.name, outcome, note],
   );
+  const row = rows[0];
+  if (!row) throw new Error('the locked contact is gone');
+  return row;
 }
 
 /**
@@ -48,7 +63,10 @@ async function countAndRecord(tx: Queryable, id: string, actor: Actor, outcome: 
  * its note in the contact's history, the state it moves to, the next
  * contact (as sent, or the outcome's proposal) with its reminder, and one
  * more attempt unless it tells how an open attempt went; the activity log's
- * entry when the state changes. One transaction: all of it or none.
+ * entry when the state changes. One transaction: all of it or none. The
+ * answer is the follow-up it left, read in the transaction's last statement
+ * (the panel reads the history's new lines with the contact when it shows
+ * it: a card of Hoy or Prospectos needs none of them).
  */
 export async function recordOutcome(
   db: Database,
@@ -56,11 +74,11 @@ export async function recordOutcome(
   input: OutcomeInput,
   actor: Actor,
   now = new Date(),
-): Promise<{ contact: ContactDetail } | 'not_found'> {
+): Promise<OutcomeSaved | 'not_found'> {
   const outcome: Outcome = OUTCOMES[input.outcome];
-  const done = await db.transaction(async (tx) => {
+  return db.transaction(async (tx): Promise<OutcomeSaved | 'not_found'> => {
     const old = await lockContact(tx, id);
-    if (!old) return false;
+    if (!old) return 'not_found';
     const state = stateAfter(old.state, outcome);
     const lostReason =
       state !== 'cerrado_perdido'
@@ -83,7 +101,7 @@ export async function recordOutcome(
       { state, lostReason, next, assignedTo: old.assigned_to, assignedName: old.assigned_name },
       actor,
     );
-    await countAndRecord(tx, id, actor, input.outcome, input.note || null);
+    const row = await countAndRecord(tx, id, actor, input.outcome, input.note || null);
     if (state !== old.state) {
       await recordActivity(tx, {
         actor,
@@ -92,11 +110,16 @@ export async function recordOutcome(
         details: { contact: id, state, outcome: input.outcome },
       });
     }
-    return true;
+    return {
+      id,
+      state,
+      lostReason,
+      nextContactAt: next,
+      attempts: row.attempts,
+      version: row.version,
+      lastActivityAt: new Date(row.last_activity_at).toISOString(),
+    };
   });
-  if (!done) return 'not_found';
-  const contact = await getContact(db, id);
-  return contact ? { contact } : 'not_found';
 }
 
 /**

@@ -14,6 +14,13 @@ export interface Queryable {
 export interface Database extends Queryable {
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * The pool behind this handle when it outlives the request (the `pg`
+   * driver's, shared by the process's requests); absent with Neon's, whose
+   * pool is the request's own. Work of several requests may share it
+   * (src/server/leads/batch.ts).
+   */
+  shared?: object;
 }
 
 /** What `pg.Pool` and Neon's pg-compatible `Pool` have in common. */
@@ -59,8 +66,9 @@ function checkOut(
   });
 }
 
-function wrap(pool: PoolLike): Database {
+function wrap(pool: PoolLike, shared = false): Database {
   return {
+    ...(shared ? { shared: pool } : {}),
     query: (text, values) => pool.query(text, values),
     async transaction(work) {
       const { client, lost, listener } = await checkOut(pool);
@@ -162,7 +170,7 @@ export async function withDatabase<T>(work: (db: Database) => Promise<T>, config
  */
 export async function openDatabase(config = getConfig()): Promise<{ db: Database; release(): Promise<void> }> {
   if (config.databaseDriver === 'pg') {
-    return { db: wrap((await pgPool(config)) as unknown as PoolLike), release: async () => {} };
+    return { db: wrap((await pgPool(config)) as unknown as PoolLike, true), release: async () => {} };
   }
   const pool = await neonPool(config);
   return { db: wrap(pool), release: () => pool.end().catch(() => {}) };

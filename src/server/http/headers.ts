@@ -3,14 +3,26 @@
  * and that the build writes to `dist/_headers` for Netlify.
  */
 
-/** On every response: pages, assets and functions. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+/** On every path: pages, assets and functions. */
+export const EVERY_PATH_HEADERS: Readonly<Record<string, string>> = {
   'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
   'Permissions-Policy': 'camera=(), geolocation=(), microphone=(self)',
-  'Cross-Origin-Opener-Policy': 'same-origin',
 };
+
+/**
+ * The opener policy of a page. Not on `/*`: /editor needs another value,
+ * and a path matched by two `_headers` rules that set one header may get
+ * both values joined ("same-origin, same-origin-allow-popups", which no
+ * browser accepts) — Netlify documents no order between overlapping
+ * patterns. So each page's own rule carries it (pageRules), and no two
+ * rules that can match one path set the same header (toNetlifyHeadersFile).
+ */
+export const PAGE_OPENER_POLICY = { 'Cross-Origin-Opener-Policy': 'same-origin' } as const;
+
+/** On every response of ours: pages and function answers. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = { ...EVERY_PATH_HEADERS, ...PAGE_OPENER_POLICY };
 
 export interface HeaderRule {
   /** A Netlify `_headers` path pattern: exact, or ending in `/*`. */
@@ -24,16 +36,17 @@ export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
 /**
  * /editor's own policy (decision 0038): decap-cms compiles its config's
  * validators at run time ('unsafe-eval') and injects its styles
- * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in, and in the
- * local mode to `npm run editor`'s proxy on this machine. The public pages
- * and /admin keep their strict, hashed policy.
+ * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in. The
+ * public pages and /admin keep their strict, hashed policy. This is the
+ * deployed policy (dist/_headers); the local server adds `npm run editor`'s
+ * proxy on this machine (EDITOR_LOCAL_CSP), which no deployed editor may reach.
  */
 export const EDITOR_CSP = [
   "default-src 'self'",
   "script-src 'self' 'unsafe-eval'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob: https://avatars.githubusercontent.com https://raw.githubusercontent.com",
-  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com http://127.0.0.1:* http://localhost:*",
+  "connect-src 'self' blob: data: https://api.github.com https://api.netlify.com https://raw.githubusercontent.com",
   "font-src 'self' data:",
   "frame-src 'self' blob:",
   "object-src 'none'",
@@ -42,6 +55,9 @@ export const EDITOR_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** /editor's policy as the local server sends it: the deployed one, and the local mode's proxy on this machine. */
+export const EDITOR_LOCAL_CSP = EDITOR_CSP.replace(/(connect-src [^;]*)/, '$1 http://127.0.0.1:* http://localhost:*');
+
 const EDITOR_HEADERS = {
   'Content-Security-Policy': EDITOR_CSP,
   // Netlify's GitHub sign-in answers in a pop-up that must reach back to this window.
@@ -49,13 +65,22 @@ const EDITOR_HEADERS = {
   'X-Robots-Tag': 'noindex',
 };
 
+/** /editor's rule: `/editor/*` matches /editor itself too, on Netlify and here (matches). */
+export const EDITOR_PATH = '/editor';
+
 export const HEADER_RULES: readonly HeaderRule[] = [
-  { path: '/*', headers: SECURITY_HEADERS },
+  { path: '/*', headers: EVERY_PATH_HEADERS },
   // Fingerprinted build output never changes under the same name.
   { path: '/_astro/*', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
-  { path: '/editor', headers: EDITOR_HEADERS },
-  { path: '/editor/*', headers: { ...EDITOR_HEADERS, 'Cache-Control': 'public, max-age=0, must-revalidate' } },
+  { path: `${EDITOR_PATH}/*`, headers: { ...EDITOR_HEADERS, 'Cache-Control': 'public, max-age=0, must-revalidate' } },
 ];
+
+/** The rules the local server applies: HEADER_RULES, with /editor's local policy (the proxy of `npm run editor`). */
+export const LOCAL_HEADER_RULES: readonly HeaderRule[] = HEADER_RULES.map((rule) =>
+  rule.path === `${EDITOR_PATH}/*`
+    ? { ...rule, headers: { ...rule.headers, 'Content-Security-Policy': EDITOR_LOCAL_CSP } }
+    : rule,
+);
 
 /**
  * Each page's Content-Security-Policy (with its script and style hashes) is
@@ -78,8 +103,11 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'no-store',
 };
 
-function matches(pattern: string, pathname: string): boolean {
-  return pattern.endsWith('/*') ? pathname.startsWith(pattern.slice(0, -1)) : pattern === pathname;
+/** Netlify's matching: `/x/*` matches /x, /x/ and everything under it; other patterns, the path itself. */
+export function matches(pattern: string, pathname: string): boolean {
+  if (!pattern.endsWith('/*')) return pattern === pathname || `${pattern}/` === pathname;
+  const base = pattern.slice(0, -2);
+  return pathname === base || pathname.startsWith(`${base}/`);
 }
 
 /** The headers the rules give a static path; later rules win. */
@@ -90,13 +118,43 @@ export function staticHeadersFor(
   return Object.assign({}, ...rules.filter((rule) => matches(rule.path, pathname)).map((rule) => rule.headers));
 }
 
-/** A rule per page of the build (`/`, `/modelos`, …): HTML is revalidated on every visit. */
-export function pageCacheRules(pagePaths: readonly string[]): HeaderRule[] {
-  return pagePaths.map((pagePath) => ({ path: pagePath, headers: { 'Cache-Control': HTML_CACHE_CONTROL } }));
+/**
+ * A rule per page of the build (`/`, `/modelos`, `/admin/llamada`…): HTML
+ * is revalidated on every visit, and the page keeps its opener to itself.
+ * A page another rule already covers (/editor) keeps that rule's headers.
+ */
+export function pageRules(pagePaths: readonly string[], rules: readonly HeaderRule[] = HEADER_RULES): HeaderRule[] {
+  return pagePaths
+    .filter((pagePath) => !rules.some((rule) => rule.path !== '/*' && matches(rule.path, pagePath)))
+    .map((pagePath) => ({
+      path: pagePath,
+      headers: { 'Cache-Control': HTML_CACHE_CONTROL, ...PAGE_OPENER_POLICY },
+    }));
 }
 
-/** The rules in Netlify's `_headers` file format. */
+/** Two patterns some path matches both of (`/*` and `/editor/*`; `/editor/*` and `/editor`). */
+function overlap(a: string, b: string): boolean {
+  const sample = (pattern: string) => (pattern.endsWith('/*') ? pattern.slice(0, -2) || '/' : pattern);
+  return matches(a, sample(b)) || matches(b, sample(a));
+}
+
+/**
+ * The rules in Netlify's `_headers` file format. Refuses two rules that
+ * can match one path and set the same header: Netlify may send both values
+ * joined by a comma, an invalid policy (see PAGE_OPENER_POLICY).
+ */
 export function toNetlifyHeadersFile(rules: readonly HeaderRule[] = HEADER_RULES): string {
+  rules.forEach((rule, index) => {
+    for (const other of rules.slice(index + 1)) {
+      if (!overlap(rule.path, other.path)) continue;
+      const names = new Set(Object.keys(rule.headers).map((name) => name.toLowerCase()));
+      const both = Object.keys(other.headers).filter((name) => names.has(name.toLowerCase()));
+      if (both.length)
+        throw new Error(
+          `_headers: ${rule.path} and ${other.path} both set ${both.join(', ')} on the paths they share.`,
+        );
+    }
+  });
   return rules
     .map((rule) =>
       [rule.path, ...Object.entries(rule.headers).map(([name, value]) => `  ${name}: ${value}`)].join('\n'),

@@ -3,6 +3,7 @@ import { findTemplate, renderTemplate, templateParameters, templateValues } from
 import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enabledChannels } from '../notifications/queue.ts';
+import { LeadBatcher } from './batch.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { Row } from './rows.ts';
@@ -115,7 +116,7 @@ export async function insertLead(
   ];
   let stored: Stored;
   try {
-    stored = await store(db, values);
+    stored = await storeWithOthers(db, values);
   } catch (error) {
     // A row with this key stored without store_lead's lock (an older deploy): everything was undone; read it.
     if (!idempotency || (error as { hint?: string }).hint !== 'store_lead') throw error;
@@ -124,6 +125,26 @@ export async function insertLead(
   if ('limited' in stored) throw new RateLimited();
   if ('conflict' in stored) throw new IdempotencyConflict();
   return stored;
+}
+
+/** One batcher per shared pool (the local server's): leads waiting at the same moment go in one statement. */
+const batchers = new WeakMap<object, LeadBatcher<Stored>>();
+
+/**
+ * Stores the lead with the others waiting for the same pool at this moment
+ * (src/server/leads/batch.ts, decision 0044); on its own where the pool is
+ * the request's own (Neon's driver on Netlify).
+ */
+function storeWithOthers(db: Database, values: unknown[]): Promise<Stored> {
+  if (!db.shared) return store(db, values);
+  let batcher = batchers.get(db.shared);
+  if (!batcher) {
+    batcher = new LeadBatcher<Stored>(db, store, (args) => (args[2] as { phone: string }).phone);
+    batchers.set(db.shared, batcher);
+  }
+  // The first reply travels as JSON text to store_lead()'s jsonb; inside store_leads()' array it is the object.
+  const firstReply = values[12];
+  return batcher.add(typeof firstReply === 'string' ? [...values.slice(0, 12), JSON.parse(firstReply)] : values);
 }
 
 async function store(db: Queryable, values: unknown[]): Promise<Stored> {

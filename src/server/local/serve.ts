@@ -20,8 +20,9 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts'
 import { clientAddress } from '../http/client-address.ts';
 import {
   BUILD_HEADERS_FILE,
-  HEADER_RULES,
   HTML_CACHE_CONTROL,
+  LOCAL_HEADER_RULES,
+  PAGE_OPENER_POLICY,
   parseBuildHeaders,
   staticHeadersFor,
 } from '../http/headers.ts';
@@ -81,7 +82,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const routes = await loadFunctionRoutes();
   const buildHeaders = path.join(PROJECT_ROOT, BUILD_HEADERS_FILE);
   const headerRules = [
-    ...HEADER_RULES,
+    ...LOCAL_HEADER_RULES,
     ...(existsSync(buildHeaders) ? parseBuildHeaders(await readFile(buildHeaders, 'utf8')) : []),
   ];
   const notFoundPage = path.join(options.distDir, '404.html');
@@ -139,6 +140,9 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     }
     if (response.headers.get('content-type')?.startsWith('text/html')) {
       response.headers.set('Cache-Control', HTML_CACHE_CONTROL);
+      // A page's opener policy, as its own rule gives it on Netlify (pageRules); /editor's rule sets its own.
+      for (const [name, value] of Object.entries(PAGE_OPENER_POLICY))
+        if (!response.headers.has(name)) response.headers.set(name, value);
     }
     return response;
   };

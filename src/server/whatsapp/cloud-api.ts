@@ -54,11 +54,12 @@ export class MediaUnavailable extends Error {
 }
 
 /**
- * A media's bytes: GET {WHATSAPP_API_URL}/{media-id} gives a short-lived URL
- * (`{url, mime_type, file_size}`), fetched with the same token, and only
- * from the configured media hosts (WHATSAPP_API_URL's and
- * WHATSAPP_MEDIA_HOSTS): a URL naming any other host is refused before any
- * request to it, and neither request follows a redirect.
+ * A media's bytes: GET {WHATSAPP_API_URL}/{media-id} (a number) gives a
+ * short-lived URL (`{url, mime_type, file_size}`), fetched with the same
+ * token, only over https (http only when WHATSAPP_API_URL itself is http) and
+ * only from the configured media hosts (WHATSAPP_API_URL's and
+ * WHATSAPP_MEDIA_HOSTS): a URL naming any other host or scheme is refused
+ * before any request to it, and neither request follows a redirect.
  */
 export interface MediaBytes {
   body: ReadableStream<Uint8Array>;
@@ -67,7 +68,11 @@ export interface MediaBytes {
   length: string | null;
 }
 
+/** The platform's media ids are numbers (payload.ts keeps no other): anything else is never put in a URL. */
+export const MEDIA_ID = /^\d{1,64}$/;
+
 export async function fetchMedia(config: WhatsappConfig, mediaId: string): Promise<MediaBytes> {
+  if (!MEDIA_ID.test(mediaId)) throw new MediaUnavailable('Este mensaje no tiene un archivo válido de WhatsApp.', 404);
   const lookup = await fetch(`${config.apiUrl}/${encodeURIComponent(mediaId)}`, {
     headers: { Authorization: `Bearer ${config.token}` },
     redirect: 'error',
@@ -87,7 +92,9 @@ export async function fetchMedia(config: WhatsappConfig, mediaId: string): Promi
   } catch {
     throw new MediaUnavailable('WhatsApp entregó una dirección de archivo no válida.', 502);
   }
-  if (!['https:', 'http:'].includes(url.protocol) || !config.mediaHosts.includes(url.host.toLowerCase())) {
+  // The token goes with the request: only encrypted, unless the configured API itself is plain http (a local fake).
+  const protocols = new URL(config.apiUrl).protocol === 'http:' ? ['https:', 'http:'] : ['https:'];
+  if (!protocols.includes(url.protocol) || !config.mediaHosts.includes(url.host.toLowerCase())) {
     throw new MediaUnavailable('La dirección del archivo no es de WhatsApp: no se descargó.', 502);
   }
   const media = await fetch(url, {

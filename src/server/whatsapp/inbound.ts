@@ -1,4 +1,5 @@
 import { normalizePhone } from '../../lib/forms/phone.ts';
+import { isUuid } from '../../lib/ids.ts';
 import { errorReason } from '../../lib/whatsapp/errors.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -222,12 +223,21 @@ async function recordOptOut(tx: Queryable, contactId: string, word: string): Pro
 export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<boolean> {
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 27))', [status.waMessageId]);
   const failed = status.status === 'failed';
+  // The platform's own words (English) are for the log; the team reads errorReason's Spanish.
+  if (failed) {
+    logJson('warn', {
+      event: 'whatsapp_status_failed',
+      message: status.waMessageId.slice(0, 200),
+      code: status.error?.code ?? null,
+      title: status.error?.title?.slice(0, 300) ?? null,
+    });
+  }
   const values = [
     status.waMessageId,
     status.status,
     status.at.toISOString(),
     failed ? (status.error?.code ?? null) : null,
-    failed ? errorReason(status.error?.code, status.error?.title) : null,
+    failed ? errorReason(status.error?.code) : null,
   ];
   const moved = await tx.query<{ id: string }>(
     `UPDATE whatsapp_messages SET status = $2, status_at = $3, error_code = $4, error_reason = $5
@@ -239,7 +249,7 @@ export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<
   const known = await tx.query('SELECT 1 FROM whatsapp_messages WHERE wa_message_id = $1', [status.waMessageId]);
   if (known.rows.length > 0) return false;
   // Ours, whose send's answer is not stored yet: the callback names it.
-  if (status.callback && /^[0-9a-f-]{36}$/i.test(status.callback)) {
+  if (isUuid(status.callback)) {
     const claimed = await tx.query<{ id: string }>(
       `UPDATE whatsapp_messages SET wa_message_id = $6, status = CASE WHEN whatsapp_status_rank(status) < whatsapp_status_rank($2) THEN $2 ELSE status END,
          status_at = $3, error_code = $4, error_reason = $5, claimed_at = NULL

@@ -1,4 +1,5 @@
 import { MESSAGE_KIND_LABELS, type MessageKind } from '../../lib/whatsapp/contract.ts';
+import { MEDIA_ID } from './cloud-api.ts';
 
 /**
  * The Cloud API's `messages` webhook (Meta's "messages webhook reference"):
@@ -116,7 +117,9 @@ function inbound(message: Json, names: Map<string, string>): InboundMessage | nu
   const type = text(message.type) ?? 'unsupported';
   const kind: MessageKind = KINDS.has(type) ? (type as MessageKind) : 'unsupported';
   const part = object(message[kind]) ?? {};
+  // The platform's media ids are numbers: any other is kept as a message without its file, never fetched.
   const mediaId = MEDIA_KINDS.has(kind) ? text(part.id) : null;
+  const validMedia = mediaId !== null && MEDIA_ID.test(mediaId);
   const referral = object(message.referral);
   const context = object(message.context);
   const body = bodyOf(kind, message).slice(0, 4096);
@@ -127,9 +130,9 @@ function inbound(message: Json, names: Map<string, string>): InboundMessage | nu
     at: timestamp(message.timestamp),
     kind,
     body,
-    media: mediaId
+    media: validMedia
       ? {
-          id: mediaId.slice(0, 200),
+          id: mediaId,
           mime: text(part.mime_type)?.slice(0, 200) ?? null,
           filename: text(part.filename)?.slice(0, 500) ?? null,
         }

@@ -378,15 +378,19 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
     }
   }
   const retry = result.kind === 'unreachable' || result.retry;
-  if (!retry) {
-    await fail(db, message.id, result.code, errorReason(result.code, result.title));
-    logJson('warn', { event: 'whatsapp_send_refused', message: message.id, code: result.code, status: result.status });
-    return 'failed';
-  }
-  if (message.attempts >= SEND_MAX_ATTEMPTS) {
-    const reason =
-      result.kind === 'refused' && result.code !== null ? errorReason(result.code, result.title) : UNREACHABLE_REASON;
-    await fail(db, message.id, result.kind === 'refused' ? result.code : null, reason);
+  if (!retry || message.attempts >= SEND_MAX_ATTEMPTS) {
+    const code = result.kind === 'refused' ? result.code : null;
+    // An outage that outlasted the retries without a code of the platform's is "could not reach".
+    const reason = !retry || code !== null ? errorReason(code) : UNREACHABLE_REASON;
+    await fail(db, message.id, code, reason);
+    // The platform's own words (English) are for the log; the team reads errorReason's Spanish.
+    logJson('warn', {
+      event: result.kind === 'refused' ? 'whatsapp_send_refused' : 'whatsapp_send_unreachable',
+      message: message.id,
+      code,
+      status: result.kind === 'refused' ? result.status : null,
+      title: result.kind === 'refused' ? result.title : result.error.slice(0, 300),
+    });
     return 'failed';
   }
   await db.query('UPDATE whatsapp_messages SET claimed_at = NULL WHERE id = $1', [message.id]);

@@ -22,7 +22,7 @@ export interface OutcomeTarget {
 }
 
 /**
- * The one-tap outcomes of a call or a message (OUTCOMES, src/lib/admin/outcomes.ts):
+ * The one-tap outcomes of a call or a message (OUTCOMES, src/data/outcomes.ts):
  * a button each; it opens a sheet (a native <dialog>) with the proposed next
  * contact (Mérida's time, editable, a warning when it is past), the reason
  * when it closes the contact, and an optional short note. Guardar records it.

@@ -1,7 +1,7 @@
 import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
-import type { AttemptChannel, OutcomeInput } from '../../../lib/admin/outcomes.ts';
+import type { AttemptChannel, OutcomeInput, OutcomeSaved } from '../../../lib/admin/outcomes.ts';
 import type { TeamView } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { ApiError, api } from '../api.ts';
@@ -158,16 +158,21 @@ export const otherContactOf = (error: unknown): OtherContact | null =>
     : null;
 
 /**
- * Records an outcome (POST …/outcomes): the contact's page shows the answer
- * at once; the list, the figures and the badge are fetched again.
+ * Records an outcome (POST …/outcomes): the contact's page shows the
+ * follow-up it answers at once, and its history is fetched again (only
+ * where the page is open: a card needs none of it); the list, the figures
+ * and the badge are fetched again too.
  */
 export function useRecordOutcome(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: OutcomeInput) =>
-      api<ContactDetail>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
-    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics, keys.reminders] },
+      api<OutcomeSaved>(`/api/admin/contacts/${id}/outcomes`, { method: 'POST', json: input }),
+    onSuccess: (saved) =>
+      client.setQueryData<ContactDetail>(keys.contact(id), (before) => before && { ...before, ...saved }),
+    meta: {
+      invalidates: [keys.contact(id), keys.contacts, keys.today, keys.pipeline, keys.metrics, keys.reminders],
+    },
   });
 }
 

@@ -1,0 +1,105 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CountingRelay, startCountingRelay } from '../../../tests/support/counting-relay.ts';
+import { parseConfig } from '../config.ts';
+import { closeDatabase, withDatabase } from '../db/database.ts';
+import { insertLead } from './repository.ts';
+
+/**
+ * Decision 0044 on the real database: leads that wait for the shared pool at
+ * one moment go in one statement (counted at the database's door), and one
+ * lead's trouble stays its own.
+ */
+let relay: CountingRelay;
+let direct: pg.Pool;
+beforeAll(async () => {
+  relay = await startCountingRelay(process.env.DATABASE_URL as string);
+  direct = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+});
+afterAll(async () => {
+  await closeDatabase();
+  await direct.end();
+});
+
+const config = () => parseConfig({ DATABASE_URL: relay.url, DATABASE_DRIVER: 'pg' });
+const uniquePhone = () => `+5297${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const quote = (phone: string, name = 'Lucía Batún') => ({ name, phone, email: null, origin: 'hero' });
+/** Leads sent from one turn of the event loop, as requests whose bodies arrived together. */
+const storeAtOnce = (leads: { phone: string; name?: string }[]) =>
+  Promise.allSettled(
+    leads.map((lead) =>
+      withDatabase((db) => insertLead(db, 'cotizaciones_rapidas', quote(lead.phone, lead.name), null), config()),
+    ),
+  );
+const count = async (text: string, values: unknown[]) => Number((await direct.query(text, values)).rows[0]?.n);
+
+describe('leads stored together', () => {
+  it('twelve leads at one moment: one statement; each stored once with its own contact', async () => {
+    await withDatabase((db) => db.query('SELECT 1'), config()); // the pool's connection is open
+    const phones = Array.from({ length: 12 }, uniquePhone);
+    relay.reset();
+    const results = await storeAtOnce(phones.map((phone) => ({ phone })));
+    expect(relay.roundTrips()).toBe(1);
+    expect(results.map((result) => result.status)).toEqual(phones.map(() => 'fulfilled'));
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM cotizaciones_rapidas l JOIN contacts c ON c.id = l.contact_id
+         WHERE l.phone = ANY ($1) AND c.phone = l.phone`,
+        [phones],
+      ),
+    ).toBe(12);
+  });
+
+  it('one lead refused in the statement: only it fails, nothing of it stays, the other eleven are stored', async () => {
+    await direct.query(`CREATE FUNCTION refuse_one_lead() RETURNS trigger LANGUAGE plpgsql AS $$
+                        BEGIN RAISE EXCEPTION 'refused'; END $$`);
+    await direct.query(`CREATE TRIGGER refuse_one_lead BEFORE INSERT ON cotizaciones_rapidas FOR EACH ROW
+                        WHEN (NEW.name = 'Falla Adrede') EXECUTE FUNCTION refuse_one_lead()`);
+    try {
+      const phones = Array.from({ length: 12 }, uniquePhone);
+      relay.reset();
+      const results = await storeAtOnce(
+        phones.map((phone, i) => ({ phone, name: i === 5 ? 'Falla Adrede' : 'Ana Uc' })),
+      );
+      expect(relay.roundTrips()).toBe(1);
+      expect(results.map((result) => result.status)).toEqual(
+        phones.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')),
+      );
+      expect(await count('SELECT count(*) AS n FROM contacts WHERE phone = $1', [phones[5]])).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(11);
+    } finally {
+      await direct.query('DROP TRIGGER refuse_one_lead ON cotizaciones_rapidas');
+      await direct.query('DROP FUNCTION refuse_one_lead()');
+    }
+  });
+
+  it('a lead whose contact someone holds does not hold up the others: they are stored, it follows once free', async () => {
+    const held = uniquePhone();
+    await withDatabase((db) => insertLead(db, 'cotizaciones_rapidas', quote(held), null), config());
+    const holder = await direct.connect();
+    await holder.query('BEGIN');
+    await holder.query('SELECT 1 FROM contacts WHERE phone = $1 FOR UPDATE', [held]);
+    const others = Array.from({ length: 4 }, uniquePhone);
+    const results = storeAtOnce([held, ...others].map((phone) => ({ phone })));
+    try {
+      // Stored and committed while the held contact is still held (its lead gave up after 2 s and waits alone).
+      await expect
+        .poll(() => count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [others]), {
+          timeout: 20_000,
+        })
+        .toBe(4);
+      expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = $1', [held])).toBe(1);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    expect((await results).map((result) => result.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = $1', [held])).toBe(2);
+  });
+});

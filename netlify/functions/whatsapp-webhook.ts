@@ -3,8 +3,7 @@ import { getConfig } from '../../src/server/config.ts';
 import { readAtMost } from '../../src/server/http/body.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { DATABASE_DOWN, json, jsonError } from '../../src/server/http/responses.ts';
-import { scheduleSoon } from '../../src/server/whatsapp/queue.ts';
-import { handshake, MAX_WEBHOOK_BYTES, signatureValid, storeEvent } from '../../src/server/whatsapp/webhook.ts';
+import { handshake, MAX_WEBHOOK_BYTES, signatureValid, storeDelivery } from '../../src/server/whatsapp/webhook.ts';
 
 const OFF = 'Las conversaciones de WhatsApp no están configuradas.';
 
@@ -13,8 +12,9 @@ const OFF = 'Las conversaciones de WhatsApp no están configuradas.';
  * GET: the verification handshake: `hub.mode=subscribe` and `hub.verify_token`
  * equal to WHATSAPP_VERIFY_TOKEN answer `hub.challenge` as text; otherwise 403.
  * POST: 401 unless X-Hub-Signature-256 is the HMAC-SHA256 of the raw body with
- * WHATSAPP_APP_SECRET; then the delivery is stored (one INSERT) and answered
- * 200 at once; its job, added after the answer, processes it. The platform
+ * WHATSAPP_APP_SECRET; then the delivery is stored (one INSERT with the
+ * deliveries that arrived with it, committed before any of them is answered)
+ * and answered 200; its job, added after the answer, processes it. The platform
  * retries what is not answered 200, so a database down is a 503.
  * Not same-origin: Meta's servers call it; the signature stands for the origin.
  */
@@ -40,7 +40,7 @@ export default endpoints(
       method: 'POST',
       path: '/api/whatsapp/webhook',
       access: 'public',
-      async work({ request, context, database }) {
+      async work({ request, context }) {
         const whatsapp = getConfig().whatsapp;
         if (!whatsapp) return jsonError(404, OFF);
         let raw: Uint8Array | null;
@@ -62,13 +62,13 @@ export default endpoints(
         } catch {
           return jsonError(400, 'Los datos enviados no son JSON válido.');
         }
-        let id: string;
+        let jobs: Promise<void>;
         try {
-          id = await database((db) => storeEvent(db, text));
+          // Committed (with the deliveries that arrived with it) before the answer.
+          ({ jobs } = await storeDelivery(text));
         } catch {
           return jsonError(503, DATABASE_DOWN);
         }
-        const jobs = scheduleSoon([id]);
         context.waitUntil?.(jobs);
         return json(200, {});
       },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeDelivery } from '../../src/server/whatsapp/webhook.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import {
@@ -362,5 +363,90 @@ describe('POST /api/whatsapp/webhook', () => {
     });
     expect(answer.status).toBe(400);
     expect(((await answer.json()) as { error: string }).error).toMatch(/JSON/);
+  });
+
+  it('answers each of many deliveries arriving together by its own merits: the malformed and the forged refused and not stored, every other stored and processed once', async () => {
+    const before = await countRows('whatsapp_webhook_events');
+    const good = Array.from({ length: 24 }, (_, index) =>
+      JSON.stringify(
+        inboundPayload({
+          from: `52199900${String(index).padStart(5, '0')}`,
+          name: `Vecina ${index} Ñ`,
+          content: { body: `Juntos ${index} 🏠` },
+        }),
+      ),
+    );
+    const send = (body: string | Uint8Array<ArrayBuffer>, signature: string) =>
+      fetch(`${server.url}/api/whatsapp/webhook`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Hub-Signature-256': signature },
+        body,
+      });
+    const notJson = '{"object": "whatsapp_business_account", "entry": [';
+    const notUtf8 = Buffer.concat([Buffer.from('{"object": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const deliveries: { body: string | Uint8Array<ArrayBuffer>; signature: string; status: number }[] = [
+      ...good.map((body) => ({ body, signature: sign(body), status: 200 })),
+      { body: notJson, signature: sign(notJson), status: 400 },
+      { body: new Uint8Array(notUtf8), signature: sign(notUtf8), status: 400 },
+      { body: good[0] as string, signature: sign(`${good[0]} `), status: 401 },
+      // The same delivery twice more, at once: stored each time, its message once.
+      { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
+      { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
+    ];
+    // Shuffled, all in flight at once.
+    const order = deliveries.map((_, index) => index).sort(() => Math.random() - 0.5);
+    const answers = await Promise.all(
+      order.map((index) => {
+        const delivery = deliveries[index] as (typeof deliveries)[number];
+        return send(delivery.body, delivery.signature);
+      }),
+    );
+    for (const [position, index] of order.entries()) {
+      expect(answers[position]?.status, `delivery ${index}`).toBe(deliveries[index]?.status);
+    }
+    expect(await countRows('whatsapp_webhook_events')).toBe(before + 26);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body LIKE 'Juntos %'`)).toBe(24);
+    expect(await countRows('whatsapp_messages', `body = 'Juntos 1 🏠'`)).toBe(1);
+    expect(await countRows('contacts', `name LIKE 'Vecina % Ñ'`)).toBe(24);
+  });
+});
+
+describe('the acknowledgement: a group commit (storeDelivery)', () => {
+  const delivery = (index: number, body = `Grupo ${index}`) =>
+    JSON.stringify(
+      inboundPayload({ from: `52199911${String(index).padStart(5, '0')}`, name: 'Grupo', content: { body } }),
+    );
+
+  it('stores deliveries that arrive together in one INSERT, answering each only once its row is committed', async () => {
+    const bodies = Array.from({ length: 20 }, (_, index) => delivery(index));
+    const stored = await Promise.all(bodies.map((body) => storeDelivery(body)));
+    expect(stored).toHaveLength(20);
+    // Each answer came after the commit: its row is there for any other connection to read.
+    const rows = await sql<{ received_at: Date; n: number }>(
+      `SELECT received_at, count(*)::int AS n FROM whatsapp_webhook_events WHERE body = ANY($1) GROUP BY received_at`,
+      [bodies],
+    );
+    // One transaction: one received_at (its now()) for the twenty.
+    expect(rows.map((row) => row.n)).toEqual([20]);
+    await Promise.all(stored.map(({ jobs }) => jobs));
+    await processed();
+    expect(await countRows('whatsapp_messages', `body LIKE 'Grupo %'`)).toBe(20);
+  });
+
+  it('a delivery the database refuses costs the others of its group nothing: they are stored, it alone fails', async () => {
+    // A NUL character: valid UTF-8 that PostgreSQL's text refuses (the endpoint's JSON check never lets one through).
+    const bodies = Array.from({ length: 10 }, (_, index) => delivery(100 + index, `Con vecino roto ${index}`));
+    const broken = `${delivery(199, 'roto')}\u0000`;
+    const outcomes = await Promise.allSettled([...bodies.slice(0, 5), broken, ...bodies.slice(5)].map(storeDelivery));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      ...Array(5).fill('fulfilled'),
+      'rejected',
+      ...Array(5).fill('fulfilled'),
+    ]);
+    expect(await countRows('whatsapp_webhook_events', 'body = ANY($1)', [bodies])).toBe(10);
+    expect(await countRows('whatsapp_webhook_events', `body LIKE '%roto"%'`)).toBe(0);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body LIKE 'Con vecino roto %'`)).toBe(10);
   });
 });

@@ -37,7 +37,9 @@ export async function spawnServer(
   };
   // A variable given as undefined is removed (e.g. DATABASE_URL, to use the embedded database).
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, [path.join(root, script)], {
+  // SERVER_NODE_OPTIONS: flags for the server's node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses them).
+  const flags = process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...flags, path.join(root, script)], {
     cwd: root,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],

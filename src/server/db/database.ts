@@ -103,20 +103,32 @@ function wrap(pool: PoolLike, shared = false): Database {
 const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
-let sharedPgPool: PgPool | undefined;
+// Promises, so that the first calls at once share one pool.
+let sharedPgPool: Promise<PgPool> | undefined;
+let queuePgPool: Promise<PgPool> | undefined;
 
-async function pgPool(config: ServerConfig): Promise<PgPool> {
-  if (!sharedPgPool) {
-    const { default: pg } = await import('pg');
-    sharedPgPool = new pg.Pool({
-      connectionString: requireDatabaseUrl(config),
-      max: config.databasePoolMax,
-      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      statement_timeout: STATEMENT_TIMEOUT_MS,
-    });
-    // An idle client losing its server must not crash the process; the next query reconnects.
-    sharedPgPool.on('error', (error) => logJson('error', { event: 'db_idle_client_error', error: error.message }));
-  }
+/**
+ * Connections of the queue's heavy work (a webhook delivery's processing),
+ * a pool apart from the requests': a burst of deliveries being processed
+ * never holds the connections their acknowledgements and the panel need.
+ */
+export const QUEUE_CONNECTIONS = 2;
+
+async function newPgPool(config: ServerConfig, max: number): Promise<PgPool> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString: requireDatabaseUrl(config),
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+  });
+  // An idle client losing its server must not crash the process; the next query reconnects.
+  pool.on('error', (error) => logJson('error', { event: 'db_idle_client_error', error: error.message }));
+  return pool;
+}
+
+function pgPool(config: ServerConfig): Promise<PgPool> {
+  sharedPgPool ??= newPgPool(config, config.databasePoolMax);
   return sharedPgPool;
 }
 
@@ -164,9 +176,21 @@ export async function openDatabase(config = getConfig()): Promise<{ db: Database
   return { db: wrap(pool), release: () => pool.end().catch(() => {}) };
 }
 
-/** Closes the shared pool (graceful shutdown, end of a test file). */
+/**
+ * `withDatabase` on the queue's own connections (QUEUE_CONNECTIONS of them;
+ * its callers bound their concurrency to that): with Neon's driver, a pool of
+ * the call's own as always.
+ */
+export async function withQueueDatabase<T>(work: (db: Database) => Promise<T>, config = getConfig()): Promise<T> {
+  if (config.databaseDriver !== 'pg') return withDatabase(work, config);
+  queuePgPool ??= newPgPool(config, QUEUE_CONNECTIONS);
+  return work(wrap((await queuePgPool) as unknown as PoolLike));
+}
+
+/** Closes the shared pools (graceful shutdown, end of a test file). */
 export async function closeDatabase(): Promise<void> {
-  const pool = sharedPgPool;
+  const pools = [sharedPgPool, queuePgPool];
   sharedPgPool = undefined;
-  await pool?.end();
+  queuePgPool = undefined;
+  await Promise.all(pools.map(async (pool) => (await pool)?.end()));
 }

@@ -4,6 +4,7 @@ import { errorReason } from '../../lib/whatsapp/errors.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { recordActivity } from '../team/activity.ts';
+import { assignByRoundRobin } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
 
 /**
@@ -47,13 +48,17 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
   outcome.already = false;
   // PostgreSQL cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
   const content = readWebhook(JSON.parse(event.body.replaceAll('\\u0000', '\\ufffd')));
+  // A known contact nobody follows gets the round-robin's next adviser with its message (when it is on).
+  const unassigned = new Set<string>();
   for (const message of content.messages) {
     const stored = await storeInbound(tx, message);
     if (stored) {
       outcome.stored += 1;
-      outcome.inbound.push(stored);
+      outcome.inbound.push({ messageId: stored.messageId, contactId: stored.contactId, created: stored.created });
+      if (stored.unassigned) unassigned.add(stored.contactId);
     }
   }
+  for (const contactId of unassigned) await assignByRoundRobin(tx, contactId);
   for (const status of content.statuses) {
     if (await applyStatus(tx, status)) outcome.statuses += 1;
   }
@@ -94,19 +99,25 @@ function contactName(message: InboundMessage, phone: string): string {
 async function storeInbound(
   tx: Queryable,
   message: InboundMessage,
-): Promise<{ messageId: string; contactId: string; created: boolean } | null> {
+): Promise<(ProcessOutcome['inbound'][number] & { unassigned: boolean }) | null> {
   const phone = normalizePhone(`+${message.from}`);
   if (!phone) {
     logJson('warn', { event: 'whatsapp_number_refused', message: message.waMessageId });
     return null;
   }
-  // A replay (most of them) stops here, before any write.
-  const seen = await tx.query('SELECT 1 FROM whatsapp_messages WHERE wa_message_id = $1', [message.waMessageId]);
-  if (seen.rows.length > 0) return null;
+  // A replay (most of them) stops here, before any write. One round trip: the message, its contact,
+  // and whether the round-robin should give that contact an adviser.
+  const { rows: found } = await tx.query<{ seen: boolean; id: string | null; unassigned: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM whatsapp_messages WHERE wa_message_id = $1) AS seen, c.id,
+            coalesce(c.assigned_to IS NULL AND t.round_robin, false) AS unassigned
+     FROM (SELECT 1) AS one LEFT JOIN team_settings t ON true LEFT JOIN contacts c ON c.phone = $2`,
+    [message.waMessageId, phone],
+  );
+  if (found[0]?.seen !== false) return null;
 
   let created = false;
-  const known = await tx.query<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [phone]);
-  let contactId = known.rows[0]?.id;
+  let contactId = found[0]?.id ?? undefined;
+  let unassigned = found[0]?.unassigned === true;
   if (!contactId) {
     const name = contactName(message, phone);
     const touched = await tx.query<{ id: string }>(
@@ -120,6 +131,8 @@ async function storeInbound(
       [contactId],
     );
     created = fresh.rows[0]?.created === true;
+    // A lead's contact that won the race: the round-robin looks at it (assignByRoundRobin checks).
+    unassigned = !created;
     if (!contactId) throw new Error('touch_contact returned no contact');
   }
 
@@ -178,7 +191,7 @@ async function storeInbound(
     [contactId, message.referral && !created ? JSON.stringify(touchOf(message)) : null],
   );
   if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
-  return { messageId, contactId, created };
+  return { messageId, contactId, created, unassigned };
 }
 
 /** The history's line and the activity log's entry of an opt-out (BAJA / ALTO / STOP). */

@@ -1,20 +1,73 @@
 import type { TaskList } from 'graphile-worker';
 import type { ServerConfig } from '../config.ts';
-import { withDatabase } from '../db/database.ts';
+import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
 import { processEvent } from './inbound.ts';
 import { notifyInbound } from './notify.ts';
 import { PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
 import { sendMessage } from './send.ts';
+import { acknowledging } from './webhook.ts';
 
-/** The conversations' lane of the queue: a webhook delivery to process, a message of ours to send. */
+/**
+ * At most `slots()` of `work` at once (asked again whenever one ends, and
+ * every 50 ms while some wait: the answer may change); the rest wait their
+ * turn in order, in memory, holding no connection. At least one always runs.
+ */
+export function limited(slots: () => number): <T>(work: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  let recheck: NodeJS.Timeout | null = null;
+  const admit = () => {
+    while (waiting.length > 0 && (running === 0 || running < slots())) {
+      running += 1;
+      (waiting.shift() as () => void)();
+    }
+    if (waiting.length > 0 && recheck === null) {
+      recheck = setTimeout(() => {
+        recheck = null;
+        admit();
+      }, 50);
+      recheck.unref();
+    }
+  };
+  return async (work) => {
+    await new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      admit();
+    });
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      admit();
+    }
+  };
+}
+
+/**
+ * Deliveries processed at once: one while the webhook is acknowledging
+ * deliveries (the answers come first; the processing catches up after), as
+ * many as the queue has connections otherwise. One per process: a runner
+ * started again shares it with the one it replaces.
+ */
+const processing = limited(() => (acknowledging() ? 1 : QUEUE_CONNECTIONS));
+
+/**
+ * The conversations' lane of the queue: a webhook delivery to process, a
+ * message of ours to send. Deliveries are processed on the queue's own
+ * connections, as many at once as it has (decision 0039, addendum of
+ * 2026-11-27): the lane's other slots wait in memory, and the requests' pool
+ * stays free for the webhook's acknowledgements and the panel.
+ */
 export function conversationTasks(config: ServerConfig): TaskList {
   return {
     async [PROCESS_EVENT_TASK](payload) {
       const { eventId } = payload as { eventId: string | number };
-      await withDatabase(async (db) => {
-        const outcome = await processEvent(db, eventId);
-        if (outcome.inbound.length > 0) await notifyInbound(db, outcome.inbound, config);
-      }, config);
+      await processing(() =>
+        withQueueDatabase(async (db) => {
+          const outcome = await processEvent(db, eventId);
+          if (outcome.inbound.length > 0) await notifyInbound(db, outcome.inbound, config);
+        }, config),
+      );
     },
     async [SEND_MESSAGE_TASK](payload) {
       const { messageId } = payload as { messageId: string };

@@ -7,22 +7,22 @@ import type { InboundMessageNotice } from '../notifications/render.ts';
 /**
  * Their messages just stored (a webhook event processed): the contact's
  * adviser is told by e-mail (administrators when nobody follows it); an
- * unassigned contact first gets the round-robin's next adviser when it is on
- * (a contact created by the message already got one from touch_contact). One
- * e-mail per contact and member while one is waiting: a burst of messages is
- * one e-mail. The panel's badge counts them regardless (whatsapp_conversations).
+ * unassigned contact already got the round-robin's next adviser, when it is
+ * on, in the messages' own transaction (assignByRoundRobin, called by
+ * processEvent). One e-mail per contact and member while one is waiting: a
+ * burst of messages is one e-mail. The panel's badge counts them regardless
+ * (whatsapp_conversations).
  */
 export async function notifyInbound(
   db: Database,
   inbound: readonly { messageId: string; contactId: string; created: boolean }[],
   config: ServerConfig,
 ): Promise<void> {
+  if (config.notifications.email === null) return;
   const contacts = [...new Set(inbound.map((entry) => entry.contactId))];
   for (const contactId of contacts) {
     try {
       await db.transaction(async (tx) => {
-        await assignByRoundRobin(tx, contactId);
-        if (config.notifications.email === null) return;
         const deliveries = await tx.query<{ id: string }>(
           `WITH assignee AS (
              SELECT u.id FROM users u JOIN contacts c ON c.assigned_to = u.id
@@ -51,8 +51,14 @@ export async function notifyInbound(
   }
 }
 
-/** The round-robin's next adviser for an unassigned contact, when it is on (as touch_contact does for new ones). */
-async function assignByRoundRobin(tx: Queryable, contactId: string): Promise<void> {
+/**
+ * The round-robin's next adviser for an unassigned contact, when it is on (as
+ * touch_contact does for new ones), in the caller's transaction: the one that
+ * stores the contact's message, so the message is never seen in the panel
+ * (nor its e-mail sent) before its contact has an adviser, and a worker that
+ * dies in between leaves neither behind.
+ */
+export async function assignByRoundRobin(tx: Queryable, contactId: string): Promise<void> {
   const { rows } = await tx.query<{ round_robin: boolean }>(
     `SELECT t.round_robin FROM team_settings t, contacts c WHERE c.id = $1 AND c.assigned_to IS NULL`,
     [contactId],

@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
 import { buildEditor } from '../src/editor/build.ts';
-import { staticHeadersFor } from '../src/server/http/headers.ts';
+import { LOCAL_HEADER_RULES, staticHeadersFor } from '../src/server/http/headers.ts';
 
 const port = Number(process.env.EDITOR_PORT ?? 4400);
 const proxyPort = port + 1;
@@ -50,7 +50,8 @@ const server = createServer((request, response) => {
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No existe.');
     return;
   }
-  response.writeHead(200, { ...staticHeadersFor(pathname), 'Content-Type': target.type });
+  // The local mode's policy: the deployed one and this proxy on 127.0.0.1.
+  response.writeHead(200, { ...staticHeadersFor(pathname, LOCAL_HEADER_RULES), 'Content-Type': target.type });
   response.end(readFileSync(path.join(outDir, target.file)));
 });
 server.listen(port, '127.0.0.1', () => {

@@ -13,6 +13,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
@@ -54,10 +55,6 @@ const server = createServer((request, response) => {
   response.writeHead(200, { ...staticHeadersFor(pathname, LOCAL_HEADER_RULES), 'Content-Type': target.type });
   response.end(readFileSync(path.join(outDir, target.file)));
 });
-server.listen(port, '127.0.0.1', () => {
-  console.log(`Editor de contenido: http://127.0.0.1:${port}/editor (archivos de ${root}). Ctrl+C para salir.`);
-});
-
 function stop() {
   proxy.kill('SIGTERM');
   server.close();
@@ -69,4 +66,36 @@ process.on('SIGTERM', stop);
 proxy.on('exit', (code) => {
   if (code) console.error(`El proxy del editor (decap-server) terminó con el código ${code}.`);
   stop();
+});
+
+/** True once something accepts connections on 127.0.0.1:`target`. */
+const accepting = (target: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(target, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+/**
+ * The editor looks for the proxy once, when it opens: it is announced (and
+ * served) only when the proxy answers, or an editor opened too early would
+ * not find it and ask for GitHub instead (seen in the browser story on a busy machine).
+ */
+const PROXY_START_BOUND_MS = 120_000;
+const startedAt = Date.now();
+while (!(await accepting(proxyPort))) {
+  if (proxy.exitCode !== null) break; // its exit handler above says why and stops
+  if (Date.now() - startedAt > PROXY_START_BOUND_MS) {
+    console.error(`El proxy del editor (decap-server) no respondió en el puerto ${proxyPort}.`);
+    proxy.kill('SIGTERM');
+    process.exit(1);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+server.listen(port, '127.0.0.1', () => {
+  console.log(`Editor de contenido: http://127.0.0.1:${port}/editor (archivos de ${root}). Ctrl+C para salir.`);
 });

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createDecipheriv, createECDH, hkdfSync, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { selfSignedCertificate } from './certificate.ts';
 
 /**
  * A fake push service at the network edge (we cannot reach a browser
@@ -43,27 +40,7 @@ export interface PushService {
 }
 
 export async function startPushService(): Promise<PushService> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'push-service-'));
-  const [keyFile, caFile] = [path.join(directory, 'key.pem'), path.join(directory, 'cert.pem')];
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    keyFile,
-    '-out',
-    caFile,
-  ]);
+  const { keyFile, caFile } = await selfSignedCertificate('push-service-');
   const requests: PushRequest[] = [];
   const goneEndpoints = new Set<string>();
   const server = createServer({ key: await readFile(keyFile), cert: await readFile(caFile) }, (request, response) => {

@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
+import { selfSignedCertificate } from './certificate.ts';
 
 /**
  * A fake of the WhatsApp Business Platform's Cloud API on 127.0.0.1, written
@@ -78,32 +75,6 @@ export async function until<T>(read: () => T, done: (value: T) => boolean, timeo
 }
 
 export const MEDIA_BYTES = Buffer.from('fake-jpeg-bytes \u00e1\u00e9');
-
-/** A self-signed certificate for 127.0.0.1, valid a day. */
-async function certificate(): Promise<{ keyFile: string; caFile: string }> {
-  const directory = await mkdtemp(path.join(os.tmpdir(), 'whatsapp-platform-'));
-  const [keyFile, caFile] = [path.join(directory, 'key.pem'), path.join(directory, 'cert.pem')];
-  await promisify(execFile)('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
-    '-nodes',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-    '-addext',
-    'subjectAltName=IP:127.0.0.1',
-    '-keyout',
-    keyFile,
-    '-out',
-    caFile,
-  ]);
-  return { keyFile, caFile };
-}
 
 /**
  * `port`: a fixed one (the e2e server is configured before the story starts the fake); 0, any free one.
@@ -186,7 +157,7 @@ export async function startFakePlatform(options: { port?: number; tls?: boolean 
     }
     answer(404, { error: { message: 'Unknown path', code: 100 } });
   };
-  const tls = options.tls ? await certificate() : null;
+  const tls = options.tls ? await selfSignedCertificate('whatsapp-platform-') : null;
   const server = tls
     ? createTlsServer({ key: await readFile(tls.keyFile), cert: await readFile(tls.caFile) }, listener)
     : createServer(listener);

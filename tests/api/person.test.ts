@@ -15,6 +15,7 @@ import {
   wamid,
   whatsappEnv,
 } from '../support/whatsapp-platform.ts';
+import { webhookEventsProcessed } from '../support/whatsapp-queue.ts';
 
 /** Issue #14: consent on record with each lead, and the person's rights of access and cancellation (ARCO). */
 let server: RunningServer;
@@ -119,13 +120,7 @@ describe('a person’s data (ARCO)', () => {
   const TEXTS = ['<b>hola</b>', '=HYPERLINK("http://x")', '+1+1'];
 
   /** Every stored delivery processed by the queue. */
-  async function processed(): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while ((await countRows('whatsapp_webhook_events', 'processed_at IS NULL')) > 0) {
-      if (Date.now() > deadline) throw new Error(`webhook events still unprocessed:\n${server.output().slice(-3000)}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
+  const processed = () => webhookEventsProcessed(server);
 
   async function aPersonWithEverything(): Promise<string> {
     expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: NAME, phone: PHONE }))).status).toBe(

@@ -10,6 +10,7 @@ import {
   startFakePlatform,
   whatsappEnv,
 } from '../support/whatsapp-platform.ts';
+import { webhookEventsProcessed } from '../support/whatsapp-queue.ts';
 
 /**
  * Issue #27, the inbox: "unassigned ones follow the round-robin when it is
@@ -37,13 +38,7 @@ afterAll(async () => {
 });
 
 /** Every stored delivery processed by the queue. */
-async function processed(): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await countRows('whatsapp_webhook_events', 'processed_at IS NULL')) > 0) {
-    if (Date.now() > deadline) throw new Error(`webhook events still unprocessed:\n${server.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const processed = () => webhookEventsProcessed(server);
 
 async function roundRobin(on: boolean): Promise<void> {
   const answer = await call(admin, '/api/admin/team/settings', {

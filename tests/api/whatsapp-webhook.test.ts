@@ -14,6 +14,7 @@ import {
   wamid,
   whatsappEnv,
 } from '../support/whatsapp-platform.ts';
+import { webhookEventsProcessed } from '../support/whatsapp-queue.ts';
 
 /** Issue #27, item 1: the Cloud API's webhook, received, signed, stored once, processed from the queue. */
 let server: RunningServer;
@@ -29,13 +30,7 @@ afterAll(async () => {
 });
 
 /** Every stored delivery processed by the queue. */
-async function processed(): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while ((await countRows('whatsapp_webhook_events', 'processed_at IS NULL')) > 0) {
-    if (Date.now() > deadline) throw new Error(`webhook events still unprocessed:\n${server.output().slice(-3000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const processed = () => webhookEventsProcessed(server);
 
 describe('GET /api/whatsapp/webhook (the verification handshake)', () => {
   it('answers the challenge as text for our verify token, 403 otherwise', async () => {

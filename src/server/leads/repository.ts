@@ -56,16 +56,17 @@ type Stored =
  * WhatsApp (its notice's version is on the row); otherwise null, and
  * store_lead() stores none.
  */
-function firstReplyOf(row: Row): string | null {
+function firstReplyOf(row: Row): { template: string; body: string; parameters: unknown } | null {
   const name = getConfig().whatsapp?.firstReplyTemplate;
   const template = name ? findTemplate(name) : undefined;
   if (!template || !row.whatsapp_notice_version) return null;
   const values = templateValues({ name: String(row.name) });
-  return JSON.stringify({
+  // An object: pg sends it as JSON to store_lead()'s jsonb, and store_leads()' array carries it as it is.
+  return {
     template: template.name,
     body: renderTemplate(template, values),
     parameters: templateParameters(template, values),
-  });
+  };
 }
 
 /**
@@ -142,9 +143,7 @@ function storeWithOthers(db: Database, values: unknown[]): Promise<Stored> {
     batcher = new LeadBatcher<Stored>(db, store, (args) => (args[2] as { phone: string }).phone);
     batchers.set(db.shared, batcher);
   }
-  // The first reply travels as JSON text to store_lead()'s jsonb; inside store_leads()' array it is the object.
-  const firstReply = values[12];
-  return batcher.add(typeof firstReply === 'string' ? [...values.slice(0, 12), JSON.parse(firstReply)] : values);
+  return batcher.add(values);
 }
 
 async function store(db: Queryable, values: unknown[]): Promise<Stored> {

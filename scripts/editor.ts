@@ -55,11 +55,12 @@ const server = createServer((request, response) => {
   response.writeHead(200, { ...staticHeadersFor(pathname, LOCAL_HEADER_RULES), 'Content-Type': target.type });
   response.end(readFileSync(path.join(outDir, target.file)));
 });
+/** Stops both, and exits once the proxy has (its port is free for the next `npm run editor`). */
 function stop() {
-  proxy.kill('SIGTERM');
   server.close();
   rmSync(outDir, { recursive: true, force: true });
-  process.exit(0);
+  if (proxy.exitCode !== null || proxy.signalCode !== null) process.exit(0);
+  proxy.kill('SIGTERM');
 }
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

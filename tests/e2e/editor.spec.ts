@@ -43,8 +43,13 @@ test.beforeAll(async ({ browserName: _ }, info) => {
   });
 });
 
-test.afterAll(() => {
-  editor?.kill('SIGTERM');
+test.afterAll(async () => {
+  // Its ports are free for the next run (a repeat) only once it and its proxy have exited.
+  if (editor && editor.exitCode === null && editor.signalCode === null) {
+    const exited = new Promise((resolve) => editor.once('exit', resolve));
+    editor.kill('SIGTERM');
+    await exited;
+  }
   if (copy) rmSync(copy, { recursive: true, force: true });
 });
 

@@ -3,7 +3,8 @@ import { CHANNEL_OFF } from '../../src/lib/admin/notifications.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { deliver } from '../../src/server/notifications/deliver.ts';
-import { CONCURRENCY, maintainQueue } from '../../src/server/notifications/worker.ts';
+import { FRESH_BATCH } from '../../src/server/notifications/queue.ts';
+import { maintainQueue } from '../../src/server/notifications/worker.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import {
@@ -141,9 +142,9 @@ describe('a worker killed in the middle of a batch', () => {
     const delivered = deliveredIds().filter((id) => ids.includes(id));
     expect(new Set(delivered).size).toBe(30);
     const twice = delivered.length - 30;
-    // At most one per delivery in flight when the worker died (CONCURRENCY at a time), and only
+    // At most one per delivery in flight when the worker died (FRESH_BATCH at a time), and only
     // those the receiver had accepted: the delivery id lets the receiver drop the copy.
-    expect(twice).toBeLessThanOrEqual(CONCURRENCY);
+    expect(twice).toBeLessThanOrEqual(FRESH_BATCH);
     expect(beforeRestart.size).toBeGreaterThanOrEqual(8);
     const states = await sql<{ status: string; count: number }>(
       `SELECT status, count(*)::int AS count FROM notification_deliveries WHERE lead_id = ANY($1::uuid[]) GROUP BY status`,

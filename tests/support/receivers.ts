@@ -156,6 +156,8 @@ interface HttpReceiver {
   failing(value: boolean): void;
   /** Wait this long before answering each request. */
   delay(ms: number): void;
+  /** The most requests it has been answering at one moment. */
+  mostAtOnce(): number;
   close(): Promise<void>;
 }
 
@@ -167,7 +169,14 @@ async function startHttpReceiver(
   const refused: ReceivedRequest[] = [];
   let failing = false;
   let delayMs = 0;
+  let inFlight = 0;
+  let mostAtOnce = 0;
   const handle = (request: IncomingMessage, response: ServerResponse) => {
+    inFlight += 1;
+    mostAtOnce = Math.max(mostAtOnce, inFlight);
+    response.on('close', () => {
+      inFlight -= 1;
+    });
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', async () => {
@@ -216,6 +225,7 @@ async function startHttpReceiver(
     delay: (ms) => {
       delayMs = ms;
     },
+    mostAtOnce: () => mostAtOnce,
     close: () => (server.listening ? close() : Promise.resolve()),
   };
 }

@@ -14,7 +14,7 @@ import {
   type StoredLead,
 } from '../leads/repository.ts';
 import { logJson } from '../log.ts';
-import { scheduleSoon } from '../notifications/queue.ts';
+import { enabledChannels, scheduleSoon } from '../notifications/queue.ts';
 import { deliverSoon } from '../notifications/soon.ts';
 import { scheduleSoon as scheduleWhatsappSoon } from '../whatsapp/queue.ts';
 import { readJsonObject } from './body.ts';
@@ -90,8 +90,8 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
           : null;
         const { lead, answer } = await endpoint.save(db, parsed.data, idempotency, { rule, subject });
         if (lead.deliveries.length > 0) {
-          // Their jobs, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
-          const jobs = scheduleSoon(lead.deliveries);
+          // Their channels' jobs woken, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
+          const jobs = scheduleSoon(enabledChannels());
           context.waitUntil?.(Promise.all([jobs, deliverSoon(lead.deliveries)]));
         }
         // The instant first reply by WhatsApp: its job, with others' (the queue's upkeep adds a lost one).

@@ -102,4 +102,55 @@ describe('leads stored together', () => {
     ]);
     expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = $1', [held])).toBe(2);
   });
+
+  it('deliveries stored together (0025): each lead answers with its own, in its channels’ order; a failed lead has none', async () => {
+    const lead = (phone: string, channels: string[], returning: string[] = []) => [
+      'cotizaciones_rapidas',
+      quote(phone),
+      { phone, name: 'Lucía Batún', email: null, municipality: null, buyer: false, touch: {} },
+      null,
+      null,
+      'quick-quotes',
+      channels,
+      returning,
+      null,
+      null,
+      null,
+      0,
+      null,
+    ];
+    const phones = Array.from({ length: 3 }, uniquePhone);
+    const { rows } = await direct.query<{ outcomes: Record<string, Record<string, unknown>>[] }>(
+      'SELECT store_leads($1::jsonb) AS outcomes',
+      [
+        JSON.stringify([
+          lead(phones[0] as string, ['webhook', 'email']),
+          lead('no es un teléfono', ['email']),
+          lead(phones[1] as string, []),
+          lead(phones[2] as string, ['whatsapp', 'webhook', 'email'], ['contact_id']),
+        ]),
+      ],
+    );
+    const [first, refused, none, last] = rows[0]?.outcomes ?? [];
+    expect(refused?.error).toMatchObject({ code: '23514' });
+    expect(none?.stored).toMatchObject({ created: true, deliveries: [] });
+    // The contact asked for by store_leads itself is not in an answer that did not ask for it.
+    expect(Object.keys(first?.stored?.values as object)).toEqual(['id']);
+    expect(Object.keys(last?.stored?.values as object).sort()).toEqual(['contact_id', 'id']);
+    for (const [outcome, channels] of [
+      [first, ['webhook', 'email']],
+      [last, ['whatsapp', 'webhook', 'email']],
+    ] as const) {
+      const stored = outcome?.stored as { id: string; deliveries: string[] };
+      const { rows: deliveries } = await direct.query<{ channel: string; lead_id: string; contact_ok: boolean }>(
+        `SELECT d.channel, d.lead_id, d.contact_id = l.contact_id AS contact_ok
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS wanted (id, position)
+         JOIN notification_deliveries d ON d.id = wanted.id JOIN cotizaciones_rapidas l ON l.id = d.lead_id
+         ORDER BY wanted.position`,
+        [stored.deliveries],
+      );
+      expect(deliveries).toEqual(channels.map((channel) => ({ channel, lead_id: stored.id, contact_ok: true })));
+    }
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(3);
+  });
 });

@@ -7,7 +7,7 @@ import { type ChannelModule, type Notice, PermanentFailure } from './channels/ch
 import { type ChannelSettings, channelSettings } from './channels/configured.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
-import { scheduleDeliveries } from './queue.ts';
+import { FRESH, scheduleDeliveries } from './queue.ts';
 import { reminderMessage } from './reminders.ts';
 import { dailySummary } from './summary.ts';
 
@@ -47,21 +47,63 @@ export const sendDeadlineMs = (lockTimeoutSeconds: number): number => Math.min(1
  * the delivery id (the lead's id) lets it tell (docs/webhook.md).
  */
 export async function deliver(db: Database, deliveryId: string, config: ServerConfig): Promise<DeliveryOutcome> {
-  const { lockTimeoutSeconds, retryDelays } = config.notifications;
+  const { lockTimeoutSeconds } = config.notifications;
   const { rows } = await db.query<DeliveryRow>(
-    `UPDATE notification_deliveries
-     SET status = 'sending', claimed_at = now(), claim_id = gen_random_uuid(), attempts = attempts + 1,
-         updated_at = now()
+    `UPDATE notification_deliveries SET ${CLAIM}
      WHERE id = $1
        AND (next_attempt_at IS NULL OR next_attempt_at <= now())
        AND (status = 'pending' OR (status = 'sending' AND claimed_at < now() - make_interval(secs => $2)))
-     RETURNING id, purpose, channel, lead_kind, lead_id, summary_day::text, contact_id, recipient_id, remind_at,
-               attempts, claim_id`,
+     RETURNING ${CLAIMED}`,
     [deliveryId, lockTimeoutSeconds],
   );
   const delivery = rows[0];
   if (!delivery) return notClaimed(db, deliveryId, lockTimeoutSeconds);
+  return sendClaimed(db, delivery, config);
+}
 
+/** A claim: the row is this sender's (status `sending`, a fresh token) until it records the outcome. */
+const CLAIM = `status = 'sending', claimed_at = now(), claim_id = gen_random_uuid(), attempts = attempts + 1,
+               updated_at = now()`;
+const CLAIMED = `id, purpose, channel, lead_kind, lead_id, summary_day::text, contact_id, recipient_id, remind_at,
+                 attempts, claim_id`;
+
+/**
+ * The fresh job's run (queue.ts, wakeFresh): claims the oldest `limit`
+ * deliveries of leads never tried of `channel` (and any a dead run left
+ * `sending` past the lock timeout) in one statement, skipping any that
+ * another run is claiming (two runs never take the same one), and
+ * sends them side by side, each as `deliver` would. Answers how many it
+ * claimed. Rejects when a send's outcome could not be recorded (the
+ * database failed): the others' outcomes are recorded all the same, and
+ * what is left `sending` is taken over after the lock timeout.
+ */
+export async function deliverFresh(
+  db: Database,
+  channel: NotificationChannel,
+  limit: number,
+  config: ServerConfig,
+): Promise<number> {
+  const { rows } = await db.query<DeliveryRow>(
+    `UPDATE notification_deliveries SET ${CLAIM}
+     WHERE id IN (
+       SELECT d.id FROM notification_deliveries d
+       WHERE d.channel = $1
+         AND ((${FRESH})
+              -- A lead's claimed by a run that died (the process was killed): taken over, as deliver() does.
+              OR (d.purpose = 'lead' AND d.status = 'sending' AND d.claimed_at < now() - make_interval(secs => $3)))
+       ORDER BY d.updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+     RETURNING ${CLAIMED}`,
+    [channel, limit, config.notifications.lockTimeoutSeconds],
+  );
+  const results = await Promise.allSettled(rows.map((delivery) => sendClaimed(db, delivery, config)));
+  const failed = results.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return rows.length;
+}
+
+/** Sends a delivery this sender has claimed and records the outcome under its claim. */
+async function sendClaimed(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<DeliveryOutcome> {
+  const { lockTimeoutSeconds, retryDelays } = config.notifications;
   let receipt: string;
   try {
     const sent = await withDeadline(send(db, delivery, config), sendDeadlineMs(lockTimeoutSeconds));

@@ -7,9 +7,16 @@ import { logJson } from '../log.ts';
 import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
 import { conversationTasks } from '../whatsapp/jobs.ts';
 import { channelOn } from './channels/configured.ts';
-import { deliver } from './deliver.ts';
+import { deliver, deliverFresh } from './deliver.ts';
 import { sendPushReminder } from './push.ts';
-import { deliverTask, enabledChannels, LEGACY_DELIVER_TASK, scheduleDeliveries } from './queue.ts';
+import {
+  deliverTask,
+  enabledChannels,
+  FRESH_BATCH,
+  LEGACY_DELIVER_TASK,
+  scheduleDeliveries,
+  wakeFresh,
+} from './queue.ts';
 import { PUSH_TASK, type PushJob, REMINDER_TASK, runReminder } from './reminders.ts';
 
 // Each channel's graphile-worker runner (its tasks, options and pool), from the one list of
@@ -51,10 +58,13 @@ export interface Lane {
  * task, and a delivery whose channel is now off fails at once, saying why.
  */
 export function lanes(config: ServerConfig): Lane[] {
-  const send: Task = async (payload) => {
-    const { deliveryId } = payload as { deliveryId: string };
-    await withDatabase((db) => deliver(db, deliveryId, config), config);
-  };
+  const send =
+    (channel: NotificationChannel): Task =>
+    async (payload) => {
+      const { deliveryId, fresh } = payload as { deliveryId?: string; fresh?: boolean };
+      if (fresh) await sendFresh(channel, config);
+      else await withDatabase((db) => deliver(db, deliveryId as string, config), config);
+    };
   const quick: TaskList = {
     async [LEGACY_DELIVER_TASK](payload) {
       const { deliveryId } = payload as { deliveryId: string };
@@ -63,13 +73,13 @@ export function lanes(config: ServerConfig): Lane[] {
     },
   };
   for (const channel of NOTIFICATION_CHANNELS) {
-    if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send;
+    if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send(channel);
   }
   const channels: Lane[] = enabledChannels(config.notifications).map((channel) => ({
     channel,
     tasks: {
       ...quick,
-      [deliverTask(channel)]: send,
+      [deliverTask(channel)]: send(channel),
       ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
     },
   }));
@@ -88,6 +98,33 @@ export function lanes(config: ServerConfig): Lane[] {
     },
   };
   return [...channels, { channel: 'reminders', tasks: reminders }];
+}
+
+/** The channels whose fresh job is running in this process, and whether it was woken again meanwhile. */
+const freshRuns = new Map<NotificationChannel, { again: boolean }>();
+
+/**
+ * A run of a channel's fresh job: FRESH_BATCH of its leads' deliveries at
+ * a time, one run at a time in this process (a channel has at most that many
+ * sends in flight). A job that starts while another runs leaves its work to
+ * that one, which wakes a new job when it ends (as it does after a full
+ * batch: more may wait; it is running, so the key goes to a new job).
+ */
+async function sendFresh(channel: NotificationChannel, config: ServerConfig): Promise<void> {
+  const running = freshRuns.get(channel);
+  if (running) {
+    running.again = true;
+    return;
+  }
+  const run = { again: false };
+  freshRuns.set(channel, run);
+  let claimed = 0;
+  try {
+    claimed = await withDatabase((db) => deliverFresh(db, channel, FRESH_BATCH, config), config);
+  } finally {
+    freshRuns.delete(channel);
+    if (claimed === FRESH_BATCH || run.again) await withDatabase((db) => wakeFresh(db, [channel]), config);
+  }
 }
 
 /** A runner's options, on the worker's pool (see workerPool). */

@@ -7,6 +7,7 @@ import {
 import { getConfig, type NotificationConfig } from '../config.ts';
 import { type Queryable, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { coalesced } from '../queue/coalesce.ts';
 import { channelOn } from './channels/configured.ts';
 
 /** The tasks' common prefix: a delivery's task is this and its channel. */
@@ -49,35 +50,72 @@ export async function enqueueLeadNotifications(
   return rows[0]?.ids ?? [];
 }
 
-let waiting: string[] = [];
-let flushing: Promise<void> | null = null;
+/**
+ * Deliveries never tried that one run of a channel's fresh job sends, side
+ * by side (so the run lasts one send at most, bounded like any): the
+ * channel's sends in flight, as many as its runner's slots were before.
+ */
+export const FRESH_BATCH = 8;
+
+/** A delivery `d` of a lead never tried: its channel's fresh job sends it (SQL). */
+export const FRESH = `d.status = 'pending' AND d.attempts = 0 AND d.claimed_at IS NULL AND d.next_attempt_at IS NULL
+  AND d.purpose = 'lead'`;
+
+/** A channel's fresh job's key is this and the channel: one waiting per channel at most, however many leads arrive. */
+export const FRESH_KEY_PREFIX = 'fresh:';
 
 /**
- * Adds the jobs of deliveries just stored with their lead (store_lead()
- * records them without jobs), right after the answer and many at once: one
- * add_jobs, so one NOTIFY, for every lead answered meanwhile instead of one
- * per lead (transactions that NOTIFY commit one at a time; decision 0030).
- * Resolves when they are added; never throws: a delivery left without a
- * job (an error here, the process killed) is queued by maintainQueue.
+ * Wakes the fresh job of each channel (decision 0045): the deliveries a lead
+ * stored with it (store_lead() records them without jobs) are sent by their
+ * channel's one fresh job, which takes the oldest never tried, a batch at a
+ * time, until none is left (deliverFresh). Adding it while one waits only
+ * moves that one (its key); while one runs, it adds the next, which claims
+ * other deliveries. A busy minute's thousands of leads leave a job or two
+ * per channel in the queue, not one per delivery, and the queue every
+ * runner searches stays short. A delivery that fails, or one taken over, gets a job of its own
+ * (scheduleDeliveries).
  */
-export function scheduleSoon(ids: readonly string[]): Promise<void> {
-  waiting.push(...ids);
-  flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    const batch = waiting;
-    waiting = [];
-    flushing = null;
+export async function wakeFresh(db: Queryable, channels: readonly string[]): Promise<void> {
+  if (channels.length === 0) return;
+  await db.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($1::text || channel, '{"fresh": true}'::json, NULL, now(), 3, $2::text || channel, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($3::text[]) AS channel
+     ))`,
+    [TASK_PREFIX, FRESH_KEY_PREFIX, [...new Set(channels)]],
+  );
+}
+
+/**
+ * The least time between two wakes by one process. Each wake NOTIFYs, and
+ * each NOTIFY sets every idle runner's slots looking for work: at a thousand
+ * leads a second, waking after every answer cost a tenth of the leads
+ * stored (bench:api). A lead's notifications leave at most this much later.
+ */
+const WAKE_GAP_MS = 50;
+
+/**
+ * Wakes the fresh jobs of the channels of deliveries just stored with their
+ * lead, right after the answer and for many leads at once: one add_jobs, so
+ * one NOTIFY, for every lead answered meanwhile, and one such transaction
+ * at a time (decisions 0030, 0045). Resolves when done; never throws: a
+ * delivery left waiting (an error here, the process killed) is found by
+ * maintainQueue, which wakes its channel.
+ */
+export const scheduleSoon = coalesced<NotificationChannel>(
+  async (channels) => {
     try {
-      await withDatabase((db) => scheduleDeliveries(db, batch, null));
+      await withDatabase((db) => wakeFresh(db, channels));
     } catch (error) {
       logJson('warn', {
         event: 'notification_jobs_deferred',
-        deliveries: batch.length,
+        channels: [...new Set(channels)].join(','),
         error: (error as Error).message,
       });
     }
-  });
-  return flushing;
-}
+  },
+  { gapMs: WAKE_GAP_MS },
+);
 
 /**
  * Adds (or moves) the job of each delivery, under its channel's task: one job

@@ -1,10 +1,11 @@
 import { type Runner, run } from 'graphile-worker';
+import { NOTIFICATION_CHANNELS } from '../../lib/admin/notifications.ts';
 import { getConfig, type ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { maintainWhatsapp } from '../whatsapp/queue.ts';
 import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
-import { scheduleDeliveries } from './queue.ts';
+import { FRESH, FRESH_KEY_PREFIX, scheduleDeliveries, wakeFresh } from './queue.ts';
 import { remindersOn, requeueLostReminders } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
 
@@ -17,8 +18,9 @@ export { CONCURRENCY } from './lanes.ts';
  * - jobs locked longer than the lock timeout belong to a worker that died:
  *   unlock them (graphile-worker itself waits 4 hours);
  * - a delivery still pending or sending without a live job (its job gave up
- *   after database errors, or a lead's never came: the process died between
- *   the answer and scheduleSoon) gets one: nothing is forgotten;
+ *   after database errors) gets one, and a channel whose leads' deliveries
+ *   wait without its fresh job (the process died between the answer and
+ *   scheduleSoon) has it woken: nothing is forgotten;
  * - the daily summary is queued once it is 8:00 in Mérida.
  */
 export async function maintainQueue(db: Database, config: ServerConfig, now = new Date()): Promise<void> {
@@ -33,9 +35,11 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
   const orphans = await db.query<{ id: string; next_attempt_at: Date | null }>(
     `SELECT d.id, d.next_attempt_at FROM notification_deliveries d
      WHERE d.status IN ('pending', 'sending')
-       -- A lead's deliveries get their jobs just after its answer (scheduleSoon): one never tried, 10 s on.
+       -- One never tried is queued with its own job in its transaction: 10 s on, it has none.
        AND d.updated_at < now() - CASE WHEN d.status = 'pending' AND d.attempts = 0 AND d.claimed_at IS NULL
                                        THEN interval '10 seconds' ELSE interval '1 minute' END
+       -- A lead's never tried are its channel's fresh job's (below).
+       AND NOT (${FRESH})
        AND NOT EXISTS (
          SELECT 1 FROM graphile_worker.jobs j
          WHERE j.key = 'delivery:' || d.id AND j.attempts < j.max_attempts
@@ -51,6 +55,26 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
       ),
     );
     logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
+  }
+  // A lead's deliveries wake their channel's fresh job just after its answer (scheduleSoon): one still
+  // waiting 10 s on without that job (the process died between the answer and the wake) wakes it now.
+  const asleep = await db.query<{ channel: string }>(
+    `SELECT channel FROM unnest($1::text[]) AS channel
+     WHERE EXISTS (
+         SELECT 1 FROM notification_deliveries d
+         WHERE ${FRESH} AND d.channel = channel.channel AND d.updated_at < now() - interval '10 seconds'
+       )
+       AND NOT EXISTS (
+         SELECT 1 FROM graphile_worker.jobs j WHERE j.key = $2::text || channel.channel AND j.attempts < j.max_attempts
+       )`,
+    [NOTIFICATION_CHANNELS, FRESH_KEY_PREFIX],
+  );
+  if (asleep.rows.length > 0) {
+    await wakeFresh(
+      db,
+      asleep.rows.map((row) => row.channel),
+    );
+    logJson('warn', { event: 'notification_woken', channels: asleep.rows.map((row) => row.channel).join(',') });
   }
   await ensureDailySummary(db, now, config.notifications.email !== null);
   if (config.whatsapp !== null) await maintainWhatsapp(db);

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../db/database.ts';
 import { withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { coalesced } from '../queue/coalesce.ts';
 
 /** A stored delivery of the webhook to process (payload {eventId}). */
 export const PROCESS_EVENT_TASK = 'whatsapp_process_event';
@@ -36,40 +37,35 @@ export async function scheduleSends(db: Queryable, ids: readonly string[], runAt
   );
 }
 
-let waitingEvents: string[] = [];
-let waitingSends: string[] = [];
-let flushing: Promise<void> | null = null;
+/** A job to add after an answer: an event stored by the webhook, or a message of ours (a first reply). */
+type Soon = { event: string } | { send: string };
+
+const addSoon = coalesced<Soon>(async (batch) => {
+  const events = batch.flatMap((item) => ('event' in item ? [item.event] : []));
+  const sends = batch.flatMap((item) => ('send' in item ? [item.send] : []));
+  try {
+    await withDatabase(async (db) => {
+      await scheduleEvents(db, events);
+      await scheduleSends(db, sends);
+    });
+  } catch (error) {
+    logJson('warn', {
+      event: 'whatsapp_jobs_deferred',
+      events: events.length,
+      sends: sends.length,
+      error: (error as Error).message,
+    });
+  }
+});
 
 /**
  * The jobs of events stored by the webhook's answers and of messages stored
  * by a lead (its first reply), added right after those answers, many at
- * once. Never throws: what is left without a job is queued by
- * maintainWhatsapp within seconds.
+ * once and one such transaction at a time (decision 0045). Never throws:
+ * what is left without a job is queued by maintainWhatsapp within seconds.
  */
 export function scheduleSoon(events: readonly (string | number)[], sends: readonly string[] = []): Promise<void> {
-  waitingEvents.push(...events.map(String));
-  waitingSends.push(...sends);
-  flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-    const eventBatch = waitingEvents;
-    const sendBatch = waitingSends;
-    waitingEvents = [];
-    waitingSends = [];
-    flushing = null;
-    try {
-      await withDatabase(async (db) => {
-        await scheduleEvents(db, eventBatch);
-        await scheduleSends(db, sendBatch);
-      });
-    } catch (error) {
-      logJson('warn', {
-        event: 'whatsapp_jobs_deferred',
-        events: eventBatch.length,
-        sends: sendBatch.length,
-        error: (error as Error).message,
-      });
-    }
-  });
-  return flushing;
+  return addSoon([...events.map((id) => ({ event: String(id) })), ...sends.map((id) => ({ send: id }))]);
 }
 
 /**

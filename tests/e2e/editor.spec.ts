@@ -72,6 +72,13 @@ function item(page: Page, name: string): Locator {
     .filter({ has: page.locator('[class*="NestedObjectLabel"]', { hasText: new RegExp(`^${name}$`) }) });
 }
 
+/**
+ * How long a collection's preview may take to appear beside its form: Decap renders it in an iframe
+ * when the entry opens, and under the whole suite on two cores the gallery's 17 images once took
+ * longer than the 5 s of a plain expect (a full run failed so; the preview was there just after).
+ */
+const PREVIEW = { timeout: 20_000 };
+
 test('marketing changes a price and adds a model with its photo; the built /modelos shows both, photo included', async ({
   page,
 }, info) => {
@@ -86,7 +93,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await meridian.locator('button').first().click();
   await meridian.getByLabel('Precio "desde", en pesos').fill('299000');
   const preview = page.frameLocator('iframe').first();
-  await expect(preview.locator('[data-preview-model="meridian"]')).toContainText('Desde $299,000 MXN');
+  await expect(preview.locator('[data-preview-model="meridian"]')).toContainText('Desde $299,000 MXN', PREVIEW);
   await preview.locator('[data-preview-model="meridian"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath(info, 'editor-precio.png') });
 
@@ -171,7 +178,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   };
   await open('paginas', 'Textos de la portada');
   const landingPreview = page.frameLocator('iframe').first();
-  await expect(landingPreview.locator('[data-preview-section="hero"]')).toBeVisible();
+  await expect(landingPreview.locator('[data-preview-section="hero"]')).toBeVisible(PREVIEW);
   await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
   await page.screenshot({ path: screenshotPath(info, 'editor-portada.png') });
   const subtitle = page.getByLabel('Subtítulo').first();
@@ -186,7 +193,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   // The gallery's preview: its 17 images in their order, each with Interior or Exterior.
   await open('catalogo', 'Galería de /modelos (17 imágenes)');
   const galleryPreview = page.frameLocator('iframe').first().locator('[data-preview-image]');
-  await expect(galleryPreview).toHaveCount(17);
+  await expect(galleryPreview).toHaveCount(17, PREVIEW);
   await expect(galleryPreview.first()).toContainText('Interior');
   await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
   await page.screenshot({ path: screenshotPath(info, 'editor-galeria.png') });

@@ -18,9 +18,12 @@ export function coalesced<T>(
   let next: Promise<void> | null = null;
   let previous: Promise<void> = Promise.resolve();
   let lastStart = Number.NEGATIVE_INFINITY;
-  const pause = () => {
-    const wait = lastStart + gapMs - performance.now();
-    return new Promise<void>((resolve) => (wait > 0 ? setTimeout(resolve, wait) : setImmediate(resolve)));
+  const pause = async () => {
+    // A timer may fire a little before its time by this clock: wait again until the gap has passed.
+    for (let wait = lastStart + gapMs - performance.now(); wait > 0; wait = lastStart + gapMs - performance.now()) {
+      await new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(wait)));
+    }
+    await new Promise<void>((resolve) => setImmediate(resolve));
   };
   return (items) => {
     waiting.push(...items);

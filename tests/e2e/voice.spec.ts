@@ -103,9 +103,17 @@ test('shows "Conectando..." while the call is being created, and a second press 
   const reached = new Promise<boolean>((resolve) => {
     answered = resolve;
   });
+  // The platform has the call's request in hand: only then is the second press a cancel of it (pressed
+  // before, the request may never be sent, and nothing would ever say whether its 500 reached the page:
+  // a full run waited for that until its timeout).
+  let held: () => void = () => {};
+  const holding = new Promise<void>((resolve) => {
+    held = resolve;
+  });
   await page.route('https://api.vapi.ai/**', async (route) => {
     await new Promise<void>((resolve) => {
       release = resolve;
+      held();
     });
     answered(
       await route.fulfill({ status: 500, body: '{}' }).then(
@@ -122,6 +130,7 @@ test('shows "Conectando..." while the call is being created, and a second press 
   await button.click();
   await expect(button).toHaveAttribute('data-state', 'connecting');
   await expect(button).toContainText('Conectando...');
+  await holding;
   await button.click();
   await expect(button).toHaveAttribute('data-state', 'idle');
   release();

@@ -262,8 +262,18 @@ test('a session that ends while a change is being saved: signed in again in plac
   await page.getByLabel('Estado').selectOption('en_seguimiento');
   await page.getByLabel('Nota', { exact: true }).fill('Quiere visitar la casa muestra el sábado');
 
-  // The 8 hours pass: the server's session is expired, as the clock would leave it.
-  await sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [nora.id]);
+  // The 8 hours pass as the change is sent: the server's session is expired, as the clock would leave it.
+  // Expired by the save itself, not before it: the page's own calls (the conversation marked read as it
+  // is shown, its polling) would otherwise meet the ended session first, and their sign-in would cover
+  // the button (a full run failed so, waiting to click it).
+  let ended = false;
+  await page.route(`**/api/admin/contacts/${contact}`, async (route) => {
+    if (route.request().method() === 'PATCH' && !ended) {
+      ended = true;
+      await sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [nora.id]);
+    }
+    await route.continue();
+  });
   await page.getByRole('button', { name: 'Guardar cambios' }).click();
   const dialog = page.getByRole('dialog', { name: 'Tu sesión terminó' });
   await expect(dialog.getByLabel('Correo electrónico')).toHaveValue(nora.email);

@@ -69,3 +69,25 @@ it('rolls a failing migration back whole and stops there, keeping the ones befor
   expect(tables.rows.map((row) => row.table_name)).toEqual(['uno']);
   expect(applied.rows.map((row) => row.version)).toEqual(['0001_ok.sql']);
 });
+
+it('makes ids in time order, also where PostgreSQL has no uuidv7() (14-17): version 7, this millisecond first', async () => {
+  const before = Date.now();
+  const rows = await sql<{ id: string }>('SELECT uuid_in_time_order()::text AS id FROM generate_series(1, 50)');
+  const after = Date.now();
+  expect(new Set(rows.map((row) => row.id)).size).toBe(50);
+  for (const { id } of rows) {
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const made = Number.parseInt(id.replace('-', '').slice(0, 12), 16);
+    expect(made).toBeGreaterThanOrEqual(before - 1000);
+    expect(made).toBeLessThanOrEqual(after + 1000);
+  }
+  // The tables written for every lead take them by default (uuidv7() here, on PostgreSQL 18).
+  const defaults = await sql<{ table_name: string; column_default: string }>(
+    `SELECT table_name, column_default FROM information_schema.columns
+     WHERE column_name = 'id' AND table_schema = 'public'
+       AND table_name IN ('cotizaciones_rapidas', 'quote_requests', 'partner_applications', 'voice_calls',
+                          'contacts', 'notification_deliveries')`,
+  );
+  expect(defaults).toHaveLength(6);
+  for (const row of defaults) expect(row.column_default, row.table_name).toMatch(/^(uuidv7|uuid_in_time_order)\(\)$/);
+});

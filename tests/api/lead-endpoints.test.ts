@@ -431,3 +431,27 @@ describe('logs', () => {
     expect(server.output()).not.toMatch(/7651234|privado@correo/);
   });
 });
+
+describe('ids (issue #25, decision 0046)', () => {
+  it('gives a stored lead and a decoy ids of one form: in time order (UUID version 7), from this moment', async () => {
+    // Its own server: the shared one's platform limit is spent by the tests above.
+    const own = await startServer({ PLATFORM_RATE_LIMIT: '0' });
+    try {
+      const before = Date.now();
+      const answer = async (body: object) => (await (await postJson(`${own.url}/api/quick-quotes`, body)).json()).id;
+      const stored = (await answer(quickQuote())) as string;
+      const decoy = (await answer(quickQuote({ nota_interna: 'http://spam.example' }))) as string;
+      const after = Date.now();
+      expect((await sql('SELECT id FROM cotizaciones_rapidas WHERE id = $1', [stored]))[0]?.id).toBe(stored);
+      for (const id of [stored, decoy]) {
+        // xxxxxxxx-xxxx-7xxx-[89ab]xxx-xxxxxxxxxxxx, the first 48 bits the milliseconds it was made.
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        const made = Number.parseInt(id.replace('-', '').slice(0, 12), 16);
+        expect(made).toBeGreaterThanOrEqual(before - 1000);
+        expect(made).toBeLessThanOrEqual(after + 1000);
+      }
+    } finally {
+      await own.stop();
+    }
+  });
+});

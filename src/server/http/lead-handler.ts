@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type * as z from 'zod/mini';
 import type { EndpointMessages } from '../../lib/forms/definition.ts';
 import { fieldMessages } from '../../lib/forms/errors.ts';
@@ -139,5 +139,16 @@ function isFilled(value: unknown): boolean {
   return value !== undefined && value !== null && value !== '';
 }
 
-/** A fresh id for decoy answers. */
-export const decoyId = (): string => randomUUID();
+/**
+ * A fresh id for decoy answers, of the form of a stored lead's (UUID version
+ * 7, as migration 0027 gives them: 48 bits of milliseconds, the version, then
+ * random bits), so a bot cannot tell a decoy from a lead by its id.
+ */
+export function decoyId(now = Date.now()): string {
+  const bytes = randomBytes(16);
+  bytes.writeUIntBE(now, 0, 6);
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

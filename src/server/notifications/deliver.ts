@@ -7,7 +7,7 @@ import { type ChannelModule, type Notice, PermanentFailure } from './channels/ch
 import { type ChannelSettings, channelSettings } from './channels/configured.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
-import { FRESH, scheduleDeliveries } from './queue.ts';
+import { scheduleDeliveries } from './queue.ts';
 import { reminderMessage } from './reminders.ts';
 import { dailySummary } from './summary.ts';
 
@@ -71,9 +71,11 @@ const CLAIMED = `id, purpose, channel, lead_kind, lead_id, summary_day::text, co
  * The fresh job's run (queue.ts, wakeFresh): claims the oldest `limit`
  * deliveries of leads never tried of `channel` (and any a dead run left
  * `sending` past the lock timeout) in one statement, skipping any that
- * another run is claiming (two runs never take the same one), and
- * sends them side by side, each as `deliver` would. Answers how many it
- * claimed. Rejects when a send's outcome could not be recorded (the
+ * another run is claiming (two runs never take the same one): the database
+ * function claim_fresh_deliveries() (migration 0026), which walks the
+ * channel's part of the waiting deliveries' index in order whatever the
+ * statistics say (decision 0046). Then it sends them side by side, each as
+ * `deliver` would. Answers how many it claimed. Rejects when a send's outcome could not be recorded (the
  * database failed): the others' outcomes are recorded all the same, and
  * what is left `sending` is taken over after the lock timeout.
  */
@@ -83,18 +85,11 @@ export async function deliverFresh(
   limit: number,
   config: ServerConfig,
 ): Promise<number> {
-  const { rows } = await db.query<DeliveryRow>(
-    `UPDATE notification_deliveries SET ${CLAIM}
-     WHERE id IN (
-       SELECT d.id FROM notification_deliveries d
-       WHERE d.channel = $1
-         AND ((${FRESH})
-              -- A lead's claimed by a run that died (the process was killed): taken over, as deliver() does.
-              OR (d.purpose = 'lead' AND d.status = 'sending' AND d.claimed_at < now() - make_interval(secs => $3)))
-       ORDER BY d.updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-     RETURNING ${CLAIMED}`,
-    [channel, limit, config.notifications.lockTimeoutSeconds],
-  );
+  const { rows } = await db.query<DeliveryRow>(`SELECT ${CLAIMED} FROM claim_fresh_deliveries($1, $2, $3)`, [
+    channel,
+    limit,
+    config.notifications.lockTimeoutSeconds,
+  ]);
   const results = await Promise.allSettled(rows.map((delivery) => sendClaimed(db, delivery, config)));
   const failed = results.find((result) => result.status === 'rejected');
   if (failed) throw failed.reason;

@@ -57,7 +57,10 @@ export async function enqueueLeadNotifications(
  */
 export const FRESH_BATCH = 8;
 
-/** A delivery `d` of a lead never tried: its channel's fresh job sends it (SQL). */
+/**
+ * A delivery `d` of a lead never tried: its channel's fresh job sends it (SQL).
+ * claim_fresh_deliveries() (migration 0026) claims by the same condition.
+ */
 export const FRESH = `d.status = 'pending' AND d.attempts = 0 AND d.claimed_at IS NULL AND d.next_attempt_at IS NULL
   AND d.purpose = 'lead'`;
 

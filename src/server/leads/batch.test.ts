@@ -50,6 +50,17 @@ describe('leads stored together', () => {
     ).toBe(12);
   });
 
+  it('thirty leads at one moment: statements of at most 12 (decision 0046), each lead stored once', async () => {
+    await withDatabase((db) => db.query('SELECT 1'), config()); // the pool's connection is open
+    const phones = Array.from({ length: 30 }, uniquePhone);
+    relay.reset();
+    const results = await storeAtOnce(phones.map((phone) => ({ phone })));
+    expect(results.map((result) => result.status)).toEqual(phones.map(() => 'fulfilled'));
+    // 12, 12 and 6: a lead waits behind eleven others at most, never behind 29.
+    expect(relay.roundTrips()).toBe(3);
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(30);
+  });
+
   it('one lead refused in the statement: only it fails, nothing of it stays, the other eleven are stored', async () => {
     await direct.query(`CREATE FUNCTION refuse_one_lead() RETURNS trigger LANGUAGE plpgsql AS $$
                         BEGIN RAISE EXCEPTION 'refused'; END $$`);

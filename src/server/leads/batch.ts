@@ -33,6 +33,15 @@ export interface BatchOptions {
   maxBatch: number;
 }
 
+/**
+ * Six statements at once, of at most 12 leads (decision 0046): under
+ * `bench:api`'s load (50 connections, about 3,000 leads a second), four of
+ * up to 50 gave the same throughput but a p99 2.23-2.28x the floor's, as a
+ * lead that waited behind a batch of 40 waited 20 ms more; six of 12 gave
+ * 1.86-2.02x.
+ */
+const LEAD_BATCHES: BatchOptions = { maxInFlight: 6, maxBatch: 12 };
+
 export class LeadBatcher<T> {
   private waiting: Waiting<T>[] = [];
   private inFlight = 0;
@@ -51,7 +60,7 @@ export class LeadBatcher<T> {
     db: Queryable,
     storeOne: (db: Queryable, args: unknown[]) => Promise<T>,
     order: (args: unknown[]) => string,
-    options: BatchOptions = { maxInFlight: 4, maxBatch: 50 },
+    options: BatchOptions = LEAD_BATCHES,
   ) {
     this.db = db;
     this.storeOne = storeOne;

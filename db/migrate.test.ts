@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { expect, inject, it } from 'vitest';
 import { createTestDatabase } from '../tests/support/databases.ts';
+import { expectTimeOrderedId } from '../tests/support/ids.ts';
 import { sql } from '../tests/support/sql.ts';
 import { migrate } from './migrate.ts';
 
@@ -75,12 +76,7 @@ it('makes ids in time order, also where PostgreSQL has no uuidv7() (14-17): vers
   const rows = await sql<{ id: string }>('SELECT uuid_in_time_order()::text AS id FROM generate_series(1, 50)');
   const after = Date.now();
   expect(new Set(rows.map((row) => row.id)).size).toBe(50);
-  for (const { id } of rows) {
-    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    const made = Number.parseInt(id.replace('-', '').slice(0, 12), 16);
-    expect(made).toBeGreaterThanOrEqual(before - 1000);
-    expect(made).toBeLessThanOrEqual(after + 1000);
-  }
+  for (const { id } of rows) expectTimeOrderedId(id, before, after);
   // The tables written for every lead take them by default (uuidv7() here, on PostgreSQL 18).
   const defaults = await sql<{ table_name: string; column_default: string }>(
     `SELECT table_name, column_default FROM information_schema.columns

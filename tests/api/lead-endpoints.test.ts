@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectTimeOrderedId } from '../support/ids.ts';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -443,13 +444,7 @@ describe('ids (issue #25, decision 0046)', () => {
       const decoy = (await answer(quickQuote({ nota_interna: 'http://spam.example' }))) as string;
       const after = Date.now();
       expect((await sql('SELECT id FROM cotizaciones_rapidas WHERE id = $1', [stored]))[0]?.id).toBe(stored);
-      for (const id of [stored, decoy]) {
-        // xxxxxxxx-xxxx-7xxx-[89ab]xxx-xxxxxxxxxxxx, the first 48 bits the milliseconds it was made.
-        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-        const made = Number.parseInt(id.replace('-', '').slice(0, 12), 16);
-        expect(made).toBeGreaterThanOrEqual(before - 1000);
-        expect(made).toBeLessThanOrEqual(after + 1000);
-      }
+      for (const id of [stored, decoy]) expectTimeOrderedId(id, before, after);
     } finally {
       await own.stop();
     }

@@ -75,9 +75,10 @@ const CLAIMED = `id, purpose, channel, lead_kind, lead_id, summary_day::text, co
  * function claim_fresh_deliveries() (migration 0026), which walks the
  * channel's part of the waiting deliveries' index in order whatever the
  * statistics say (decision 0046). Then it sends them side by side, each as
- * `deliver` would. Answers how many it claimed. Rejects when a send's outcome could not be recorded (the
- * database failed): the others' outcomes are recorded all the same, and
- * what is left `sending` is taken over after the lock timeout.
+ * `deliver` would. Answers how many it claimed. Rejects when a send's
+ * outcome could not be recorded (the database failed): the others' outcomes
+ * are recorded all the same, and what is left `sending` is taken over after
+ * the lock timeout.
  */
 export async function deliverFresh(
   db: Database,

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingRelay, startCountingRelay } from '../../../tests/support/counting-relay.ts';
+import { expectTimeOrderedId } from '../../../tests/support/ids.ts';
 import { parseConfig } from '../config.ts';
 import { closeDatabase, withDatabase } from '../db/database.ts';
 import { insertLead } from './repository.ts';
@@ -131,6 +132,7 @@ describe('leads stored together', () => {
       null,
     ];
     const phones = Array.from({ length: 3 }, uniquePhone);
+    const before = Date.now();
     const { rows } = await direct.query<{ outcomes: Record<string, Record<string, unknown>>[] }>(
       'SELECT store_leads($1::jsonb) AS outcomes',
       [
@@ -142,6 +144,7 @@ describe('leads stored together', () => {
         ]),
       ],
     );
+    const after = Date.now();
     const [first, refused, none, last] = rows[0]?.outcomes ?? [];
     expect(refused?.error).toMatchObject({ code: '23514' });
     expect(none?.stored).toMatchObject({ created: true, deliveries: [] });
@@ -161,7 +164,17 @@ describe('leads stored together', () => {
         [stored.deliveries],
       );
       expect(deliveries).toEqual(channels.map((channel) => ({ channel, lead_id: stored.id, contact_ok: true })));
+      // Made by store_leads() before its INSERT (0030), in the column's own form: version 7, this moment.
+      for (const id of stored.deliveries) expectTimeOrderedId(id, before, after);
     }
     expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(3);
+    // The five in the answers and no others: the refused lead and the lead without channels have none.
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM notification_deliveries d JOIN cotizaciones_rapidas l ON l.id = d.lead_id
+         WHERE l.phone = ANY ($1)`,
+        [phones],
+      ),
+    ).toBe(5);
   });
 });

@@ -96,3 +96,81 @@ describe("a delivery's contact", () => {
     }
   });
 });
+
+/**
+ * Migration 0031 (decision 0047): the same for a delivery's recipient, the
+ * member a reminder goes to, which a lead's deliveries never have.
+ */
+describe("a delivery's recipient", () => {
+  const newMember = async () =>
+    (
+      await admin.query<{ id: string }>(
+        `INSERT INTO users (email, password_hash) VALUES ($1, '$2b$10$abcdefghijklmnopqrstuv') RETURNING id`,
+        [`destinatario-${randomUUID().slice(0, 8)}@ceiba.mx`],
+      )
+    ).rows[0]?.id as string;
+  const addressedTo = async (ids: string[]) =>
+    Number(
+      (
+        await admin.query<{ n: string }>(
+          'SELECT count(*) AS n FROM notification_deliveries WHERE recipient_id = ANY($1)',
+          [ids],
+        )
+      ).rows[0]?.n,
+    );
+
+  it('deleting members (two in one statement) takes the deliveries addressed to them, and no one else’s', async () => {
+    const [a, b, kept] = [await newMember(), await newMember(), await newMember()];
+    const person = await contact();
+    for (const id of [a, b, kept]) await admin.query(REMINDER, [person, id]);
+    await admin.query(LEAD, [person]);
+    expect(await addressedTo([a, b, kept])).toBe(3);
+    await admin.query('DELETE FROM users WHERE id = ANY($1)', [[a, b]]);
+    expect(await addressedTo([a, b])).toBe(0);
+    expect(await addressedTo([kept])).toBe(1);
+    // The lead's delivery (no recipient) stays with its contact.
+    expect(await deliveriesOf([person])).toBe(2);
+    await admin.query('DELETE FROM users WHERE id = $1', [kept]);
+    await admin.query('DELETE FROM contacts WHERE id = $1', [person]);
+  });
+
+  it('refuses a reminder for a member who does not exist, as a foreign key (23503)', async () => {
+    await expect(admin.query(REMINDER, [await contact(), randomUUID()])).rejects.toMatchObject({
+      code: '23503',
+      constraint: 'notification_deliveries_recipient_id_fkey',
+    });
+  });
+
+  it('a reminder being written holds its member: a deletion waits for it, then takes it too', async () => {
+    const [id, person] = [await newMember(), await contact()];
+    const writer = await admin.connect();
+    const remover = await admin.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query(REMINDER, [person, id]);
+      const removing = remover.query('DELETE FROM users WHERE id = $1', [id]);
+      // The deletion is waiting for the reminder's lock on the member (asserted, not timed).
+      const removerPid = (remover as unknown as { processID: number }).processID;
+      await expect
+        .poll(
+          async () =>
+            (
+              await admin.query<{ wait: string | null }>(
+                'SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1',
+                [removerPid],
+              )
+            ).rows[0]?.wait,
+          { timeout: 10_000 },
+        )
+        .toBe('Lock');
+      await writer.query('COMMIT');
+      await removing;
+      expect(await addressedTo([id])).toBe(0);
+      expect(await deliveriesOf([person])).toBe(0);
+    } finally {
+      writer.release();
+      remover.release();
+      await admin.query('DELETE FROM contacts WHERE id = $1', [person]);
+    }
+  });
+});

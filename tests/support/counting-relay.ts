@@ -6,6 +6,8 @@ export interface CountingRelay {
   url: string;
   /** Round trips the clients asked of PostgreSQL since the last reset: each Sync or simple Query is one. */
   roundTrips(): number;
+  /** The most round trips waiting for their answer at one moment, over all connections, since the last reset. */
+  mostAtOnce(): number;
   reset(): void;
 }
 
@@ -16,18 +18,25 @@ const GSS_REQUEST = 80877104;
  * A TCP relay in front of the test's PostgreSQL that reads what clients send
  * (the frontend protocol) and counts the round trips: a simple Query ('Q'),
  * or a Sync ('S') that ends a batch of the extended protocol (Parse, Bind,
- * Execute... are sent together and answered at the Sync). Closed after the
- * test file.
+ * Execute... are sent together and answered at the Sync), and how many were
+ * waiting at once (each is answered by a ReadyForQuery, 'Z'; the one that
+ * ends a connection's startup answers none). Closed after the test file.
  */
 export async function startCountingRelay(databaseUrl: string): Promise<CountingRelay> {
   const target = new URL(databaseUrl);
   let count = 0;
+  let waiting = 0;
+  let most = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: target.hostname, port: Number(target.port) });
     sockets.add(client).add(upstream);
     let pending = Buffer.alloc(0);
     let startup = true; // the first message (and one after an SSL or GSS request) has no type byte
+    let asked = 0; // this connection's round trips not answered yet
+    let ready = false; // the startup's own ReadyForQuery seen
+    let answers = Buffer.alloc(0);
+    let oneByteAnswers = 0; // SSL or GSS requests sent: each is answered by one byte, before any message
     client.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
       for (;;) {
@@ -37,6 +46,7 @@ export async function startCountingRelay(databaseUrl: string): Promise<CountingR
           if (pending.length < length) break;
           const code = pending.readInt32BE(4);
           startup = code === SSL_REQUEST || code === GSS_REQUEST;
+          if (startup) oneByteAnswers++;
           pending = pending.subarray(length);
           continue;
         }
@@ -44,13 +54,39 @@ export async function startCountingRelay(databaseUrl: string): Promise<CountingR
         const length = pending.readInt32BE(1);
         if (pending.length < length + 1) break;
         const type = String.fromCharCode(pending[0] as number);
-        if (type === 'Q' || type === 'S') count++;
+        if (type === 'Q' || type === 'S') {
+          count++;
+          asked++;
+          waiting++;
+          most = Math.max(most, waiting);
+        }
         pending = pending.subarray(length + 1);
       }
       upstream.write(chunk);
     });
-    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    upstream.on('data', (chunk: Buffer) => {
+      answers = Buffer.concat([answers, chunk]);
+      while (oneByteAnswers > 0 && answers.length > 0) {
+        oneByteAnswers--;
+        answers = answers.subarray(1);
+      }
+      while (answers.length >= 5) {
+        const length = answers.readInt32BE(1);
+        if (answers.length < length + 1) break;
+        if (answers[0] === 0x5a) {
+          if (!ready) ready = true;
+          else if (asked > 0) {
+            asked--;
+            waiting--;
+          }
+        }
+        answers = answers.subarray(length + 1);
+      }
+      client.write(chunk);
+    });
     const close = () => {
+      waiting -= asked;
+      asked = 0;
       client.destroy();
       upstream.destroy();
       sockets.delete(client);
@@ -72,8 +108,10 @@ export async function startCountingRelay(databaseUrl: string): Promise<CountingR
   return {
     url: url.toString(),
     roundTrips: () => count,
+    mostAtOnce: () => most,
     reset: () => {
       count = 0;
+      most = waiting;
     },
   };
 }

@@ -62,6 +62,18 @@ describe('leads stored together', () => {
     expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(30);
   });
 
+  it('sixty leads at one moment: at most four statements at once (decision 0047), the fifth when one ends', async () => {
+    // Five connections open and idle, so each statement can start as soon as the batcher lets it.
+    await Promise.all(Array.from({ length: 5 }, () => withDatabase((db) => db.query('SELECT 1'), config())));
+    const phones = Array.from({ length: 60 }, uniquePhone);
+    relay.reset();
+    const results = await storeAtOnce(phones.map((phone) => ({ phone })));
+    expect(results.map((result) => result.status)).toEqual(phones.map(() => 'fulfilled'));
+    expect(relay.roundTrips()).toBe(5);
+    expect(relay.mostAtOnce()).toBe(4);
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(60);
+  });
+
   it('one lead refused in the statement: only it fails, nothing of it stays, the other eleven are stored', async () => {
     await direct.query(`CREATE FUNCTION refuse_one_lead() RETURNS trigger LANGUAGE plpgsql AS $$
                         BEGIN RAISE EXCEPTION 'refused'; END $$`);

@@ -34,13 +34,15 @@ export interface BatchOptions {
 }
 
 /**
- * Six statements at once, of at most 12 leads (decision 0046): under
- * `bench:api`'s load (50 connections, about 3,000 leads a second), four of
- * up to 50 gave the same throughput but a p99 2.23-2.28x the floor's, as a
- * lead that waited behind a batch of 40 waited 20 ms more; six of 12 gave
- * 1.86-2.02x.
+ * Four statements at once, of at most 12 leads (decisions 0046, 0047):
+ * under `bench:api`'s load (50 connections, about 3,000 leads a second),
+ * four of up to 50 gave a p99 2.23-2.28x the floor's, as a lead that waited
+ * behind a batch of 40 waited 20 ms more. Of statements of 12, six at once
+ * competed with each other for the 2 cores: in four interleaved comparisons,
+ * six of 12 had the highest p99 every time (32-35 ms) and the lowest
+ * throughput; four or three of 12 had 28-32 ms and 2-5% more leads a second.
  */
-const LEAD_BATCHES: BatchOptions = { maxInFlight: 6, maxBatch: 12 };
+const LEAD_BATCHES: BatchOptions = { maxInFlight: 4, maxBatch: 12 };
 
 export class LeadBatcher<T> {
   private waiting: Waiting<T>[] = [];

@@ -43,6 +43,23 @@ const deliveriesOf = async (ids: string[]) =>
     ).rows[0]?.n,
   );
 
+/** Resolves once `session`'s statement is waiting for a lock (asserted by polling, not timed). */
+async function waitingForLock(session: pg.PoolClient): Promise<void> {
+  const pid = (session as unknown as { processID: number }).processID;
+  await expect
+    .poll(
+      async () =>
+        (
+          await admin.query<{ wait: string | null }>(
+            'SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1',
+            [pid],
+          )
+        ).rows[0]?.wait,
+      { timeout: 10_000 },
+    )
+    .toBe('Lock');
+}
+
 describe("a delivery's contact", () => {
   it('erasing contacts (two in one statement) takes their deliveries of every kind with them, and no one else’s', async () => {
     const [a, b, kept] = [await contact(), await contact(), await contact()];
@@ -73,20 +90,8 @@ describe("a delivery's contact", () => {
       await writer.query('BEGIN');
       await writer.query(REMINDER, [id, member]);
       const erasing = eraser.query('DELETE FROM contacts WHERE id = $1', [id]);
-      // The erasure is waiting for the reminder's lock on the contact (asserted, not timed).
-      const eraserPid = (eraser as unknown as { processID: number }).processID;
-      await expect
-        .poll(
-          async () =>
-            (
-              await admin.query<{ wait: string | null }>(
-                'SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1',
-                [eraserPid],
-              )
-            ).rows[0]?.wait,
-          { timeout: 10_000 },
-        )
-        .toBe('Lock');
+      // The erasure is waiting for the reminder's lock on the contact.
+      await waitingForLock(eraser);
       await writer.query('COMMIT');
       await erasing;
       expect(await deliveriesOf([id])).toBe(0);
@@ -149,20 +154,8 @@ describe("a delivery's recipient", () => {
       await writer.query('BEGIN');
       await writer.query(REMINDER, [person, id]);
       const removing = remover.query('DELETE FROM users WHERE id = $1', [id]);
-      // The deletion is waiting for the reminder's lock on the member (asserted, not timed).
-      const removerPid = (remover as unknown as { processID: number }).processID;
-      await expect
-        .poll(
-          async () =>
-            (
-              await admin.query<{ wait: string | null }>(
-                'SELECT wait_event_type AS wait FROM pg_stat_activity WHERE pid = $1',
-                [removerPid],
-              )
-            ).rows[0]?.wait,
-          { timeout: 10_000 },
-        )
-        .toBe('Lock');
+      // The deletion is waiting for the reminder's lock on the member.
+      await waitingForLock(remover);
       await writer.query('COMMIT');
       await removing;
       expect(await addressedTo([id])).toBe(0);

@@ -15,6 +15,22 @@ const SSL_REQUEST = 80877103;
 const GSS_REQUEST = 80877104;
 
 /**
+ * Calls `visit` with the type of each whole message at the start of
+ * `buffer` (a type byte, then a length that counts itself); returns the rest,
+ * a message not yet whole.
+ */
+function eachMessage(buffer: Buffer, visit: (type: string) => void): Buffer {
+  let rest = buffer;
+  while (rest.length >= 5) {
+    const length = rest.readInt32BE(1);
+    if (rest.length < length + 1) break;
+    visit(String.fromCharCode(rest[0] as number));
+    rest = rest.subarray(length + 1);
+  }
+  return rest;
+}
+
+/**
  * A TCP relay in front of the test's PostgreSQL that reads what clients send
  * (the frontend protocol) and counts the round trips: a simple Query ('Q'),
  * or a Sync ('S') that ends a batch of the extended protocol (Parse, Bind,
@@ -31,36 +47,30 @@ export async function startCountingRelay(databaseUrl: string): Promise<CountingR
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: target.hostname, port: Number(target.port) });
     sockets.add(client).add(upstream);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let startup = true; // the first message (and one after an SSL or GSS request) has no type byte
     let asked = 0; // this connection's round trips not answered yet
     let ready = false; // the startup's own ReadyForQuery seen
-    let answers = Buffer.alloc(0);
+    let answers: Buffer = Buffer.alloc(0);
     let oneByteAnswers = 0; // SSL or GSS requests sent: each is answered by one byte, before any message
     client.on('data', (chunk: Buffer) => {
       pending = Buffer.concat([pending, chunk]);
-      for (;;) {
-        if (startup) {
-          if (pending.length < 8) break;
-          const length = pending.readInt32BE(0);
-          if (pending.length < length) break;
-          const code = pending.readInt32BE(4);
-          startup = code === SSL_REQUEST || code === GSS_REQUEST;
-          if (startup) oneByteAnswers++;
-          pending = pending.subarray(length);
-          continue;
-        }
-        if (pending.length < 5) break;
-        const length = pending.readInt32BE(1);
-        if (pending.length < length + 1) break;
-        const type = String.fromCharCode(pending[0] as number);
-        if (type === 'Q' || type === 'S') {
-          count++;
-          asked++;
-          waiting++;
-          most = Math.max(most, waiting);
-        }
-        pending = pending.subarray(length + 1);
+      while (startup && pending.length >= 8 && pending.length >= pending.readInt32BE(0)) {
+        const length = pending.readInt32BE(0);
+        const code = pending.readInt32BE(4);
+        startup = code === SSL_REQUEST || code === GSS_REQUEST;
+        if (startup) oneByteAnswers++;
+        pending = pending.subarray(length);
+      }
+      if (!startup) {
+        pending = eachMessage(pending, (type) => {
+          if (type === 'Q' || type === 'S') {
+            count++;
+            asked++;
+            waiting++;
+            most = Math.max(most, waiting);
+          }
+        });
       }
       upstream.write(chunk);
     });
@@ -70,18 +80,14 @@ export async function startCountingRelay(databaseUrl: string): Promise<CountingR
         oneByteAnswers--;
         answers = answers.subarray(1);
       }
-      while (answers.length >= 5) {
-        const length = answers.readInt32BE(1);
-        if (answers.length < length + 1) break;
-        if (answers[0] === 0x5a) {
-          if (!ready) ready = true;
-          else if (asked > 0) {
-            asked--;
-            waiting--;
-          }
+      answers = eachMessage(answers, (type) => {
+        if (type !== 'Z') return;
+        if (!ready) ready = true;
+        else if (asked > 0) {
+          asked--;
+          waiting--;
         }
-        answers = answers.subarray(length + 1);
-      }
+      });
       client.write(chunk);
     });
     const close = () => {

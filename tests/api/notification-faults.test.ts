@@ -56,6 +56,8 @@ afterAll(async () => {
 describe('a receiver that is down', () => {
   it('down for "3 minutes" (3 s at 1 s per minute), then up: every notification arrives, none twice', async () => {
     const server = await startServer(webhookEnv({ NOTIFY_RETRY_DELAYS: '1,1,2,4,8' }));
+    // Stopped even when an assertion fails: a worker left running would send the next test's notifications.
+    onTestFinished(() => server.stop().then(() => undefined));
     await webhook.down();
     const ids = await postLeads(server.url, 10);
     const attempts = () =>
@@ -76,16 +78,20 @@ describe('a receiver that is down', () => {
     const delivered = deliveredIds().filter((id) => ids.includes(id));
     expect(new Set(delivered).size).toBe(10);
     expect(delivered).toHaveLength(10);
+    // The receiver has them all; each row is marked sent just after its answer.
+    await expect
+      .poll(async () => (await attempts()).every((row) => row.status === 'sent'), { timeout: 20_000 })
+      .toBe(true);
     const [error] = await sql<{ last_error: string | null }>(
       `SELECT last_error FROM notification_deliveries WHERE lead_id = $1`,
       [ids[0]],
     );
     expect(error?.last_error).toBeNull();
-    await server.stop();
   }, 60_000);
 
   it('failing on every attempt: `failed` with the reason; "Reintentar" sends it once the receiver is back', async () => {
     const server = await startServer(webhookEnv({ NOTIFY_RETRY_DELAYS: '0,0' }));
+    onTestFinished(() => server.stop().then(() => undefined));
     const cookie = await setupAdmin(server.url);
     webhook.failing(true);
     const [id] = await postLeads(server.url, 1);
@@ -120,7 +126,6 @@ describe('a receiver that is down', () => {
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toBe('Esta notificación ya se envió o se está enviando.');
     expect((await retry('00000000-0000-4000-8000-000000000000')).status).toBe(404);
-    await server.stop();
   }, 60_000);
 });
 

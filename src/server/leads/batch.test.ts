@@ -1,10 +1,17 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CountingRelay, startCountingRelay } from '../../../tests/support/counting-relay.ts';
 import { expectTimeOrderedId } from '../../../tests/support/ids.ts';
+import { estimate, partnerApplication, preFilter, quickQuote } from '../../../tests/support/payloads.ts';
+import { partnerForm } from '../../lib/forms/partner-application.ts';
+import { quickQuoteForm } from '../../lib/forms/quick-quote.ts';
+import { quoteRequestSchema } from '../../lib/forms/quote-request.ts';
 import { parseConfig } from '../config.ts';
 import { closeDatabase, withDatabase } from '../db/database.ts';
-import { insertLead } from './repository.ts';
+import { scorePartnerApplication } from './partner-score.ts';
+import { insertLead, type LeadTable } from './repository.ts';
+import { partnerApplicationRow, quickQuoteRow, quoteRequestRow, type Row } from './rows.ts';
 
 /**
  * Decision 0044 on the real database: leads that wait for the shared pool at
@@ -33,6 +40,65 @@ const storeAtOnce = (leads: { phone: string; name?: string }[]) =>
     ),
   );
 const count = async (text: string, values: unknown[]) => Number((await direct.query(text, values)).rows[0]?.n);
+/** store_leads()' arguments for one quick quote (store_lead()'s thirteen, in order). */
+const leadArgs = (phone: string, channels: string[] = [], returning: string[] = [], key: string | null = null) => [
+  'cotizaciones_rapidas',
+  quote(phone),
+  { phone, name: 'Lucía Batún', email: null, municipality: null, buyer: false, touch: {} },
+  key,
+  key && createHash('sha256').update(key).digest('hex'),
+  'quick-quotes',
+  channels,
+  returning,
+  null,
+  null,
+  null,
+  0,
+  null,
+];
+const storeLeads = async (leads: unknown[][]) =>
+  (
+    await direct.query<{ outcomes: Record<string, Record<string, unknown>>[] }>(
+      'SELECT store_leads($1::jsonb) AS outcomes',
+      [JSON.stringify(leads)],
+    )
+  ).rows[0]?.outcomes ?? [];
+/** A body parsed as its endpoint parses it (a failed parse fails the test). */
+function parsed<T>(schema: { safeParse(value: unknown): { success: boolean; data?: T } }, body: unknown): T {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new Error(`invalid test body: ${JSON.stringify(body)}`);
+  return result.data as T;
+}
+/** Every form's row, as its function builds it (netlify/functions/*.ts), for a phone. */
+const FORMS: { form: string; table: LeadTable; returning: string[]; row(phone: string): Row }[] = [
+  {
+    form: 'quick-quote',
+    table: 'cotizaciones_rapidas',
+    returning: [],
+    row: (phone) => quickQuoteRow(parsed(quickQuoteForm.schema, quickQuote({ phone, utm_source: 'facebook' }))),
+  },
+  {
+    form: 'prefiltro',
+    table: 'quote_requests',
+    returning: [],
+    row: (phone) => quoteRequestRow(parsed(quoteRequestSchema, preFilter({ phone }))),
+  },
+  {
+    form: 'estimacion',
+    table: 'quote_requests',
+    returning: [],
+    row: (phone) => quoteRequestRow(parsed(quoteRequestSchema, estimate({ phone, terrain_size: '200' }))),
+  },
+  {
+    form: 'socios',
+    table: 'partner_applications',
+    returning: ['status', 'score'],
+    row: (phone) => {
+      const input = parsed(partnerForm.schema, partnerApplication({ phone }));
+      return partnerApplicationRow(input, scorePartnerApplication(input));
+    },
+  },
+];
 
 describe('leads stored together', () => {
   it('twelve leads at one moment: one statement; each stored once with its own contact', async () => {
@@ -49,6 +115,75 @@ describe('leads stored together', () => {
         [phones],
       ),
     ).toBe(12);
+    // Their rows went in by one INSERT (0032): one transaction, one command of it.
+    expect(
+      await count('SELECT count(DISTINCT (xmin::text, cmin::text)) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [
+        phones,
+      ]),
+    ).toBe(1);
+  });
+
+  it('every form’s rows stored together are the rows each stores alone; one INSERT per table and set of columns (0032)', async () => {
+    await withDatabase((db) => db.query('SELECT 1'), config()); // the pool's connection is open
+    const storeForm = (form: (typeof FORMS)[number], phone: string) =>
+      withDatabase((db) => insertLead(db, form.table, form.row(phone), null, form.returning), config());
+    const alone = FORMS.map(() => uniquePhone());
+    const aloneAnswers = [];
+    for (const [index, form] of FORMS.entries()) aloneAnswers.push(await storeForm(form, alone[index] as string));
+    const together = FORMS.map(() => [uniquePhone(), uniquePhone()] as const);
+    relay.reset();
+    const togetherAnswers = await Promise.all(
+      FORMS.flatMap((form, index) => (together[index] as readonly string[]).map((phone) => storeForm(form, phone))),
+    );
+    expect(relay.roundTrips()).toBe(1);
+
+    const stored = async (table: LeadTable, phone: string) => {
+      const { rows } = await direct.query<{ row: Record<string, unknown>; command: string; transaction: string }>(
+        `SELECT to_jsonb(l) - '{id,contact_id,phone,created_at,privacy_accepted_at}'::text[] AS row,
+                cmin::text AS command, xmin::text AS transaction
+         FROM ${table} l WHERE phone = $1`,
+        [phone],
+      );
+      expect(rows).toHaveLength(1);
+      return rows[0] as { row: Record<string, unknown>; command: string; transaction: string };
+    };
+    const commands = new Set<string>();
+    const transactions = new Set<string>();
+    for (const [index, form] of FORMS.entries()) {
+      const reference = await stored(form.table, alone[index] as string);
+      // Every column as the lead stored alone has it: types read alike, defaults filled, nothing lost.
+      expect(Object.keys(reference.row).length).toBeGreaterThan(10);
+      const pair = await Promise.all((together[index] as readonly string[]).map((phone) => stored(form.table, phone)));
+      for (const row of pair) expect(row.row, form.form).toEqual(reference.row);
+      // The form's two rows: one INSERT; each form (each set of columns) its own.
+      expect(new Set(pair.map((row) => row.command)).size, form.form).toBe(1);
+      commands.add(pair[0]?.command as string);
+      for (const row of pair) transactions.add(row.transaction);
+      // The answer, as alone: the returned columns and the row's id.
+      for (const answer of togetherAnswers.slice(index * 2, index * 2 + 2)) {
+        expect(answer.created).toBe(true);
+        expect(Object.keys(answer.values).sort()).toEqual(['id', ...form.returning].sort());
+        expect({ ...answer.values, id: null }).toEqual({ ...aloneAnswers[index]?.values, id: null });
+      }
+    }
+    expect(commands.size).toBe(FORMS.length);
+    expect(transactions.size).toBe(1);
+  });
+
+  it('one idempotency key twice in one statement: one row; the second lead answers with the first (0032)', async () => {
+    const phone = uniquePhone();
+    const other = uniquePhone();
+    const key = `clave-${phone}`;
+    const [first, second, third] = await storeLeads([
+      leadArgs(phone, [], [], key),
+      leadArgs(phone, [], [], key),
+      leadArgs(other),
+    ]);
+    expect(first?.stored).toMatchObject({ created: true });
+    expect(second?.stored).toMatchObject({ created: false, id: first?.stored?.id });
+    expect(third?.stored).toMatchObject({ created: true });
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE idempotency_key = $1', [key])).toBe(1);
+    expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = $1', [other])).toBe(1);
   });
 
   it('thirty leads at one moment: statements of at most 12 (decision 0046), each lead stored once', async () => {
@@ -128,36 +263,15 @@ describe('leads stored together', () => {
   });
 
   it('deliveries stored together (0025): each lead answers with its own, in its channels’ order; a failed lead has none', async () => {
-    const lead = (phone: string, channels: string[], returning: string[] = []) => [
-      'cotizaciones_rapidas',
-      quote(phone),
-      { phone, name: 'Lucía Batún', email: null, municipality: null, buyer: false, touch: {} },
-      null,
-      null,
-      'quick-quotes',
-      channels,
-      returning,
-      null,
-      null,
-      null,
-      0,
-      null,
-    ];
     const phones = Array.from({ length: 3 }, uniquePhone);
     const before = Date.now();
-    const { rows } = await direct.query<{ outcomes: Record<string, Record<string, unknown>>[] }>(
-      'SELECT store_leads($1::jsonb) AS outcomes',
-      [
-        JSON.stringify([
-          lead(phones[0] as string, ['webhook', 'email']),
-          lead('no es un teléfono', ['email']),
-          lead(phones[1] as string, []),
-          lead(phones[2] as string, ['whatsapp', 'webhook', 'email'], ['contact_id']),
-        ]),
-      ],
-    );
+    const [first, refused, none, last] = await storeLeads([
+      leadArgs(phones[0] as string, ['webhook', 'email']),
+      leadArgs('no es un teléfono', ['email']),
+      leadArgs(phones[1] as string, []),
+      leadArgs(phones[2] as string, ['whatsapp', 'webhook', 'email'], ['contact_id']),
+    ]);
     const after = Date.now();
-    const [first, refused, none, last] = rows[0]?.outcomes ?? [];
     expect(refused?.error).toMatchObject({ code: '23514' });
     expect(none?.stored).toMatchObject({ created: true, deliveries: [] });
     // The contact asked for by store_leads itself is not in an answer that did not ask for it.

@@ -117,9 +117,10 @@ describe('leads stored together', () => {
     ).toBe(12);
     // Their rows went in by one INSERT (0032): one transaction, one command of it.
     expect(
-      await count('SELECT count(DISTINCT (xmin::text, cmin::text)) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [
-        phones,
-      ]),
+      await count(
+        'SELECT count(DISTINCT (xmin::text, cmin::text)) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)',
+        [phones],
+      ),
     ).toBe(1);
   });
 

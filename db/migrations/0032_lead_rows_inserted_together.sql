@@ -10,10 +10,10 @@
 -- counted against the rate limit, checked against its idempotency key
 -- (lead_gate(), store_lead()'s own first steps, now shared), gets its contact
 -- (touch_contact()), its row's id (version 7, as the column's default makes
--- them, migration 0027), its deliveries' ids and its first reply; then one
--- INSERT for each table and set of columns adds every row (read from JSON as
--- the columns' types by jsonb_populate_recordset, as store_lead() read them),
--- and one INSERT every delivery. A lead refused before its row (over the
+-- them, migration 0027) and its first reply; then one INSERT for each table
+-- and set of columns adds every row (read from JSON as the columns' types by
+-- jsonb_populate_recordset, as store_lead() read them), and one INSERT every
+-- delivery, their ids made together (version 7 too). A lead refused before its row (over the
 -- limit, a used key, a contact held for more than 2 s) is answered in its
 -- place as before, and the others go on.
 --

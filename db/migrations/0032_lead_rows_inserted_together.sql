@@ -8,7 +8,7 @@
 -- Now store_leads() first tries the whole statement together
 -- (store_leads_together()): each lead, in a subtransaction of its own, is
 -- counted against the rate limit, checked against its idempotency key
--- (lead_gate(), store_lead()'s own first steps, now shared), gets its contact
+-- (lead_gate(), store_lead()'s own first steps until now), gets its contact
 -- (touch_contact()), its row's id (version 7, as the column's default makes
 -- them, migration 0027) and its first reply; then one INSERT for each table
 -- and set of columns adds every row (read from JSON as the columns' types by
@@ -20,7 +20,8 @@
 -- A row that its INSERT refuses (a CHECK, a key used twice in one statement)
 -- fails that INSERT for every lead of it: then everything the attempt wrote
 -- is undone, and each lead is stored again on its own, in a subtransaction of
--- its own, so that the error is the refused lead's alone, as it was.
+-- its own, so that the error is the refused lead's alone, as it was. A lead
+-- alone (store_lead()) takes the same way, so its row is stored as theirs.
 DO $migration$
 DECLARE
   generator text := CASE WHEN current_setting('server_version_num')::integer >= 180000
@@ -71,7 +72,11 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- store_lead() of migration 0020, its first steps now lead_gate(); the rest as it was.
+-- store_lead() of migration 0020 (a lead alone: the batcher's lone lead, every
+-- lead on Netlify) is now store_leads_together() of that one lead, so a lead's
+-- row is inserted one way only: its error, caught there, is raised again with
+-- its code, message and hint (what the callers read); an INSERT's error comes
+-- through as it is.
 CREATE OR REPLACE FUNCTION store_lead(
   p_table text, p_row jsonb, p_contact jsonb, p_key text, p_fingerprint text,
   p_kind text, p_channels text[], p_returning text[],
@@ -79,50 +84,19 @@ CREATE OR REPLACE FUNCTION store_lead(
   p_first_reply jsonb DEFAULT NULL
 ) RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
-  gate jsonb;
-  contact uuid;
-  column_list text;
-  value_list text;
-  new_lead uuid;
-  stored jsonb;
-  deliveries uuid[];
-  first_reply uuid;
+  outcome jsonb;
 BEGIN
-  gate := lead_gate(p_table, p_key, p_fingerprint, p_returning,
-    p_rate_bucket, p_rate_subject, p_rate_window, p_rate_limit);
-  IF gate IS NOT NULL THEN
-    RETURN gate;
+  outcome := store_leads_together(jsonb_build_array(jsonb_build_array(
+    p_table, p_row, p_contact, p_key, p_fingerprint, p_kind, to_jsonb(coalesce(p_channels, '{}')),
+    to_jsonb(coalesce(p_returning, '{}')), p_rate_bucket, p_rate_subject, p_rate_window, p_rate_limit,
+    p_first_reply))) -> 0;
+  IF outcome ? 'error' AND outcome -> 'error' ->> 'hint' IS NOT NULL THEN
+    RAISE EXCEPTION USING ERRCODE = outcome -> 'error' ->> 'code', MESSAGE = outcome -> 'error' ->> 'message',
+      HINT = outcome -> 'error' ->> 'hint';
+  ELSIF outcome ? 'error' THEN
+    RAISE EXCEPTION USING ERRCODE = outcome -> 'error' ->> 'code', MESSAGE = outcome -> 'error' ->> 'message';
   END IF;
-
-  contact := touch_contact(p_contact ->> 'phone', p_contact ->> 'name', p_contact ->> 'name',
-    p_contact ->> 'email', p_contact ->> 'municipality', (p_contact ->> 'buyer')::boolean,
-    coalesce(p_contact -> 'touch', '{}'));
-
-  -- The row's values as literals, each read as its column's type (a JSON true as boolean, a number as numeric):
-  -- cheaper than jsonb_populate_record, which looks up every column's type on each call.
-  SELECT string_agg(quote_ident(key), ', '), string_agg(quote_nullable(value #>> '{}'), ', ')
-    INTO column_list, value_list
-    FROM jsonb_each(p_row);
-  EXECUTE format(
-    'INSERT INTO %%I (%%s, contact_id, idempotency_key, idempotency_fingerprint) VALUES (%%s, $1, $2, $3)
-     ON CONFLICT (idempotency_key) DO NOTHING
-     RETURNING id, jsonb_build_object(%%s)',
-    p_table, column_list, value_list,
-    (SELECT string_agg(format('%%L, %%I', name, name), ', ') FROM unnest('{id}' || p_returning) AS name))
-  INTO new_lead, stored USING contact, p_key, p_fingerprint;
-  IF stored IS NULL THEN
-    -- A row with this key that did not take the lock above (stored by an older deploy): undo all, the caller reads it.
-    RAISE EXCEPTION 'idempotency key taken' USING ERRCODE = 'unique_violation', HINT = 'store_lead';
-  END IF;
-
-  IF coalesce(cardinality(p_channels), 0) > 0 THEN
-    deliveries := record_lead_notifications(p_kind, new_lead, contact, p_channels);
-  END IF;
-  IF p_first_reply IS NOT NULL THEN
-    first_reply := queue_first_reply(contact, p_first_reply);
-  END IF;
-  RETURN jsonb_build_object('id', new_lead, 'created', true, 'deliveries', to_jsonb(coalesce(deliveries, '{}')),
-    'values', stored, 'firstReply', first_reply);
+  RETURN outcome -> 'stored';
 END $$;
 
 -- The leads of `p_leads` (store_leads()' argument), their rows inserted

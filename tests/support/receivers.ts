@@ -77,6 +77,8 @@ export interface HeldSmtpReceiver {
   messages: ParsedMail[];
   /** Messages inside DATA right now, waiting for `open()`. */
   waiting(): number;
+  /** Those messages themselves (other e-mails of the file may be held beside the one a test awaits). */
+  held(): ParsedMail[];
   /** From now on each message waits inside DATA, unanswered (the client waits until its own timeout). */
   hold(): void;
   /** Accepts the held messages, and every one after, until the next `hold()`. */
@@ -95,7 +97,7 @@ export async function startHeldSmtpReceiver({ held = false } = {}): Promise<Held
   let release: () => void = () => {};
   let gate: Promise<void> = Promise.resolve();
   let refusals = 0;
-  let waiting = 0;
+  const holding: ParsedMail[] = [];
   const hold = () => {
     gate = new Promise((resolve) => {
       release = resolve;
@@ -113,9 +115,9 @@ export async function startHeldSmtpReceiver({ held = false } = {}): Promise<Held
           callback(Object.assign(new Error('Servicio no disponible, intente más tarde'), { responseCode: 451 }));
           return;
         }
-        waiting += 1;
+        holding.push(mail);
         await gate;
-        waiting -= 1;
+        holding.splice(holding.indexOf(mail), 1);
         messages.push(mail);
         callback();
       }, callback);
@@ -126,7 +128,8 @@ export async function startHeldSmtpReceiver({ held = false } = {}): Promise<Held
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    waiting: () => waiting,
+    waiting: () => holding.length,
+    held: () => [...holding],
     hold,
     open: () => release(),
     refuse(count) {

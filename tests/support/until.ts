@@ -1,0 +1,13 @@
+/**
+ * Waits until `check` holds: the one way a test waits for the effect of
+ * background work (a job, an e-mail, a webhook), whatever order that work
+ * runs in and however busy the machine is. The timeout only bounds a test
+ * that would otherwise hang: it never decides a result that passes.
+ */
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -118,5 +118,5 @@ describe('SIGTERM under steady keep-alive load', () => {
     expect(exitCode).toBe(0);
     expect(answers).toBeGreaterThan(0);
     expect(await slow).toEqual({ status: 201, connection: 'close' });
-  }, 40_000);
+  });
 });

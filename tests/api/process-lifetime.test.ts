@@ -72,7 +72,7 @@ describe('nothing outlives the tests', () => {
     expect(await eventually(() => !existsSync(dataDir))).toBe(true);
     // The watchdog removes the data directory, then exits itself: wait for that too.
     expect(await eventually(() => processesWithEnv(MARKER, marker).length === 0)).toBe(true);
-  }, 60_000);
+  });
 
   it('a Vitest run whose files pass, fail and time out leaves no server running', async () => {
     const marker = randomUUID();
@@ -81,7 +81,7 @@ describe('nothing outlives the tests', () => {
     expect(code, started.output()).toBe(1); // one file fails and one times out, on purpose
     expect(started.output()).toMatch(/1 passed/);
     expect(await eventually(() => processesWithEnv(MARKER, marker).length === 0)).toBe(true);
-  }, 60_000);
+  });
 
   it('an interrupted Vitest run (Ctrl+C) leaves no server running', async () => {
     const marker = randomUUID();
@@ -92,5 +92,5 @@ describe('nothing outlives the tests', () => {
     started.child.kill('SIGINT');
     await started.exited;
     expect(await eventually(() => processesWithEnv(MARKER, marker).length === 0)).toBe(true);
-  }, 60_000);
+  });
 });

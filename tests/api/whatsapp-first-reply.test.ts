@@ -113,7 +113,7 @@ describe('the instant first reply', () => {
     // A later lead of the same person: no second first reply.
     await lead(quickQuote({ name: 'Fernanda Aké', phone: '9994001000' }));
     expect(await countRows('whatsapp_messages', 'automated')).toBe(1);
-  }, 60_000);
+  });
 
   it('never goes to a contact who opted out, nor where the form did not say we write by WhatsApp', async () => {
     await postWebhook(server.url, inboundPayload({ from: '5219994002000', name: 'Rubén', content: { body: 'Baja' } }));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { E2E_PORT } from './playwright.config.ts';
+import { E2E_EDITOR_PORT } from './playwright.config.ts';
 
 /**
  * Marketing's journey in the content editor (issue #28, decision 0038), in its
@@ -16,7 +16,7 @@ import { E2E_PORT } from './playwright.config.ts';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const EDITOR_PORT = E2E_PORT + 171;
+const EDITOR_PORT = E2E_EDITOR_PORT;
 
 let copy: string;
 let editor: ChildProcess;

@@ -1,25 +1,24 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
 import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from '../support/whatsapp-platform.ts';
+import { e2ePorts } from './ports.ts';
 
-/**
- * The e2e server's ports: fixed for CI; another checkout on the same machine sets
- * E2E_PORT (and its database, webhook and data directory follow) to run beside it.
- */
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 4329);
-const PORT = E2E_PORT;
-const OFFSET = PORT - 4329;
+/** The e2e server's ports: free ones, found once per run (tests/e2e/ports.ts), so two runs can share a machine. */
+const PORTS = e2ePorts();
+export const E2E_PORT = PORTS.web;
 /**
  * The e2e server notifies a webhook on this port: nothing listens there until
  * the notifications story starts a receiver, so its deliveries fail first.
  */
-export const E2E_WEBHOOK = { port: 54331 + OFFSET, secret: 'e2e-webhook-secret-0123456789' };
+export const E2E_WEBHOOK = { port: PORTS.webhook, secret: 'e2e-webhook-secret-0123456789' };
 /** The secret of the e2e server's /api/voice/events (the calls story posts the platform's reports). */
 export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
 /** The fake WhatsApp platform the conversations story starts (tests/support/whatsapp-platform.ts). */
-export const E2E_WHATSAPP = { port: 56331 + OFFSET };
+export const E2E_WHATSAPP = { port: PORTS.whatsapp };
+/** The content editor's port in the editor story. */
+export const E2E_EDITOR_PORT = PORTS.editor;
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
-export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${54329 + OFFSET}/app`;
+export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${PORTS.postgres}/app`;
 
 export default defineConfig({
   testDir: '.',
@@ -30,9 +29,13 @@ export default defineConfig({
   // Four stories at a time on 2 cores: a story waits on the server, PostgreSQL and the browser's paint
   // more than it computes (the whole suite used 1.15 of its 2 cores with two workers, 1.2 with three).
   workers: 4,
+  // Bounds for a story that would hang, never a measure of speed: a second `npm test` on the same
+  // machine (CI's is shared) makes every step slower, and an assertion passes as soon as it holds.
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
   reporter: [['list'], ['json', { outputFile: '../../test-results/playwright.json' }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
     locale: 'es-MX',
     trace: 'retain-on-failure',
     launchOptions: {
@@ -72,14 +75,15 @@ export default defineConfig({
   webServer: {
     command: 'node tests/e2e/fresh-server.ts',
     cwd: '../..',
-    url: `http://127.0.0.1:${PORT}/`,
+    url: `http://127.0.0.1:${E2E_PORT}/`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 180_000,
     env: {
-      PORT: String(PORT),
+      PORT: String(E2E_PORT),
       HOST: '127.0.0.1',
-      DATA_DIR: OFFSET === 0 ? '.data/e2e' : `.data/e2e-${PORT}`,
-      PG_PORT: String(54329 + OFFSET),
+      // Its own data directory, removed when the server stops (tests/e2e/fresh-server.ts).
+      DATA_DIR: `.data/e2e-${E2E_PORT}`,
+      PG_PORT: String(PORTS.postgres),
       // bcrypt at cost 4 (src/server/auth/passwords.ts): the stories sign in dozens of times.
       NODE_ENV: 'test',
       LEAD_RATE_LIMIT: '0',

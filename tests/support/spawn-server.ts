@@ -56,7 +56,7 @@ export async function spawnServer(
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 30_000);
+    }, 90_000);
     // Looks for the address until it appears, then stops (the output keeps growing under load).
     const onData = () => {
       const match = /Listening on (http:\/\/\S+?)\/?$/m.exec(output);

@@ -4,7 +4,7 @@
  * runs in and however busy the machine is. The timeout only bounds a test
  * that would otherwise hang: it never decides a result that passes.
  */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

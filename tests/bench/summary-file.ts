@@ -49,4 +49,3 @@ export function writeSummary(summary: BenchSummary): void {
   mkdirSync(path.dirname(SUMMARY_FILE), { recursive: true });
   writeFileSync(SUMMARY_FILE, `${JSON.stringify(summary, null, 2)}\n`);
 }
-

@@ -57,9 +57,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = readSummary();
   const rows = summaryRows(summary, expectedBenches());
   const over = rows.filter((row) => row.verdict === 'OVER').length;
-  console.log(`\nEvery budget of npm run bench, since ${summary.started} (${path.relative(process.cwd(), SUMMARY_FILE)})\n`);
+  console.log(
+    `\nEvery budget of npm run bench, since ${summary.started} (${path.relative(process.cwd(), SUMMARY_FILE)})\n`,
+  );
   console.log('| benchmark (load average) | figure | today | budget | |\n|---|---|---:|---|---|');
-  for (const row of rows) console.log(`| ${row.bench} | ${row.figure} | ${row.value} | ${row.budget} | ${row.verdict} |`);
+  for (const row of rows)
+    console.log(`| ${row.bench} | ${row.figure} | ${row.value} | ${row.budget} | ${row.verdict} |`);
   console.log(over ? `\n${over} over budget.` : '\nEvery budget met.');
   process.exitCode = over ? 1 : 0;
 }

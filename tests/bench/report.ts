@@ -7,7 +7,7 @@ export type { Figure } from './summary-file.ts';
 // or fine), its exit code, so the closing summary also shows a benchmark that never reached its report.
 process.on('exit', (code) => {
   const summary = readSummary();
-  summary.exits.push({ bench: benchName(), code, at: new Date().toISOString() });
+  summary.exits.push({ bench: benchName(), pid: process.pid, code, at: new Date().toISOString() });
   writeSummary(summary);
 });
 
@@ -16,6 +16,7 @@ export function record(title: string, figures: readonly Figure[]): void {
   const summary = readSummary();
   summary.runs.push({
     bench: benchName(),
+    pid: process.pid,
     title,
     at: new Date().toISOString(),
     load: os.loadavg()[0] ?? 0,

@@ -17,6 +17,8 @@ export interface Figure {
 /** One benchmark's table as `npm run bench`'s closing summary reads it. */
 export interface BenchRun {
   bench: string;
+  /** The benchmark's process: the closing table shows each benchmark's last run. */
+  pid: number;
   title: string;
   at: string;
   /** The machine's 1-minute load average when the figures were taken. */
@@ -28,7 +30,7 @@ export interface BenchRun {
 export interface BenchSummary {
   started: string;
   runs: BenchRun[];
-  exits: { bench: string; code: number; at: string }[];
+  exits: { bench: string; pid: number; code: number; at: string }[];
 }
 
 export const SUMMARY_FILE = path.resolve(import.meta.dirname, '../../test-results/bench-summary.json');

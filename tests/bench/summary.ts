@@ -9,13 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type BenchSummary, readSummary, SUMMARY_FILE, writeSummary } from './summary-file.ts';
 
-if (process.argv.includes('--start')) {
-  writeSummary({ started: new Date().toISOString(), runs: [], exits: [] });
-  process.exit(0);
-}
-
 /** The benchmarks `npm run bench` runs, in its order, read from package.json. */
-function expectedBenches(): string[] {
+export function expectedBenches(): string[] {
   const manifest = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
     scripts: Record<string, string>;
   };
@@ -35,14 +30,19 @@ export function summaryRows(summary: BenchSummary, expected: readonly string[]):
   const benches = [...expected, ...seen.filter((bench) => !expected.includes(bench))];
   const rows: Row[] = [];
   for (const bench of benches) {
-    const runs = summary.runs.filter((run) => run.bench === bench);
     const exit = summary.exits.findLast((each) => each.bench === bench);
+    // The last run of the benchmark: the process that wrote its last table (or that ended last, without one).
+    const last = exit?.pid ?? summary.runs.findLast((run) => run.bench === bench)?.pid;
+    const runs = summary.runs.filter((run) => run.bench === bench && run.pid === last);
     const label = runs.length ? `${bench} (load ${runs[0]?.load.toFixed(1)})` : bench;
     const figures = runs.flatMap((run) => run.figures).filter((figure) => figure.budget !== '');
     figures.forEach((figure, index) => {
       const verdict = figure.budget === 'not budgeted' ? '—' : figure.pass ? 'ok' : 'OVER';
       rows.push({ bench: index === 0 ? label : '', ...figure, verdict });
     });
+    if (runs.length > 0 && figures.length === 0) {
+      rows.push({ bench: label, figure: 'its figures', value: 'none budgeted', budget: '', verdict: '—' });
+    }
     if (runs.length === 0) {
       const value = exit ? `ended with code ${exit.code} before its figures` : 'did not run';
       rows.push({ bench: label, figure: 'its figures', value, budget: 'a report', verdict: 'OVER' });
@@ -53,7 +53,9 @@ export function summaryRows(summary: BenchSummary, expected: readonly string[]):
   return rows;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === `file://${process.argv[1]}` && process.argv.includes('--start')) {
+  writeSummary({ started: new Date().toISOString(), runs: [], exits: [] });
+} else if (import.meta.url === `file://${process.argv[1]}`) {
   const summary = readSummary();
   const rows = summaryRows(summary, expectedBenches());
   const over = rows.filter((row) => row.verdict === 'OVER').length;

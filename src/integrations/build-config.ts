@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 const blankIsUnset = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-const buildEnvironmentSchema = z.object({
+export const buildEnvironmentSchema = z.object({
   SITE_URL: z.preprocess(
     blankIsUnset,
     z.url({ protocol: /^https?$/, error: 'SITE_URL debe ser una URL http:// o https://.' }).optional(),

@@ -4,7 +4,8 @@ import { normalizeAddress, type TrustProxy } from './ip-address.ts';
 
 /**
  * Server configuration, read from the environment and checked once.
- * Every variable is documented in README.md and .env.example.
+ * Every variable is documented in docs/configuration.md and .env.example
+ * (tests/lint/configuration-doc.test.ts reads the schema's keys).
  */
 /** An unset or blank variable is absent (a `.env` line `SMTP_URL=` turns the channel off). */
 const optionalText = z
@@ -25,7 +26,7 @@ const webUrl = z
 
 const PG_PORT_MESSAGE = 'must be a TCP port from 1 to 65535 (unset or 0: a free port)';
 
-const environmentSchema = z.object({
+export const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATABASE_DRIVER: z.enum(['pg', 'neon']).optional(),

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { migrate } from '../../db/migrate.ts';
 import { freePort, startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { spawnServer } from '../support/spawn-server.ts';
+import { type Figure, record } from './report.ts';
 
 const TLS_ONLY = new Set(['redirection', 'strict-transport-security']);
 const PATHS = ['/', '/modelos', '/api/quick-quotes'];
@@ -37,22 +38,33 @@ const server = await spawnServer({ DATABASE_URL: database.url });
 const port = new URL(server.url).port;
 
 let failed = 0;
+const figures: Figure[] = [];
 try {
   const unusedHttpsPort = await freePort(); // nothing answers https here
   for (const pathname of PATHS) {
     const requests = await retrieve('127.0.0.1', { httpPort: port, httpsPort: unusedHttpsPort, path: pathname });
     console.log(`\n${pathname}\n| test | result | pass |\n|---|---|---|`);
+    const verdicts: string[] = [];
     for (const test of ALL_TESTS) {
       const output = test(requests);
       const name = output.name ?? test.name;
       const needsTls = [...TLS_ONLY].some((tls) => name.toLowerCase().includes(tls.replace(/-/g, '')) || name === tls);
       const verdict = output.pass ? 'pass' : needsTls ? 'needs TLS' : 'FAIL';
       if (verdict === 'FAIL') failed++;
+      verdicts.push(verdict);
       console.log(`| ${name} | ${output.result} | ${verdict} |`);
     }
+    const count = (verdict: string) => verdicts.filter((each) => each === verdict).length;
+    figures.push({
+      figure: `${pathname}: HTTP Observatory tests`,
+      value: `${count('pass')} pass, ${count('needs TLS')} need TLS, ${count('FAIL')} fail`,
+      budget: 'every test passes but those that need TLS',
+      pass: count('FAIL') === 0,
+    });
   }
   console.log(failed ? `\n${failed} test(s) failed` : '\nEvery test passes except those that need TLS.');
   process.exitCode = failed ? 1 : 0;
+  record('MDN HTTP Observatory on the local server', figures);
 } finally {
   await server.stop();
   await database.stop();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALREADY_TAKEN } from '../../src/lib/admin/contact-work.ts';
+import { ALREADY_TAKEN, EDIT_NOT_YOURS } from '../../src/lib/admin/contact-work.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -293,6 +293,50 @@ describe('corrections and merges', () => {
       name: 'Escribe el nombre.',
       phone: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.',
     });
+  });
+
+  it('an adviser corrects only contacts that are theirs or nobody’s: another’s is a 403 and nothing changes', async () => {
+    const owner = await adviser('Olga Owner');
+    const intruder = await adviser('Iván Intruso');
+    const phone = uniquePhone();
+    const id = await newContact('Carlos Canul', phone);
+    expect((await call(owner.cookie, `/api/admin/contacts/${id}/claim`, 'POST')).status).toBe(200);
+    const before = await detail(id);
+    const events = await countRows('contact_events', 'contact_id = $1', [id]);
+    for (const change of [{ phone: uniquePhone() }, { name: 'Otro Nombre' }, { email: 'otro@correo.mx' }]) {
+      const refused = await call(intruder.cookie, `/api/admin/contacts/${id}/details`, 'PATCH', {
+        name: before.name,
+        phone: before.phone,
+        email: before.email,
+        version: before.version,
+        ...change,
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: EDIT_NOT_YOURS });
+    }
+    expect(await detail(id)).toMatchObject({ name: 'Carlos Canul', phone: `+52${phone}`, version: before.version });
+    expect(await countRows('contact_events', 'contact_id = $1', [id])).toBe(events);
+    // The adviser who follows it, an administrator, and any adviser on a contact nobody follows may.
+    const newPhone = uniquePhone();
+    const own = await call(owner.cookie, `/api/admin/contacts/${id}/details`, 'PATCH', {
+      name: 'Carlos Canul',
+      phone: newPhone,
+      version: before.version,
+    });
+    expect(own.status).toBe(200);
+    const byAdmin = await call(admin, `/api/admin/contacts/${id}/details`, 'PATCH', {
+      name: 'Carlos Canul Pérez',
+      phone: newPhone,
+      version: ((await own.json()) as Detail).version,
+    });
+    expect(byAdmin.status).toBe(200);
+    const free = await newContact('Nadie Sigue');
+    const unassigned = await call(intruder.cookie, `/api/admin/contacts/${free}/details`, 'PATCH', {
+      name: 'Nadie Sigue Ya',
+      phone: uniquePhone(),
+      version: (await detail(free)).version,
+    });
+    expect(unassigned.status).toBe(200);
   });
 
   it('a phone that is another contact’s is a 409 with that contact; merging keeps both histories in one', async () => {

@@ -1,4 +1,4 @@
-import { type ContactEdit, type Merge, mayMerge, type OtherContact } from '../../lib/admin/contact-work.ts';
+import { type ContactEdit, type Merge, mayChangeIdentity, type OtherContact } from '../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
@@ -6,9 +6,12 @@ import { scheduleReminder } from '../notifications/reminders.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 
-export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale';
+export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale' | 'not_yours';
 
-export type MergeResult = EditResult | 'from_not_found' | 'same' | 'not_yours';
+export type MergeResult = EditResult | 'from_not_found' | 'same';
+
+/** The member who edits or merges: an adviser only contacts that are theirs or nobody's (mayChangeIdentity). */
+type Member = Actor & { admin: boolean };
 
 /** SQLSTATE unique_violation: another transaction gave the phone to a contact between our check and our UPDATE. */
 const UNIQUE_VIOLATION = '23505';
@@ -25,9 +28,10 @@ class Collision extends Error {
  * Corrects a contact's name, phone and e-mail on `edit.version`: one history
  * line per field changed (who, from, to), version + 1 and the activity entry,
  * in one transaction. A phone that is another contact's is a collision: that
- * contact's summary, so the panel can offer to merge the two.
+ * contact's summary, so the panel can offer to merge the two. An adviser
+ * corrects only contacts that are theirs or nobody's, as with a merge.
  */
-export async function editContact(db: Database, id: string, edit: ContactEdit, actor: Actor): Promise<EditResult> {
+export async function editContact(db: Database, id: string, edit: ContactEdit, actor: Member): Promise<EditResult> {
   const result = await withCollisions(db, id, edit.phone, (tx) => applyEdit(tx, id, edit, actor));
   if (typeof result !== 'string' || result !== 'done') return result as EditResult;
   const contact = await getContact(db, id);
@@ -42,14 +46,9 @@ export async function editContact(db: Database, id: string, edit: ContactEdit, a
  * the older first lead, the later activity, both kinds, and the assignee when
  * it had none; the merged contact is deleted; the merge is a line of the
  * history and an activity entry. An adviser merges only contacts that are
- * theirs or nobody's (mayMerge).
+ * theirs or nobody's (mayChangeIdentity).
  */
-export async function mergeContacts(
-  db: Database,
-  id: string,
-  merge: Merge,
-  actor: Actor & { admin: boolean },
-): Promise<MergeResult> {
+export async function mergeContacts(db: Database, id: string, merge: Merge, actor: Member): Promise<MergeResult> {
   if (id === merge.from) return 'same';
   const result = await withCollisions(db, id, merge.phone, async (tx) => {
     const { rows } = await tx.query<{
@@ -66,7 +65,7 @@ export async function mergeContacts(
     if (!kept) return 'not_found';
     if (!gone) return 'from_not_found';
     if (kept.version !== merge.version) return 'stale';
-    if (!mayMerge(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
+    if (!mayChangeIdentity(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
 
     const references = await tx.query<{ table_name: string; column_name: string }>(
       `SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
@@ -182,15 +181,19 @@ async function applyEdit(
   tx: Queryable,
   id: string,
   edit: ContactEdit,
-  actor: Actor,
+  actor: Member,
   options: { quiet?: boolean } = {},
-): Promise<'done' | 'not_found' | 'stale'> {
-  const { rows } = await tx.query<{ name: string; phone: string; email: string | null; version: number }>(
-    'SELECT name, phone, email, version FROM contacts WHERE id = $1 FOR UPDATE',
-    [id],
-  );
+): Promise<'done' | 'not_found' | 'stale' | 'not_yours'> {
+  const { rows } = await tx.query<{
+    name: string;
+    phone: string;
+    email: string | null;
+    version: number;
+    assigned_to: string | null;
+  }>('SELECT name, phone, email, version, assigned_to FROM contacts WHERE id = $1 FOR UPDATE', [id]);
   const old = rows[0];
   if (!old) return 'not_found';
+  if (!mayChangeIdentity(actor, [old.assigned_to])) return 'not_yours';
   if (old.version !== edit.version) return 'stale';
   if (edit.phone !== old.phone) {
     const other = await otherWithPhone(tx, id, edit.phone);

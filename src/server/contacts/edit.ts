@@ -41,8 +41,10 @@ export async function editContact(db: Database, id: string, edit: ContactEdit, a
 /**
  * Merges contact `merge.from` into contact `id` (the one kept), then applies
  * the edit to it, in one transaction: every row of every table that names the
- * merged contact (requests, notes, history, calls, notifications, and any
- * table added later with a key to contacts) moves to the kept one, which takes
+ * merged contact (requests, notes, history, calls, notifications, WhatsApp
+ * messages, and any table added later with a key to contacts or a contact_id:
+ * CONTACT_REFERENCES) moves to the kept one (two WhatsApp conversations fold
+ * into one, by their trigger), which takes
  * the older first lead, the later activity, both kinds, and the assignee when
  * it had none; the merged contact is deleted; the merge is a line of the
  * history and an activity entry. An adviser merges only contacts that are
@@ -67,12 +69,17 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
     if (kept.version !== merge.version) return 'stale';
     if (!mayChangeIdentity(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
 
-    const references = await tx.query<{ table_name: string; column_name: string }>(
-      `SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
-       FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-       WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass AND cardinality(c.conkey) = 1
-       ORDER BY 1, 2`,
+    // The same notification twice once the two are one person (a reminder of one moment to one member, or a
+    // second waiting notice of their messages): the kept contact's stands for both, as the unique keys require.
+    await tx.query(
+      `DELETE FROM notification_deliveries g USING notification_deliveries k
+       WHERE g.contact_id = $2 AND k.contact_id = $1 AND g.purpose = k.purpose
+         AND g.channel = k.channel AND g.recipient_id = k.recipient_id
+         AND ((g.purpose = 'reminder' AND g.remind_at = k.remind_at)
+           OR (g.purpose = 'message' AND g.status IN ('pending', 'sending') AND k.status IN ('pending', 'sending')))`,
+      [id, merge.from],
     );
+    const references = await tx.query<{ table_name: string; column_name: string }>(CONTACT_REFERENCES);
     for (const { table_name: table, column_name: column } of references.rows) {
       await tx.query(`UPDATE ${quoted(table)} SET ${quoted(column)} = $1 WHERE ${quoted(column)} = $2`, [
         id,
@@ -126,6 +133,25 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
   const contact = await getContact(db, id);
   return contact ? { contact } : 'not_found';
 }
+
+/**
+ * Every column that names a contact: the foreign keys to contacts, and every
+ * uuid column called contact_id, whose reference a trigger may keep instead
+ * of a foreign key (notification_deliveries' since migration 0028, which
+ * deletes a deleted contact's deliveries: a merge that left them behind lost
+ * them, issue #38 item 10). A new table's contact_id moves with a merge
+ * whichever way it is checked.
+ */
+const CONTACT_REFERENCES = `
+  SELECT c.conrelid::regclass::text AS table_name, a.attname::text AS column_name
+  FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+  WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass AND cardinality(c.conkey) = 1
+  UNION
+  SELECT t.oid::regclass::text, a.attname::text
+  FROM pg_class t JOIN pg_attribute a ON a.attrelid = t.oid
+  WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r' AND NOT t.relispartition
+    AND a.attname = 'contact_id' AND a.atttypid = 'uuid'::regtype AND NOT a.attisdropped
+  ORDER BY 1, 2`;
 
 const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 

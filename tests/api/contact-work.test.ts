@@ -206,7 +206,7 @@ describe('"Nuevo prospecto"', () => {
     );
   });
 
-  it('deduplicates by phone: a form’s contact is brought up to date, with the capture and the note, never a second one', async () => {
+  it('deduplicates by phone: a form’s contact keeps its name (the typed one an alias), with the capture and the note, never a second one', async () => {
     const phone = uniquePhone();
     const id = await newContact('Carmen Forma', phone);
     const contacts = await countRows('contacts');
@@ -221,13 +221,19 @@ describe('"Nuevo prospecto"', () => {
     expect(await again.json()).toEqual({ id, created: false });
     expect(await countRows('contacts')).toBe(contacts);
     const after = await detail(id);
-    expect(after).toMatchObject({ name: 'Carmen Forma Dzib', email: 'carmen@correo.mx', requests: 1 });
+    // The name stays the one the team knows; the typed one is an alias in the history (issue #38, item 11).
+    expect(after).toMatchObject({ name: 'Carmen Forma', email: 'carmen@correo.mx', requests: 1 });
     expect(after.assignedTo).toBeNull();
     expect(after.timeline.map((entry) => (entry.type === 'event' ? entry.kind : entry.type))).toEqual([
       'request',
+      'alias',
       'captured',
       'note',
     ]);
+    expect(after.timeline.find((entry) => entry.kind === 'alias')).toMatchObject({
+      from: 'Carmen Forma',
+      to: 'Carmen Forma Dzib',
+    });
   });
 
   it('says what is wrong in Spanish (400) and stores nothing', async () => {

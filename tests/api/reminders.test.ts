@@ -5,7 +5,7 @@ import webpush from 'web-push';
 import { site } from '../../src/data/site.ts';
 import { PUSH_SERVICE_UNKNOWN } from '../../src/server/notifications/push-endpoint.ts';
 import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
-import { quickQuote } from '../support/payloads.ts';
+import { preFilter, quickQuote } from '../support/payloads.ts';
 import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -294,5 +294,30 @@ describe('a push endpoint is a browser’s push service (issue #38, item 4)', ()
     } finally {
       await elsewhere.close();
     }
+  });
+});
+
+describe('a won customer’s new request (issue #38, item 12)', () => {
+  it('leaves the contact won and e-mails the request to its adviser too', async () => {
+    const phone = uniquePhone();
+    const first = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Raúl Canché', phone }));
+    const { id: firstLead } = (await first.json()) as { id: string };
+    const [row] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+      `+52${phone}`,
+    ]);
+    const contact = row as { id: string; version: number };
+    const assigned = await patch(adminCookie, contact.id, { assignedTo: adviser.id, version: contact.version });
+    await patch(adviser.cookie, contact.id, { state: 'cerrado_ganado', version: assigned.version });
+    const firstMail = await smtp.waitForMail((mail) => String(mail.messageId).startsWith(`<${firstLead}.`));
+    expect(firstMail.to).toMatchObject({ value: [{ address: 'ventas@ceibacasas.mx' }] });
+
+    const again = await postJson(`${server.url}/api/quote-requests`, preFilter({ name: 'Raúl Canché', phone }));
+    expect(again.status).toBe(201);
+    const { id: lead } = (await again.json()) as { id: string };
+    const mail = await smtp.waitForMail((message) => String(message.messageId).startsWith(`<${lead}.`));
+    expect(mail.to).toMatchObject({ value: [{ address: 'ventas@ceibacasas.mx' }, { address: 'lucia@ceiba.mx' }] });
+    expect(mail.text).toContain('Es de un cliente con venta cerrada: sigue en «Cerrado: ganado».');
+    const [after] = await sql<{ state: string }>('SELECT state FROM contacts WHERE id = $1', [contact.id]);
+    expect(after?.state).toBe('cerrado_ganado');
   });
 });

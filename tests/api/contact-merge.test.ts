@@ -201,4 +201,38 @@ describe('merging two contacts', () => {
     expect(await countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [kept.id])).toBe(1);
     expect(await countRows('notification_deliveries', "purpose = 'lead' AND contact_id = $1", [kept.id])).toBe(4);
   });
+
+  it('keeps the sooner next contact of the two, and its reminder', async () => {
+    const soon = new Date(Date.now() + 26 * 3600_000).toISOString();
+    const later = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+    const contacts: { id: string; phone: string }[] = [];
+    for (const [name, at] of [
+      ['Elsa Uc', later],
+      ['Elsa U.', soon],
+    ] as const) {
+      const phone = `99${uniqueDigits()}`;
+      await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }));
+      const [row] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+        `+52${phone}`,
+      ]);
+      await send(admin, `/api/admin/contacts/${row?.id}`, 'PATCH', { nextContactAt: at, version: row?.version });
+      contacts.push({ id: row?.id as string, phone });
+    }
+    const [kept, gone] = contacts as [{ id: string; phone: string }, { id: string; phone: string }];
+    const { version, email } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as {
+      version: number;
+      email: string | null;
+    };
+    const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone.id, name: 'Elsa Uc', phone: gone.phone, email, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+    expect(((await merged.json()) as { nextContactAt: string }).nextContactAt).toBe(soon);
+    const jobs = await sql<{ key: string; run_at: Date }>(
+      `SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY($1::text[])`,
+      [[`reminder:${kept.id}`, `reminder:${gone.id}`]],
+    );
+    expect(jobs.map((job) => [job.key, job.run_at.toISOString()])).toEqual([[`reminder:${kept.id}`, soon]]);
+  });
 });

@@ -44,11 +44,11 @@ export async function editContact(db: Database, id: string, edit: ContactEdit, a
  * merged contact (requests, notes, history, calls, notifications, WhatsApp
  * messages, and any table added later with a key to contacts or a contact_id:
  * CONTACT_REFERENCES) moves to the kept one (two WhatsApp conversations fold
- * into one, by their trigger), which takes
- * the older first lead, the later activity, both kinds, and the assignee when
- * it had none; the merged contact is deleted; the merge is a line of the
- * history and an activity entry. An adviser merges only contacts that are
- * theirs or nobody's (mayChangeIdentity).
+ * into one, by their trigger), which takes the older first lead, the later
+ * activity, both kinds, the assignee when it had none, and the sooner next
+ * contact; the merged contact is deleted; the merge is a line of the history
+ * and an activity entry. An adviser merges only contacts that are theirs or
+ * nobody's (mayChangeIdentity).
  */
 export async function mergeContacts(db: Database, id: string, merge: Merge, actor: Member): Promise<MergeResult> {
   if (id === merge.from) return 'same';
@@ -92,7 +92,10 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
          is_partner = k.is_partner OR g.is_partner,
          municipality = coalesce(k.municipality, g.municipality),
          assigned_to = coalesce(k.assigned_to, g.assigned_to),
-         next_contact_at = coalesce(k.next_contact_at, g.next_contact_at),
+         -- The sooner next contact of the two (with whether it was reminded): neither follow-up is dropped.
+         next_contact_at = least(k.next_contact_at, g.next_contact_at),
+         reminded_for = CASE WHEN k.next_contact_at IS NULL OR g.next_contact_at < k.next_contact_at
+                             THEN g.reminded_for ELSE k.reminded_for END,
          attempts = k.attempts + g.attempts,
          first_touch = CASE WHEN g.created_at < k.created_at THEN g.first_touch ELSE k.first_touch END,
          last_touch = CASE WHEN g.last_touch <> '{}' AND (k.last_touch = '{}' OR g.last_activity_at > k.last_activity_at)

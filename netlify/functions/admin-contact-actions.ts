@@ -2,6 +2,7 @@ import type { Config } from '@netlify/functions';
 import {
   ALREADY_TAKEN,
   contactEditSchema,
+  EDIT_NOT_YOURS,
   MERGE_NOT_YOURS,
   mergeSchema,
   PHONE_TAKEN,
@@ -16,12 +17,15 @@ import { json, jsonError } from '../../src/server/http/responses.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
 
-/** The answer of an edit or a merge: the contact, or why not (the 409 of a phone carries the other contact). */
-function answer(result: MergeResult): Response {
+/**
+ * The answer of an edit or a merge: the contact, or why not (the 409 of a phone
+ * carries the other contact; `notYours` is the 403 of an adviser on another's contact).
+ */
+function answer(result: MergeResult, notYours: string): Response {
   if (result === 'not_found') return jsonError(404, NOT_FOUND);
   if (result === 'from_not_found') return jsonError(404, 'No encontramos el otro prospecto. Quizá ya se unió.');
   if (result === 'same') return jsonError(400, 'Elige otro prospecto para unir.');
-  if (result === 'not_yours') return jsonError(403, MERGE_NOT_YOURS);
+  if (result === 'not_yours') return jsonError(403, notYours);
   if (result === 'stale') return jsonError(409, STALE_VERSION);
   if ('collision' in result) {
     return json(409, {
@@ -38,7 +42,8 @@ function answer(result: MergeResult): Response {
  * POST /api/admin/contacts/{id}/claim: "Tomar", the contact becomes the member's: 200 (the contact),
  *      409 «Otro asesor ya tomó este prospecto.» when someone has it (two at once: one wins).
  * PATCH /api/admin/contacts/{id}/details {name, phone, email?, version}: corrected with history;
- *      409 {code: 'phone_taken', other} when the phone is another contact's, 409 on a stale version.
+ *      409 {code: 'phone_taken', other} when the phone is another contact's, 409 on a stale version,
+ *      403 for an adviser when another member follows the contact (as a merge).
  * POST /api/admin/contacts/{id}/merge {from, name, phone, email?, version}: `from` joins this contact
  *      (every request, note, call and line of history), which then takes the edit; one transaction.
  */
@@ -61,11 +66,11 @@ export default endpoints('admin-contact-actions', [
     method: 'PATCH',
     path: '/api/admin/contacts/:id/details',
     access: 'member',
-    async work({ db, actor, params, body }) {
+    async work({ db, actor, user, params, body }) {
       const { id } = params;
       if (!isUuid(id)) return jsonError(404, NOT_FOUND);
       const edit = await body(contactEditSchema, 'Revisa los datos del prospecto.');
-      return answer(await editContact(db, id, edit, actor));
+      return answer(await editContact(db, id, edit, { ...actor, admin: user.admin }), EDIT_NOT_YOURS);
     },
   },
   {
@@ -76,7 +81,7 @@ export default endpoints('admin-contact-actions', [
       const { id } = params;
       if (!isUuid(id)) return jsonError(404, NOT_FOUND);
       const merge = await body(mergeSchema, 'Revisa la unión.');
-      return answer(await mergeContacts(db, id, merge, { ...actor, admin: user.admin }));
+      return answer(await mergeContacts(db, id, merge, { ...actor, admin: user.admin }), MERGE_NOT_YOURS);
     },
   },
 ]);

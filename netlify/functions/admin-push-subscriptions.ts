@@ -3,13 +3,15 @@ import { PUSH_OFF, pushSubscriptionSchema, pushUnsubscribeSchema } from '../../s
 import { getConfig } from '../../src/server/config.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { empty, jsonError } from '../../src/server/http/responses.ts';
+import { isPushServiceEndpoint, PUSH_SERVICE_UNKNOWN } from '../../src/server/notifications/push-endpoint.ts';
 import { forgetSubscription, saveSubscription } from '../../src/server/notifications/subscriptions.ts';
 
 const PATH = '/api/admin/push-subscriptions';
 
 /**
  * A member's device for Web Push (members, from our own pages):
- * POST {endpoint, keys: {p256dh, auth}}: 201, this device gets the member's reminders (409 when push is off);
+ * POST {endpoint, keys: {p256dh, auth}}: 201, this device gets the member's reminders (409 when push is off;
+ *      400 when the endpoint is not a browser's push service: push-endpoint.ts, decision 0052);
  * DELETE {endpoint}: 204, it stops.
  */
 export default endpoints('admin-push-subscriptions', [
@@ -19,7 +21,11 @@ export default endpoints('admin-push-subscriptions', [
     access: 'member',
     async work({ db, user, body }) {
       const subscription = await body(pushSubscriptionSchema, 'Revisa la suscripción.', 4096);
-      if (!getConfig().push) return jsonError(409, PUSH_OFF);
+      const push = getConfig().push;
+      if (!push) return jsonError(409, PUSH_OFF);
+      if (!isPushServiceEndpoint(subscription.endpoint, push.testService)) {
+        return jsonError(400, PUSH_SERVICE_UNKNOWN, { fields: { endpoint: PUSH_SERVICE_UNKNOWN } });
+      }
       await saveSubscription(db, user.id, subscription);
       return empty(201);
     },

@@ -42,6 +42,7 @@ describe('parseConfig', () => {
       publicKey: keys.VAPID_PUBLIC_KEY,
       privateKey: keys.VAPID_PRIVATE_KEY,
       subject: 'mailto:avisos@example.mx',
+      testService: null,
     });
     expect(() => parseConfig({ ...keys, VAPID_SUBJECT: undefined })).toThrow(
       'Web Push is half configured; also set VAPID_SUBJECT (or unset them all)',
@@ -53,6 +54,27 @@ describe('parseConfig', () => {
       'VAPID_SUBJECT: must be a mailto:',
     );
     expect(parseConfig({ VAPID_PUBLIC_KEY: ' ', VAPID_SUBJECT: '' }).push).toBeNull();
+  });
+
+  it('honours the fake push service of the tests only under NODE_ENV=test, and refuses to start elsewhere', () => {
+    const keys = {
+      VAPID_PUBLIC_KEY: `B${'A'.repeat(86)}`,
+      VAPID_PRIVATE_KEY: 'a'.repeat(43),
+      VAPID_SUBJECT: 'mailto:avisos@example.mx',
+      PUSH_TEST_SERVICE_URL: 'https://127.0.0.1:4728/',
+    };
+    expect(parseConfig({ ...keys, NODE_ENV: 'test' }).push?.testService).toBe('https://127.0.0.1:4728');
+    for (const environment of [
+      { NODE_ENV: 'development' },
+      { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db.example/app' },
+      { NODE_ENV: 'test', NETLIFY: 'true', DATABASE_URL: 'postgres://u:p@db.example/app' },
+      { NODE_ENV: 'test', SITE_ID: 'site', DATABASE_URL: 'postgres://u:p@db.example/app' },
+      {},
+    ]) {
+      expect(() => parseConfig({ ...keys, ...environment })).toThrow(
+        'PUSH_TEST_SERVICE_URL is for the test suite only',
+      );
+    }
   });
 
   it('turns a notification channel on only with all its variables, and names what is missing', () => {

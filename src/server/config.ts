@@ -194,6 +194,13 @@ export const environmentSchema = z.object({
       .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https: URL')
       .optional(),
   ),
+  // The test suite's fake push service (tests/support/push-service.ts, https on 127.0.0.1): its origin is
+  // accepted as a push endpoint besides the browsers' push services. Test-only: any other NODE_ENV refuses to start.
+  PUSH_TEST_SERVICE_URL: optionalText.pipe(
+    z
+      .url({ protocol: /^https$/, error: 'must be the https:// origin of the test suite’s fake push service' })
+      .optional(),
+  ),
 });
 
 export interface ServerConfig {
@@ -247,6 +254,12 @@ export interface PushConfig {
   publicKey: string;
   privateKey: string;
   subject: string;
+  /**
+   * The origin of the test suite's fake push service, accepted as an endpoint
+   * besides the browsers' push services (push-endpoint.ts); null everywhere
+   * but under NODE_ENV=test (PUSH_TEST_SERVICE_URL, decision 0052).
+   */
+  testService: string | null;
 }
 
 /** The Cloud API as the conversations use it: the business number, the webhook's secrets, where media may come from. */
@@ -430,6 +443,11 @@ function pushConfig(env: Environment): PushConfig | null {
     VAPID_PRIVATE_KEY: env.VAPID_PRIVATE_KEY,
     VAPID_SUBJECT: env.VAPID_SUBJECT,
   };
+  if (env.PUSH_TEST_SERVICE_URL && (env.NODE_ENV !== 'test' || env.NETLIFY === 'true' || env.SITE_ID)) {
+    throw new ConfigError(
+      'Invalid environment: PUSH_TEST_SERVICE_URL is for the test suite only (NODE_ENV=test, not on Netlify); unset it.',
+    );
+  }
   const missing = Object.entries(values).filter(([, value]) => !value);
   if (missing.length === 3) return null;
   if (missing.length > 0) {
@@ -441,6 +459,7 @@ function pushConfig(env: Environment): PushConfig | null {
     publicKey: env.VAPID_PUBLIC_KEY as string,
     privateKey: env.VAPID_PRIVATE_KEY as string,
     subject: env.VAPID_SUBJECT as string,
+    testService: env.PUSH_TEST_SERVICE_URL ? new URL(env.PUSH_TEST_SERVICE_URL).origin : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALREADY_TAKEN } from '../../src/lib/admin/contact-work.ts';
+import { ALREADY_TAKEN, EDIT_NOT_YOURS } from '../../src/lib/admin/contact-work.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -206,7 +206,7 @@ describe('"Nuevo prospecto"', () => {
     );
   });
 
-  it('deduplicates by phone: a form’s contact is brought up to date, with the capture and the note, never a second one', async () => {
+  it('deduplicates by phone: a form’s contact keeps its name (the typed one an alias), with the capture and the note, never a second one', async () => {
     const phone = uniquePhone();
     const id = await newContact('Carmen Forma', phone);
     const contacts = await countRows('contacts');
@@ -221,13 +221,19 @@ describe('"Nuevo prospecto"', () => {
     expect(await again.json()).toEqual({ id, created: false });
     expect(await countRows('contacts')).toBe(contacts);
     const after = await detail(id);
-    expect(after).toMatchObject({ name: 'Carmen Forma Dzib', email: 'carmen@correo.mx', requests: 1 });
+    // The name stays the one the team knows; the typed one is an alias in the history (issue #38, item 11).
+    expect(after).toMatchObject({ name: 'Carmen Forma', email: 'carmen@correo.mx', requests: 1 });
     expect(after.assignedTo).toBeNull();
     expect(after.timeline.map((entry) => (entry.type === 'event' ? entry.kind : entry.type))).toEqual([
       'request',
+      'alias',
       'captured',
       'note',
     ]);
+    expect(after.timeline.find((entry) => entry.kind === 'alias')).toMatchObject({
+      from: 'Carmen Forma',
+      to: 'Carmen Forma Dzib',
+    });
   });
 
   it('says what is wrong in Spanish (400) and stores nothing', async () => {
@@ -293,6 +299,50 @@ describe('corrections and merges', () => {
       name: 'Escribe el nombre.',
       phone: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.',
     });
+  });
+
+  it('an adviser corrects only contacts that are theirs or nobody’s: another’s is a 403 and nothing changes', async () => {
+    const owner = await adviser('Olga Owner');
+    const intruder = await adviser('Iván Intruso');
+    const phone = uniquePhone();
+    const id = await newContact('Carlos Canul', phone);
+    expect((await call(owner.cookie, `/api/admin/contacts/${id}/claim`, 'POST')).status).toBe(200);
+    const before = await detail(id);
+    const events = await countRows('contact_events', 'contact_id = $1', [id]);
+    for (const change of [{ phone: uniquePhone() }, { name: 'Otro Nombre' }, { email: 'otro@correo.mx' }]) {
+      const refused = await call(intruder.cookie, `/api/admin/contacts/${id}/details`, 'PATCH', {
+        name: before.name,
+        phone: before.phone,
+        email: before.email,
+        version: before.version,
+        ...change,
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.json()).toEqual({ error: EDIT_NOT_YOURS });
+    }
+    expect(await detail(id)).toMatchObject({ name: 'Carlos Canul', phone: `+52${phone}`, version: before.version });
+    expect(await countRows('contact_events', 'contact_id = $1', [id])).toBe(events);
+    // The adviser who follows it, an administrator, and any adviser on a contact nobody follows may.
+    const newPhone = uniquePhone();
+    const own = await call(owner.cookie, `/api/admin/contacts/${id}/details`, 'PATCH', {
+      name: 'Carlos Canul',
+      phone: newPhone,
+      version: before.version,
+    });
+    expect(own.status).toBe(200);
+    const byAdmin = await call(admin, `/api/admin/contacts/${id}/details`, 'PATCH', {
+      name: 'Carlos Canul Pérez',
+      phone: newPhone,
+      version: ((await own.json()) as Detail).version,
+    });
+    expect(byAdmin.status).toBe(200);
+    const free = await newContact('Nadie Sigue');
+    const unassigned = await call(intruder.cookie, `/api/admin/contacts/${free}/details`, 'PATCH', {
+      name: 'Nadie Sigue Ya',
+      phone: uniquePhone(),
+      version: (await detail(free)).version,
+    });
+    expect(unassigned.status).toBe(200);
   });
 
   it('a phone that is another contact’s is a 409 with that contact; merging keeps both histories in one', async () => {

@@ -62,8 +62,9 @@ describe('one contact per person', () => {
     ).toBe(201);
     const id = await contactOfPhone(phone);
     const detail = await (await api(`/api/admin/contacts/${id}`)).json();
+    // The name the team first knew stays; the others are aliases in the history (issue #38, item 11).
     expect(detail).toMatchObject({
-      name: 'Ana López Canul',
+      name: 'Ana',
       email: 'ana@correo.mx',
       phone: `+52${phone}`,
       kinds: ['comprador', 'socio'],
@@ -76,7 +77,41 @@ describe('one contact per person', () => {
         .filter((entry: { type: string }) => entry.type === 'request')
         .map((entry: { form: string }) => entry.form),
     ).toEqual(['cotizacion_rapida', 'estimacion', 'socios']);
-    expect(detail.timeline[2].fields).toContainEqual(['Inversión', '$2 a $5 millones']);
+    expect(detail.timeline.find((entry: { form?: string }) => entry.form === 'socios').fields).toContainEqual([
+      'Inversión',
+      '$2 a $5 millones',
+    ]);
+    expect(
+      detail.timeline
+        .filter((entry: { kind?: string }) => entry.kind === 'alias')
+        .map((entry: { from: string; to: string }) => [entry.from, entry.to]),
+    ).toEqual([
+      ['Ana', 'Ana López'],
+      ['Ana', 'Ana López Canul'],
+    ]);
+  });
+
+  it('a repeat form lead with another name keeps the name, records the other once, and names a nameless call', async () => {
+    const phone = uniquePhone();
+    await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Carlos Canul', phone }));
+    const id = await contactOfPhone(phone);
+    for (const name of ['Carlos Canul Pérez', 'carlos canul', 'Carlos Canul Pérez']) {
+      expect((await postJson(`${server.url}/api/quote-requests`, preFilter({ name, phone }))).status).toBe(201);
+    }
+    const detail = await (await api(`/api/admin/contacts/${id}`)).json();
+    expect(detail).toMatchObject({ name: 'Carlos Canul', requests: 4, version: 1 });
+    expect(detail.timeline.filter((entry: { kind?: string }) => entry.kind === 'alias')).toEqual([
+      expect.objectContaining({ type: 'event', from: 'Carlos Canul', to: 'Carlos Canul Pérez', actor: null }),
+    ]);
+    // A contact known only by a call in which no name was given (NAMELESS) takes the form's name, with no alias.
+    const caller = uniquePhone();
+    await sql(`INSERT INTO contacts (phone, name, is_buyer) VALUES ($1, 'Visitante (llamada de voz)', true)`, [
+      `+52${caller}`,
+    ]);
+    await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Lupita Chan', phone: caller }));
+    const named = await (await api(`/api/admin/contacts/${await contactOfPhone(caller)}`)).json();
+    expect(named.name).toBe('Lupita Chan');
+    expect(named.timeline.filter((entry: { kind?: string }) => entry.kind === 'alias')).toEqual([]);
   });
 
   it('20 first submissions from one phone at once give one contact', async () => {
@@ -130,21 +165,47 @@ describe('state, next contact, history', () => {
     ]);
   });
 
-  it('a new lead from a closed contact reopens it as nuevo, and says so', async () => {
+  it('a new lead from a lost contact reopens it as nuevo, and says so', async () => {
     const phone = uniquePhone();
     await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }));
     const id = await contactOfPhone(phone);
-    await patch(id, { state: 'cerrado_ganado', version: 1 });
-    await postJson(`${server.url}/api/quote-requests`, preFilter({ phone }));
+    await patch(id, { state: 'cerrado_perdido', lostReason: 'sin_terreno', version: 1 });
+    await postJson(`${server.url}/api/quote-requests`, preFilter({ name: 'Ana López', phone }));
     const detail = await (await api(`/api/admin/contacts/${id}`)).json();
     expect(detail).toMatchObject({ state: 'nuevo', version: 3 });
     expect(detail.timeline.at(-2)).toMatchObject({ type: 'request', form: 'prefiltro' });
     expect(detail.timeline.at(-1)).toMatchObject({
       type: 'event',
       kind: 'reopened',
-      from: 'cerrado_ganado',
+      from: 'cerrado_perdido',
       to: 'nuevo',
     });
+  });
+
+  it('a new lead from a won contact keeps it won, its sale on the board, and shows on its timeline', async () => {
+    const phone = uniquePhone();
+    await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }));
+    const id = await contactOfPhone(phone);
+    const sold = await patch(id, { state: 'cerrado_ganado', estimatedValue: 1_250_000, version: 1 });
+    expect(sold.status).toBe(200);
+    const { version } = await sold.json();
+    expect((await postJson(`${server.url}/api/quote-requests`, preFilter({ name: 'Ana López', phone }))).status).toBe(
+      201,
+    );
+    const detail = await (await api(`/api/admin/contacts/${id}`)).json();
+    expect(detail).toMatchObject({ state: 'cerrado_ganado', version, requests: 2 });
+    expect(detail.timeline.at(-2)).toMatchObject({ type: 'request', form: 'prefiltro' });
+    expect(detail.timeline.at(-1)).toMatchObject({
+      type: 'event',
+      kind: 'request_after_sale',
+      from: 'cerrado_ganado',
+      to: 'cerrado_ganado',
+    });
+    const [row] = await sql<{ state: string; estimated_value_mxn: number }>(
+      'SELECT state, estimated_value_mxn FROM contacts WHERE id = $1',
+      [id],
+    );
+    expect(row).toEqual({ state: 'cerrado_ganado', estimated_value_mxn: 1_250_000 });
   });
 
   it('refuses a bad date, an unknown state and extra fields with Spanish messages', async () => {

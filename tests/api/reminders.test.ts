@@ -3,8 +3,9 @@ import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { site } from '../../src/data/site.ts';
+import { PUSH_SERVICE_UNKNOWN } from '../../src/server/notifications/push-endpoint.ts';
 import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
-import { quickQuote } from '../support/payloads.ts';
+import { preFilter, quickQuote } from '../support/payloads.ts';
 import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -37,6 +38,8 @@ beforeAll(async () => {
     VAPID_PRIVATE_KEY: vapid.privateKey,
     VAPID_SUBJECT: 'mailto:avisos@ceibacasas.mx',
     NODE_EXTRA_CA_CERTS: push.caFile,
+    // The fake push service's origin is accepted besides the browsers' push services (test-only, decision 0052).
+    PUSH_TEST_SERVICE_URL: push.url,
   });
   adminCookie = await setupAdmin(server.url);
   adviser = await inviteAdviser(server.url, adminCookie, 'lucia@ceiba.mx', 'Lucía Pech');
@@ -227,5 +230,94 @@ describe('the push subscription endpoint', () => {
       204,
     );
     expect(await countRows('push_subscriptions', 'endpoint = $1', [device.endpoint])).toBe(0);
+  });
+});
+
+describe('a push endpoint is a browser’s push service (issue #38, item 4)', () => {
+  it('refuses loopback, IP literals, private hosts and the site’s own URLs with a Spanish 400, storing nothing', async () => {
+    const device = push.device();
+    const port = new URL(push.url).port;
+    const subscriptions = await countRows('push_subscriptions');
+    for (const endpoint of [
+      'https://127.0.0.1:4728/admin/push',
+      `https://127.0.0.1:${Number(port) + 1}/push/x`,
+      `https://localhost:${port}/push/x`,
+      'https://[::1]/push/x',
+      'https://2130706433/push/x',
+      'https://0x7f.1/push/x',
+      'https://10.0.0.5/push/x',
+      'https://169.254.169.254/latest/meta-data/',
+      `${server.url.replace('http:', 'https:')}/api/admin/contacts`,
+      'https://www.ceibacasas.mx/api/admin/team',
+      'https://fcm.googleapis.com.evil.example/fcm/send/x',
+      'https://evil.example/fcm.googleapis.com/x',
+      'https://fcm.googleapis.com:8443/fcm/send/x',
+      'https://user@fcm.googleapis.com/fcm/send/x',
+    ]) {
+      const refused = await request(adviser.cookie, '/api/admin/push-subscriptions', {
+        method: 'POST',
+        body: JSON.stringify({ endpoint, keys: device.keys }),
+      });
+      expect(refused.status, endpoint).toBe(400);
+      expect(await refused.json(), endpoint).toEqual({
+        error: PUSH_SERVICE_UNKNOWN,
+        fields: { endpoint: PUSH_SERVICE_UNKNOWN },
+      });
+    }
+    expect(await countRows('push_subscriptions')).toBe(subscriptions);
+  });
+
+  it('a device stored before the check, outside any push service, is forgotten without a connection', async () => {
+    const elsewhere = await startPushService();
+    try {
+      const device = elsewhere.device();
+      // As a row an older deploy accepted: the member's device on another local port.
+      await sql('INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)', [
+        adviser.id,
+        device.endpoint,
+        device.keys.p256dh,
+        device.keys.auth,
+      ]);
+      const contact = await newContact();
+      const assigned = await patch(adminCookie, contact.id, { assignedTo: adviser.id, version: contact.version });
+      await patch(adminCookie, contact.id, {
+        nextContactAt: new Date(Date.now() - 60_000).toISOString(),
+        version: assigned.version,
+      });
+      await smtp.waitForMail(isReminder(contact.id));
+      await until(
+        () => countRows('push_subscriptions', 'endpoint = $1', [device.endpoint]),
+        (count) => count === 0,
+        'the refused device to be forgotten',
+      );
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
+describe('a won customer’s new request (issue #38, item 12)', () => {
+  it('leaves the contact won and e-mails the request to its adviser too', async () => {
+    const phone = uniquePhone();
+    const first = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Raúl Canché', phone }));
+    const { id: firstLead } = (await first.json()) as { id: string };
+    const [row] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+      `+52${phone}`,
+    ]);
+    const contact = row as { id: string; version: number };
+    const assigned = await patch(adminCookie, contact.id, { assignedTo: adviser.id, version: contact.version });
+    await patch(adviser.cookie, contact.id, { state: 'cerrado_ganado', version: assigned.version });
+    const firstMail = await smtp.waitForMail((mail) => String(mail.messageId).startsWith(`<${firstLead}.`));
+    expect(firstMail.to).toMatchObject({ value: [{ address: 'ventas@ceibacasas.mx' }] });
+
+    const again = await postJson(`${server.url}/api/quote-requests`, preFilter({ name: 'Raúl Canché', phone }));
+    expect(again.status).toBe(201);
+    const { id: lead } = (await again.json()) as { id: string };
+    const mail = await smtp.waitForMail((message) => String(message.messageId).startsWith(`<${lead}.`));
+    expect(mail.to).toMatchObject({ value: [{ address: 'ventas@ceibacasas.mx' }, { address: 'lucia@ceiba.mx' }] });
+    expect(mail.text).toContain('Es de un cliente con venta cerrada: sigue en «Cerrado: ganado».');
+    const [after] = await sql<{ state: string }>('SELECT state FROM contacts WHERE id = $1', [contact.id]);
+    expect(after?.state).toBe('cerrado_ganado');
   });
 });

@@ -20,6 +20,9 @@ export const PHONE_TAKEN = 'Ese teléfono ya es de otro prospecto.';
 /** An adviser merging a contact that someone else follows. */
 export const MERGE_NOT_YOURS =
   'Solo puedes unir prospectos que sean tuyos o sin asignar. Pide a un administrador que los una.';
+/** An adviser correcting the name, phone or e-mail of a contact that someone else follows. */
+export const EDIT_NOT_YOURS =
+  'Solo puedes corregir los datos de prospectos tuyos o sin asignar. Pide a un administrador o a su asesor que los corrija.';
 
 /** A phone typed by the team: the public forms' rule (src/lib/forms/phone.ts), the team's words. */
 const phoneField = z.pipe(
@@ -102,7 +105,11 @@ export interface OtherContact {
   assignedTo: string | null;
 }
 
-/** An administrator merges any two contacts; an adviser only contacts that are theirs or nobody's. */
-export function mayMerge(member: { id: string; admin: boolean }, assignees: (string | null)[]): boolean {
+/**
+ * Who changes who a contact is (its name, phone and e-mail, or a merge of two):
+ * an administrator any contact; an adviser only contacts that are theirs or
+ * nobody's (another adviser's customer keeps the phone that adviser knows).
+ */
+export function mayChangeIdentity(member: { id: string; admin: boolean }, assignees: (string | null)[]): boolean {
   return member.admin || assignees.every((assignee) => assignee === null || assignee === member.id);
 }

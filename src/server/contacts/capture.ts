@@ -7,7 +7,8 @@ import { type Actor, recordActivity } from '../team/activity.ts';
  * A lead typed in by a member ("Nuevo prospecto", decision 0037): the
  * contact of its phone, found or created by the database's touch_contact()
  * exactly as a form's lead is (an existing phone brings that contact up to
- * date and reopens it if it was closed; never a second contact), then the
+ * date, keeps its name with the typed one as an alias, and reopens it if it
+ * was lost; never a second contact), then the
  * history's "Capturado por" line with where it came from, the note if any,
  * and the activity entry, in one transaction. A new contact typed in by an
  * adviser is theirs (unless the round-robin gave it to someone already).

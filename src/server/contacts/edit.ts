@@ -1,4 +1,4 @@
-import { type ContactEdit, type Merge, mayMerge, type OtherContact } from '../../lib/admin/contact-work.ts';
+import { type ContactEdit, type Merge, mayChangeIdentity, type OtherContact } from '../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
@@ -6,9 +6,12 @@ import { scheduleReminder } from '../notifications/reminders.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 
-export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale';
+export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale' | 'not_yours';
 
-export type MergeResult = EditResult | 'from_not_found' | 'same' | 'not_yours';
+export type MergeResult = EditResult | 'from_not_found' | 'same';
+
+/** The member who edits or merges: an adviser only contacts that are theirs or nobody's (mayChangeIdentity). */
+type Member = Actor & { admin: boolean };
 
 /** SQLSTATE unique_violation: another transaction gave the phone to a contact between our check and our UPDATE. */
 const UNIQUE_VIOLATION = '23505';
@@ -25,9 +28,10 @@ class Collision extends Error {
  * Corrects a contact's name, phone and e-mail on `edit.version`: one history
  * line per field changed (who, from, to), version + 1 and the activity entry,
  * in one transaction. A phone that is another contact's is a collision: that
- * contact's summary, so the panel can offer to merge the two.
+ * contact's summary, so the panel can offer to merge the two. An adviser
+ * corrects only contacts that are theirs or nobody's, as with a merge.
  */
-export async function editContact(db: Database, id: string, edit: ContactEdit, actor: Actor): Promise<EditResult> {
+export async function editContact(db: Database, id: string, edit: ContactEdit, actor: Member): Promise<EditResult> {
   const result = await withCollisions(db, id, edit.phone, (tx) => applyEdit(tx, id, edit, actor));
   if (typeof result !== 'string' || result !== 'done') return result as EditResult;
   const contact = await getContact(db, id);
@@ -37,19 +41,16 @@ export async function editContact(db: Database, id: string, edit: ContactEdit, a
 /**
  * Merges contact `merge.from` into contact `id` (the one kept), then applies
  * the edit to it, in one transaction: every row of every table that names the
- * merged contact (requests, notes, history, calls, notifications, and any
- * table added later with a key to contacts) moves to the kept one, which takes
- * the older first lead, the later activity, both kinds, and the assignee when
- * it had none; the merged contact is deleted; the merge is a line of the
- * history and an activity entry. An adviser merges only contacts that are
- * theirs or nobody's (mayMerge).
+ * merged contact (requests, notes, history, calls, notifications, WhatsApp
+ * messages, and any table added later with a key to contacts or a contact_id:
+ * CONTACT_REFERENCES) moves to the kept one (two WhatsApp conversations fold
+ * into one, by their trigger), which takes the older first lead, the later
+ * activity, both kinds, the assignee when it had none, and the sooner next
+ * contact; the merged contact is deleted; the merge is a line of the history
+ * and an activity entry. An adviser merges only contacts that are theirs or
+ * nobody's (mayChangeIdentity).
  */
-export async function mergeContacts(
-  db: Database,
-  id: string,
-  merge: Merge,
-  actor: Actor & { admin: boolean },
-): Promise<MergeResult> {
+export async function mergeContacts(db: Database, id: string, merge: Merge, actor: Member): Promise<MergeResult> {
   if (id === merge.from) return 'same';
   const result = await withCollisions(db, id, merge.phone, async (tx) => {
     const { rows } = await tx.query<{
@@ -66,14 +67,19 @@ export async function mergeContacts(
     if (!kept) return 'not_found';
     if (!gone) return 'from_not_found';
     if (kept.version !== merge.version) return 'stale';
-    if (!mayMerge(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
+    if (!mayChangeIdentity(actor, [kept.assigned_to, gone.assigned_to])) return 'not_yours';
 
-    const references = await tx.query<{ table_name: string; column_name: string }>(
-      `SELECT c.conrelid::regclass::text AS table_name, a.attname AS column_name
-       FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-       WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass AND cardinality(c.conkey) = 1
-       ORDER BY 1, 2`,
+    // The same notification twice once the two are one person (a reminder of one moment to one member, or a
+    // second waiting notice of their messages): the kept contact's stands for both, as the unique keys require.
+    await tx.query(
+      `DELETE FROM notification_deliveries g USING notification_deliveries k
+       WHERE g.contact_id = $2 AND k.contact_id = $1 AND g.purpose = k.purpose
+         AND g.channel = k.channel AND g.recipient_id = k.recipient_id
+         AND ((g.purpose = 'reminder' AND g.remind_at = k.remind_at)
+           OR (g.purpose = 'message' AND g.status IN ('pending', 'sending') AND k.status IN ('pending', 'sending')))`,
+      [id, merge.from],
     );
+    const references = await tx.query<{ table_name: string; column_name: string }>(CONTACT_REFERENCES);
     for (const { table_name: table, column_name: column } of references.rows) {
       await tx.query(`UPDATE ${quoted(table)} SET ${quoted(column)} = $1 WHERE ${quoted(column)} = $2`, [
         id,
@@ -86,7 +92,10 @@ export async function mergeContacts(
          is_partner = k.is_partner OR g.is_partner,
          municipality = coalesce(k.municipality, g.municipality),
          assigned_to = coalesce(k.assigned_to, g.assigned_to),
-         next_contact_at = coalesce(k.next_contact_at, g.next_contact_at),
+         -- The sooner next contact of the two (with whether it was reminded): neither follow-up is dropped.
+         next_contact_at = least(k.next_contact_at, g.next_contact_at),
+         reminded_for = CASE WHEN k.next_contact_at IS NULL OR g.next_contact_at < k.next_contact_at
+                             THEN g.reminded_for ELSE k.reminded_for END,
          attempts = k.attempts + g.attempts,
          first_touch = CASE WHEN g.created_at < k.created_at THEN g.first_touch ELSE k.first_touch END,
          last_touch = CASE WHEN g.last_touch <> '{}' AND (k.last_touch = '{}' OR g.last_activity_at > k.last_activity_at)
@@ -127,6 +136,25 @@ export async function mergeContacts(
   const contact = await getContact(db, id);
   return contact ? { contact } : 'not_found';
 }
+
+/**
+ * Every column that names a contact: the foreign keys to contacts, and every
+ * uuid column called contact_id, whose reference a trigger may keep instead
+ * of a foreign key (notification_deliveries' since migration 0028, which
+ * deletes a deleted contact's deliveries: a merge that left them behind lost
+ * them, issue #38 item 10). A new table's contact_id moves with a merge
+ * whichever way it is checked.
+ */
+const CONTACT_REFERENCES = `
+  SELECT c.conrelid::regclass::text AS table_name, a.attname::text AS column_name
+  FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
+  WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass AND cardinality(c.conkey) = 1
+  UNION
+  SELECT t.oid::regclass::text, a.attname::text
+  FROM pg_class t JOIN pg_attribute a ON a.attrelid = t.oid
+  WHERE t.relnamespace = 'public'::regnamespace AND t.relkind = 'r' AND NOT t.relispartition
+    AND a.attname = 'contact_id' AND a.atttypid = 'uuid'::regtype AND NOT a.attisdropped
+  ORDER BY 1, 2`;
 
 const quoted = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
@@ -182,15 +210,19 @@ async function applyEdit(
   tx: Queryable,
   id: string,
   edit: ContactEdit,
-  actor: Actor,
+  actor: Member,
   options: { quiet?: boolean } = {},
-): Promise<'done' | 'not_found' | 'stale'> {
-  const { rows } = await tx.query<{ name: string; phone: string; email: string | null; version: number }>(
-    'SELECT name, phone, email, version FROM contacts WHERE id = $1 FOR UPDATE',
-    [id],
-  );
+): Promise<'done' | 'not_found' | 'stale' | 'not_yours'> {
+  const { rows } = await tx.query<{
+    name: string;
+    phone: string;
+    email: string | null;
+    version: number;
+    assigned_to: string | null;
+  }>('SELECT name, phone, email, version, assigned_to FROM contacts WHERE id = $1 FOR UPDATE', [id]);
   const old = rows[0];
   if (!old) return 'not_found';
+  if (!mayChangeIdentity(actor, [old.assigned_to])) return 'not_yours';
   if (old.version !== edit.version) return 'stale';
   if (edit.phone !== old.phone) {
     const other = await otherWithPhone(tx, id, edit.phone);

@@ -1,7 +1,7 @@
 import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import type { Queryable } from '../db/database.ts';
 
-/** The name of a contact first known by a call in which no name was given. */
+/** The name of a contact first known by a call in which no name was given (touch_contact() of 0035 says it too). */
 export const NAMELESS = 'Visitante (llamada de voz)';
 
 export interface ContactTouch {
@@ -17,11 +17,12 @@ export interface ContactTouch {
 
 /**
  * The contact of a new lead, inside the lead's transaction, in one statement:
- * touch_contact() (db/migrations/0015_lead_in_one_round_trip.sql) creates it
- * on the first lead from a phone (with the round-robin's next adviser), or
- * brings it up to date (latest name, latest non-empty e-mail and place, kind,
- * latest attribution, last activity); a closed contact reopens as `nuevo`, and
- * its history says so. Concurrent first leads from one phone give one
+ * touch_contact() (db/migrations/0035_repeat_lead_keeps_name_and_sale.sql)
+ * creates it on the first lead from a phone (with the round-robin's next
+ * adviser), or brings it up to date (latest non-empty e-mail and place, kind,
+ * latest attribution, last activity) keeping its name (another one is an
+ * alias in its history; NAMELESS takes the name); a lost contact reopens as
+ * `nuevo`, a won one stays won, and its history says so. Concurrent first leads from one phone give one
  * contact. A form's lead does the same inside store_lead(); a voice call
  * comes here. Returns the contact's id.
  */

@@ -31,7 +31,20 @@ export interface LeadMessage {
   data: Record<string, string | number | null>;
   contactId: string;
   links: { panel: string; whatsapp: string; phone: string };
+  /**
+   * The person already bought (their contact is `cerrado_ganado`, and stays so:
+   * decision 0052): the e-mail says so and also goes to their adviser (null:
+   * nobody active follows them). Null for anyone else.
+   */
+  sale: { adviserEmail: string | null } | null;
 }
+
+/** The won contact's adviser, as `sale` gives it: two columns read with the lead's row. */
+const SALE_COLUMNS = `c.state = 'cerrado_ganado' AS contact_won,
+  (SELECT u.email FROM users u WHERE u.id = c.assigned_to AND u.deactivated_at IS NULL) AS contact_adviser_email`;
+type SaleColumns = { contact_won: boolean; contact_adviser_email: string | null };
+const saleOf = (row: SaleColumns | undefined): LeadMessage['sale'] =>
+  row?.contact_won ? { adviserEmail: row.contact_adviser_email } : null;
 
 const ATTRIBUTION_HEADERS = new Set(['Campaña', ...ATTRIBUTION_KEYS, 'Referencia', 'Página de llegada']);
 
@@ -44,12 +57,14 @@ export async function leadMessage(
   siteUrl: string,
 ): Promise<LeadMessage | null> {
   if (kind === CALL_KIND) return callMessage(db, leadId, siteUrl);
-  const { rows } = await db.query<LeadRow & { contact_id: string }>(
-    `SELECT * FROM ${LEAD_TABLE_OF_KIND[kind]} WHERE id = $1`,
+  const { rows } = await db.query<LeadRow & { contact_id: string } & SaleColumns>(
+    `SELECT l.*, ${SALE_COLUMNS} FROM ${LEAD_TABLE_OF_KIND[kind]} l LEFT JOIN contacts c ON c.id = l.contact_id
+     WHERE l.id = $1`,
     [leadId],
   );
-  const row = rows[0];
-  if (!row) return null;
+  const found = rows[0];
+  if (!found) return null;
+  const { contact_won: _won, contact_adviser_email: _adviser, ...row } = found;
   const form = leadForm(kind, row);
   const name = String(row.name);
   const phone = String(row.phone);
@@ -84,6 +99,7 @@ export async function leadMessage(
     data,
     contactId: row.contact_id,
     links: { panel, whatsapp: whatsappLink(phone, name, site.brand.name), phone: `tel:${phone}` },
+    sale: saleOf(found),
   };
 }
 
@@ -91,6 +107,9 @@ export async function leadMessage(
 async function callMessage(db: Queryable, id: string, siteUrl: string): Promise<LeadMessage | null> {
   const call = await getCall(db, id);
   if (!call?.phone || !call.contactId) return null;
+  const { rows } = await db.query<SaleColumns>(`SELECT ${SALE_COLUMNS} FROM contacts c WHERE c.id = $1`, [
+    call.contactId,
+  ]);
   const name = call.name ?? call.contactName ?? 'Visitante';
   const title = 'Nueva llamada con el agente de voz';
   const fields = [
@@ -133,5 +152,6 @@ async function callMessage(db: Queryable, id: string, siteUrl: string): Promise<
       whatsapp: whatsappLink(call.phone, name, site.brand.name),
       phone: `tel:${call.phone}`,
     },
+    sale: saleOf(rows[0]),
   };
 }

@@ -3,6 +3,7 @@ import { formatNextContact } from '../../lib/admin/merida-time.ts';
 import type { PushConfig, ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { isPushServiceEndpoint } from './push-endpoint.ts';
 import type { PushJob } from './reminders.ts';
 import { reminderTitle } from './render.ts';
 
@@ -22,7 +23,8 @@ export interface PushPayload {
  * (RFC 8292), by the `web-push` library. A device whose subscription is gone
  * (404 / 410) is forgotten; any other failure throws, and graphile-worker
  * tries again later (up to the job's attempts). Nothing to send when the
- * device or the contact is gone.
+ * device or the contact is gone; a device whose endpoint is not a browser's
+ * push service (push-endpoint.ts) is forgotten without a connection.
  */
 export async function sendPushReminder(db: Database, job: PushJob, config: ServerConfig): Promise<string> {
   const push = config.push;
@@ -34,6 +36,12 @@ export async function sendPushReminder(db: Database, job: PushJob, config: Serve
   );
   const target = rows[0];
   if (!target) return 'gone';
+  // A device stored before endpoints were checked (decision 0052) and not a push service's: forgotten, never reached.
+  if (!isPushServiceEndpoint(target.endpoint, push.testService)) {
+    await db.query('DELETE FROM push_subscriptions WHERE id = $1', [job.subscriptionId]);
+    logJson('warn', { event: 'push_endpoint_refused', subscription: job.subscriptionId });
+    return 'refused';
+  }
   const payload: PushPayload = {
     title: reminderTitle({ contactName: target.name }),
     body: `Próximo contacto: ${formatNextContact(job.at)}`,

@@ -37,6 +37,7 @@ function lead(text: string): LeadMessage {
       whatsapp: `https://wa.me/529991234567?text=${encodeURIComponent(text)}`,
       phone: 'tel:+529991234567',
     },
+    sale: null,
   };
 }
 

@@ -54,6 +54,7 @@ export function leadEmail(lead: LeadMessage): EmailContent {
   const attribution = attributionRows(lead);
   const text = [
     `${lead.title} en el sitio (${received}, hora de Mérida).`,
+    ...(lead.sale ? ['', SALE_NOTICE] : []),
     '',
     ...fields.map((field) => `${field.label}: ${field.value}`),
     '',
@@ -71,14 +72,25 @@ export function leadEmail(lead: LeadMessage): EmailContent {
   const html = htmlPage(
     lead.subject,
     `<h1 style="font-size:20px">${escapeHtml(lead.subject)}</h1>
-<p>Recibida el ${escapeHtml(received)} (hora de Mérida).</p>
+<p>Recibida el ${escapeHtml(received)} (hora de Mérida).</p>${lead.sale ? `<p><strong>${escapeHtml(SALE_NOTICE)}</strong></p>` : ''}
 <p>${button(lead.links.whatsapp, 'Escribir por WhatsApp')}${button(lead.links.phone, `Llamar al ${formatPhone(lead.phone)}`)}${button(lead.links.panel, 'Ver en el panel')}</p>
 <h2 style="font-size:16px">Datos de la solicitud</h2>${htmlTable(fields)}
 <h2 style="font-size:16px">Origen de la visita</h2>${attribution.length ? htmlTable(attribution) : '<p>Directo (sin campaña ni referencia).</p>'}
 <p>Respóndele pronto: el sitio promete contacto en menos de 24 horas.</p>`,
   );
-  return { subject: lead.subject, text, html, messageId: messageId(lead.leadId, 'lead') };
+  const adviser = lead.sale?.adviserEmail;
+  return {
+    subject: lead.subject,
+    text,
+    html,
+    messageId: messageId(lead.leadId, 'lead'),
+    ...(adviser && { also: [adviser] }),
+  };
 }
+
+/** A request from someone who already bought: their contact stays won (decision 0052). */
+const SALE_NOTICE =
+  'Es de un cliente con venta cerrada: sigue en «Cerrado: ganado». Este correo también llega a su asesor.';
 
 /**
  * A short e-mail whose point is one link (an invitation, a password reset):

@@ -235,3 +235,19 @@ test('while the person is erased and after, nothing of the contact is asked agai
   await client.refetchQueries({ type: 'active' });
   expect(api.requests.slice(after).filter((request) => request.includes(ID))).toEqual([]);
 });
+
+test('"Editar datos" shows for an adviser only on contacts that are theirs or nobody’s (the server’s 403 otherwise)', async () => {
+  const mine = { id: 'a1b2c3d4-0000-4000-8000-000000000001', name: 'Marisol' };
+  const theirs = { id: 'a1b2c3d4-0000-4000-8000-000000000002', name: 'Iván' };
+  for (const [assignedTo, shown] of [
+    [null, true],
+    [mine, true],
+    [theirs, false],
+  ] as const) {
+    api.on(`GET /api/admin/contacts/${ID}`, { body: { ...CONTACT, assignedTo } });
+    const { unmount } = renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+    await screen.findByRole('heading', { name: 'Lucía Chablé' });
+    expect(screen.queryByRole('button', { name: 'Editar datos' }) !== null, String(assignedTo?.name)).toBe(shown);
+    unmount();
+  }
+});

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { mayChangeIdentity } from '../../../lib/admin/contact-work.ts';
 import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
 import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { isUuid } from '../../../lib/ids.ts';
@@ -77,7 +78,9 @@ export function ContactPage({ brand }: { brand: string }) {
         </p>
         <div className="flex flex-wrap items-start gap-2">
           <ClaimButton contact={contact} />
-          <EditContact contact={contact} onStale={() => setStale(true)} />
+          {mayChangeIdentity(member, [contact.assignedTo?.id ?? null]) && (
+            <EditContact contact={contact} onStale={() => setStale(true)} />
+          )}
         </div>
       </header>
 

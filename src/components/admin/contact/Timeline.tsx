@@ -25,6 +25,8 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   outcome: (entry) => `Resultado: ${OUTCOMES[entry.to as OutcomeKey]?.label ?? entry.to ?? ''}`,
   attempt: (entry) => ATTEMPT_TITLES[entry.to ?? ''] ?? 'Intento de contacto',
   reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
+  request_after_sale: () => 'Nueva solicitud de un cliente con venta cerrada: sigue en «Cerrado: ganado»',
+  alias: (entry) => `También se presentó como «${entry.to ?? ''}» (se mantiene «${entry.from ?? ''}»)`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,
   assigned: (entry) => `Asignado: ${entry.from ?? 'sin asignar'} → ${entry.to ?? 'sin asignar'}`,
   claimed: (entry) => `Tomado por ${entry.to ?? entry.actor ?? ''}`,

@@ -28,7 +28,8 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
             ? { title: 'Prospecto agregado', description: `${parsed.data.name} quedó en Prospectos.` }
             : {
                 title: 'Ese teléfono ya estaba registrado',
-                description: 'Agregamos la captura y la nota a su historial.',
+                description:
+                  'Agregamos la captura y la nota a su historial. Su nombre no cambió; si escribiste otro, también quedó en su historial.',
               },
         );
         goTo(`/admin/prospecto?id=${answer.id}`);

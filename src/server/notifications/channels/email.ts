@@ -13,6 +13,8 @@ export interface EmailContent {
   messageId: string;
   /** Its own addressee (a reminder to one member) instead of NOTIFY_EMAIL_TO. */
   to?: readonly string[];
+  /** Addressees besides NOTIFY_EMAIL_TO (a won customer's adviser, for their new request). */
+  also?: readonly string[];
 }
 
 const transports = new Map<string, Transporter>();
@@ -81,6 +83,7 @@ export const emailChannel: ChannelModule<EmailConfig, EmailContent> = {
     reminder: ({ deliveryId, reminder }) => reminderEmail(deliveryId, reminder),
     message: ({ deliveryId, message }) => inboundMessageEmail(deliveryId, message),
   },
-  send: (settings, content) => sendEmail(settings, content, content.to ?? settings.to),
+  send: (settings, content) =>
+    sendEmail(settings, content, content.to ?? [...new Set([...settings.to, ...(content.also ?? [])])]),
   classify: (error) => classifyFailure(error, SMTP_REASONS),
 };

@@ -1,0 +1,238 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteAdviser, memberRequest } from '../support/admin.ts';
+import { quickQuote } from '../support/payloads.ts';
+import type { SmtpReceiver } from '../support/receivers.ts';
+import { postJson, type RunningServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+import { startVoiceSite, VOICE_SECRET, vapiReport } from '../support/vapi.ts';
+import {
+  type FakePlatform,
+  inboundPayload,
+  postWebhook,
+  startFakePlatform,
+  whatsappEnv,
+} from '../support/whatsapp-platform.ts';
+import { webhookEventsProcessed } from '../support/whatsapp-queue.ts';
+
+/**
+ * Issue #38, item 10: "Unir los dos prospectos" keeps everything of both
+ * contacts. Two contacts with one of each (a request and its e-mail
+ * notification, a call, a WhatsApp message and conversation, a note, an
+ * outcome, an attempt, a reminder sent, history lines) are merged; every row
+ * of every table that names a contact is counted before and after.
+ */
+let server: RunningServer;
+let smtp: SmtpReceiver;
+let admin: string;
+let platform: FakePlatform;
+
+beforeAll(async () => {
+  platform = await startFakePlatform();
+  ({ server, smtp, admin } = await startVoiceSite(whatsappEnv(platform)));
+});
+afterAll(async () => {
+  await smtp?.close();
+  await platform?.close();
+});
+
+const call = memberRequest(() => server.url);
+const uniqueDigits = () => String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
+
+async function send(cookie: string, path: string, method: string, body: unknown) {
+  const response = await call(cookie, path, { method, body: JSON.stringify(body) });
+  expect(response.status, `${method} ${path}: ${await response.clone().text()}`).toBeLessThan(300);
+  return response;
+}
+
+/** A person with one of everything: returns their contact's id and phone (10 digits). */
+async function personWithEverything(name: string, cookie: string, nextContactAt: string) {
+  const phone = `99${uniqueDigits()}`;
+  expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }))).status).toBe(201);
+  const [row] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+  const id = row?.id as string;
+  const report = vapiReport(`merge-${phone}`, { nombre: name, telefono: phone, interes: 'Modelo Ceiba' });
+  const voice = await fetch(`${server.url}/api/voice/events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${VOICE_SECRET}` },
+    body: JSON.stringify(report),
+  });
+  expect(voice.status).toBe(200);
+  expect(
+    (await postWebhook(server.url, inboundPayload({ from: `521${phone}`, name, content: { body: `Soy ${name}` } })))
+      .status,
+  ).toBe(200);
+  await webhookEventsProcessed(server);
+  await send(cookie, `/api/admin/contacts/${id}/notes`, 'POST', { body: `Nota de ${name}` });
+  await send(cookie, `/api/admin/contacts/${id}/attempts`, 'POST', { channel: 'llamada' });
+  await send(cookie, `/api/admin/contacts/${id}/outcomes`, 'POST', { outcome: 'no_contesto', nextContactAt: null });
+  const { version } = (await (await call(cookie, `/api/admin/contacts/${id}`)).json()) as { version: number };
+  // A next contact already past: its reminder is e-mailed at once.
+  await send(cookie, `/api/admin/contacts/${id}`, 'PATCH', { nextContactAt, version });
+  return { id, phone };
+}
+
+/** Every table with a column that names a contact (a foreign key to contacts, or a contact_id kept by a trigger). */
+async function contactTables(): Promise<string[]> {
+  const rows = await sql<{ table_name: string }>(
+    `SELECT DISTINCT c.conrelid::regclass::text AS table_name FROM pg_constraint c
+     WHERE c.contype = 'f' AND c.confrelid = 'contacts'::regclass
+     UNION
+     SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'contact_id'
+     ORDER BY 1`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+const rowsOf = async (tables: string[], ids: string[]) =>
+  Object.fromEntries(
+    await Promise.all(
+      tables.map(async (table) => [table, await countRows(table, 'contact_id = ANY($1::uuid[])', [ids])] as const),
+    ),
+  );
+
+/** The number of notifications each request of the contact shows on its page. */
+async function requestsOf(id: string): Promise<number[]> {
+  const detail = (await (await call(admin, `/api/admin/contacts/${id}`)).json()) as {
+    timeline: { type: string; deliveries?: unknown[] }[];
+  };
+  return detail.timeline.filter((entry) => entry.type === 'request').map((entry) => entry.deliveries?.length ?? 0);
+}
+
+describe('merging two contacts', () => {
+  it('keeps every row of both: deliveries, messages, calls, notes, outcomes, attempts, reminders, history, requests', async () => {
+    const adviser = await inviteAdviser(server.url, admin, 'union@ceiba.mx', 'Úrsula Unión');
+    const soon = Date.now() - 60_000;
+    const kept = await personWithEverything('Carlos Canul', admin, new Date(soon).toISOString());
+    const gone = await personWithEverything('Carlos C.', admin, new Date(soon - 60_000).toISOString());
+    await send(adviser.cookie, `/api/admin/contacts/${gone.id}/claim`, 'POST', {});
+    const ids = [kept.id, gone.id];
+
+    // Everything sent that will be: no delivery waiting, no reminder job left.
+    for (const id of ids) {
+      await expect
+        .poll(
+          async () =>
+            (await countRows('notification_deliveries', "contact_id = $1 AND status IN ('pending', 'sending')", [id])) +
+            (await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${id}`])),
+          { timeout: 20_000, interval: 100 },
+        )
+        .toBe(0);
+    }
+    const tables = await contactTables();
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'contact_events',
+        'contact_notes',
+        'cotizaciones_rapidas',
+        'notification_deliveries',
+        'voice_calls',
+        'whatsapp_conversations',
+        'whatsapp_messages',
+      ]),
+    );
+    const before = await rowsOf(tables, ids);
+    for (const table of ['notification_deliveries', 'whatsapp_messages', 'voice_calls', 'contact_notes']) {
+      // One of each, at least, on each side.
+      for (const id of ids)
+        expect(await countRows(table, 'contact_id = $1', [id]), `${table} of ${id}`).toBeGreaterThan(0);
+    }
+    const purposes = await sql<{ purpose: string; contacts: number }>(
+      `SELECT purpose, count(DISTINCT contact_id)::int AS contacts FROM notification_deliveries
+       WHERE contact_id = ANY($1::uuid[]) GROUP BY purpose ORDER BY purpose`,
+      [ids],
+    );
+    expect(purposes).toEqual([
+      { purpose: 'lead', contacts: 2 },
+      { purpose: 'message', contacts: 2 },
+      { purpose: 'reminder', contacts: 2 },
+    ]);
+    const attempts = await sql<{ sum: number }>(
+      'SELECT sum(attempts)::int AS sum FROM contacts WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    const requestsBefore = (await Promise.all(ids.map((id) => requestsOf(id)))).flat();
+    expect(requestsBefore.every((deliveries) => deliveries > 0)).toBe(true);
+    const { version, email } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as {
+      version: number;
+      email: string | null;
+    };
+
+    const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone.id, name: 'Carlos Canul', phone: gone.phone, email, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+
+    const after = await rowsOf(tables, [kept.id]);
+    expect(await countRows('contacts', 'id = $1', [gone.id])).toBe(0);
+    // Two conversations of one person are one (their figures folded); the history gains the merge and the phone.
+    expect(after).toEqual({
+      ...before,
+      whatsapp_conversations: 1,
+      contact_events: (before.contact_events as number) + 2,
+    });
+    const [afterAttempts] = await sql<{ attempts: number }>('SELECT attempts FROM contacts WHERE id = $1', [kept.id]);
+    expect(afterAttempts?.attempts).toBe(attempts[0]?.sum);
+    // Every request of both still shows the notifications that were sent for it ("Sin avisos" was the bug).
+    expect((await requestsOf(kept.id)).sort()).toEqual(requestsBefore.sort());
+  });
+
+  it('two reminders of one moment to one member are one after the merge (the unique key holds), not a failure', async () => {
+    const moment = new Date(Date.now() - 120_000).toISOString();
+    const kept = await personWithEverything('Dora Dzul', admin, moment);
+    const gone = await personWithEverything('Dora D.', admin, moment);
+    for (const id of [kept.id, gone.id]) {
+      await expect
+        .poll(() => countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [id]), {
+          timeout: 20_000,
+          interval: 100,
+        })
+        .toBe(1);
+    }
+    const { version, email } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as {
+      version: number;
+      email: string | null;
+    };
+    const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone.id, name: 'Dora Dzul', phone: gone.phone, email, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+    expect(await countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [kept.id])).toBe(1);
+    expect(await countRows('notification_deliveries', "purpose = 'lead' AND contact_id = $1", [kept.id])).toBe(4);
+  });
+
+  it('keeps the sooner next contact of the two, and its reminder', async () => {
+    const soon = new Date(Date.now() + 26 * 3600_000).toISOString();
+    const later = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+    const contacts: { id: string; phone: string }[] = [];
+    for (const [name, at] of [
+      ['Elsa Uc', later],
+      ['Elsa U.', soon],
+    ] as const) {
+      const phone = `99${uniqueDigits()}`;
+      await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }));
+      const [row] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+        `+52${phone}`,
+      ]);
+      await send(admin, `/api/admin/contacts/${row?.id}`, 'PATCH', { nextContactAt: at, version: row?.version });
+      contacts.push({ id: row?.id as string, phone });
+    }
+    const [kept, gone] = contacts as [{ id: string; phone: string }, { id: string; phone: string }];
+    const { version, email } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as {
+      version: number;
+      email: string | null;
+    };
+    const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone.id, name: 'Elsa Uc', phone: gone.phone, email, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+    expect(((await merged.json()) as { nextContactAt: string }).nextContactAt).toBe(soon);
+    const jobs = await sql<{ key: string; run_at: Date }>(
+      `SELECT key, run_at FROM graphile_worker.jobs WHERE key = ANY($1::text[])`,
+      [[`reminder:${kept.id}`, `reminder:${gone.id}`]],
+    );
+    expect(jobs.map((job) => [job.key, job.run_at.toISOString()])).toEqual([[`reminder:${kept.id}`, soon]]);
+  });
+});

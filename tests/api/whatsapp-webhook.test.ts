@@ -285,6 +285,32 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(conversation?.unread_count).toBe(1);
   });
 
+  it('keeps a replayed signed delivery once: 30 posts of the same bytes, at once and later, each answered 200, leave one event and one message', async () => {
+    // Issue #38, item 7: a captured delivery (its signature valid for its bytes) posted again and again.
+    const raw = JSON.stringify(
+      inboundPayload({ from: '5219990004545', name: 'Ramiro Poot', content: { body: 'Repetido 30 veces' } }),
+    );
+    const status = JSON.stringify(statusPayload({ id: wamid(), status: 'delivered' }));
+    const at = await Promise.all(Array.from({ length: 15 }, () => postWebhook(server.url, raw)));
+    expect(at.map((answer) => answer.status)).toEqual(Array(15).fill(200));
+    await processed();
+    for (let post = 0; post < 15; post += 1) {
+      // 200 each time: the platform stops retrying what it sees answered.
+      expect((await postWebhook(server.url, raw)).status).toBe(200);
+    }
+    for (let post = 0; post < 30; post += 1) expect((await postWebhook(server.url, status)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [raw])).toBe(1);
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [status])).toBe(1);
+    expect(await countRows('whatsapp_messages', `body = 'Repetido 30 veces'`)).toBe(1);
+    // The same message in other bytes (another batch of Meta's) is another event, its message still once.
+    const rebatched = raw.replace('"Ramiro Poot"', '"Ramiro Poot Chi"');
+    expect((await postWebhook(server.url, rebatched)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [rebatched])).toBe(1);
+    expect(await countRows('whatsapp_messages', `body = 'Repetido 30 veces'`)).toBe(1);
+  });
+
   it('moves our message forward only, whatever order the statuses come in; a failure keeps its code and a Spanish reason', async () => {
     const [contact] = await sql<{ id: string }>(
       `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529990005555', 'Rosa Pech', true) RETURNING id`,
@@ -384,7 +410,7 @@ describe('POST /api/whatsapp/webhook', () => {
       { body: notJson, signature: sign(notJson), status: 400 },
       { body: new Uint8Array(notUtf8), signature: sign(notUtf8), status: 400 },
       { body: good[0] as string, signature: sign(`${good[0]} `), status: 401 },
-      // The same delivery twice more, at once: stored each time, its message once.
+      // The same delivery twice more, at once: stored once (decision 0050), answered 200 each time.
       { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
       { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
     ];
@@ -399,7 +425,7 @@ describe('POST /api/whatsapp/webhook', () => {
     for (const [position, index] of order.entries()) {
       expect(answers[position]?.status, `delivery ${index}`).toBe(deliveries[index]?.status);
     }
-    expect(await countRows('whatsapp_webhook_events')).toBe(before + 26);
+    expect(await countRows('whatsapp_webhook_events')).toBe(before + 24);
     await processed();
     expect(await countRows('whatsapp_messages', `body LIKE 'Juntos %'`)).toBe(24);
     expect(await countRows('whatsapp_messages', `body = 'Juntos 1 🏠'`)).toBe(1);

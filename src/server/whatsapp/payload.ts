@@ -1,3 +1,4 @@
+import { withoutBidiControls } from '../../lib/bidi.ts';
 import { MESSAGE_KIND_LABELS, type MessageKind } from '../../lib/whatsapp/contract.ts';
 import { MEDIA_ID } from './cloud-api.ts';
 
@@ -172,8 +173,18 @@ function status(value: Json): StatusUpdate | null {
   };
 }
 
-/** The messages and statuses of one delivery of the webhook. */
-export function readWebhook(body: unknown): WebhookContent {
+/**
+ * The messages and statuses of one delivery of the webhook, from its JSON as
+ * received. Every string of it loses its bidirectional controls here, where
+ * the platform's text enters (decision 0050): the texts, captions, file names,
+ * replies, profile names and the raw JSON kept with each message (a
+ * location's name) are shown to the team as they were written. PostgreSQL
+ * cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
+ */
+export function readWebhook(json: string): WebhookContent {
+  const body: unknown = JSON.parse(json.replaceAll('\\u0000', '\\ufffd'), (_key, value: unknown) =>
+    typeof value === 'string' ? withoutBidiControls(value) : value,
+  );
   const content: WebhookContent = { messages: [], statuses: [] };
   for (const entry of list(object(body)?.entry)) {
     for (const change of list(object(entry)?.changes)) {

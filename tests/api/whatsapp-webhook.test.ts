@@ -375,6 +375,52 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(await countRows('whatsapp_conversations', 'opted_out_at IS NOT NULL')).toBe(1);
   });
 
+  it('honours an opt-out with courtesy, in capitals or full width, and a reply button "Alto"; never a sentence that contains the word', async () => {
+    // Issue #38, item 8: the list is src/data/whatsapp-opt-out.ts.
+    const cases: { from: string; type?: string; content: Record<string, unknown>; opts: boolean }[] = [
+      { from: '5219990008001', content: { body: 'Baja por favor' }, opts: true },
+      { from: '5219990008002', content: { body: 'BAJA, gracias' }, opts: true },
+      { from: '5219990008003', content: { body: 'ＳＴＯＰ' }, opts: true },
+      {
+        from: '5219990008004',
+        type: 'interactive',
+        content: { type: 'button_reply', button_reply: { id: 'opt-out', title: 'Alto' } },
+        opts: true,
+      },
+      { from: '5219990008005', content: { body: 'Hola, denme de baja 🙏' }, opts: true },
+      { from: '5219990008006', content: { body: 'no me des de baja' }, opts: false },
+      { from: '5219990008007', content: { body: '¿Cómo me doy de baja?' }, opts: false },
+      {
+        from: '5219990008008',
+        type: 'interactive',
+        content: { type: 'list_reply', list_reply: { id: 'm1', title: 'Modelo Ceiba', description: 'Baja' } },
+        opts: false,
+      },
+    ];
+    for (const entry of cases) {
+      const payload = inboundPayload({
+        from: entry.from,
+        name: `Opción ${entry.from.slice(-1)}`,
+        content: entry.content,
+        ...(entry.type ? { type: entry.type } : {}),
+      });
+      expect((await postWebhook(server.url, payload)).status).toBe(200);
+    }
+    await processed();
+    const rows = await sql<{ wa_id: string; opted: boolean; lines: number }>(
+      `SELECT w.wa_id, w.opted_out_at IS NOT NULL AS opted,
+              (SELECT count(*)::int FROM contact_events e WHERE e.contact_id = w.contact_id AND e.kind = 'whatsapp_opt_out') AS lines
+       FROM whatsapp_conversations w WHERE w.wa_id = ANY($1) ORDER BY w.wa_id`,
+      [cases.map((entry) => entry.from)],
+    );
+    expect(rows).toEqual(cases.map((entry) => ({ wa_id: entry.from, opted: entry.opts, lines: entry.opts ? 1 : 0 })));
+    const [alto] = await sql<{ to_value: string }>(
+      `SELECT e.to_value FROM contact_events e JOIN whatsapp_conversations w ON w.contact_id = e.contact_id
+       WHERE w.wa_id = '5219990008004' AND e.kind = 'whatsapp_opt_out'`,
+    );
+    expect(alto?.to_value).toBe('Alto');
+  });
+
   it('refuses a body that is not JSON (400) and stores nothing', async () => {
     const raw = '{"object": "whatsapp_business_account", ';
     const answer = await fetch(`${server.url}/api/whatsapp/webhook`, {

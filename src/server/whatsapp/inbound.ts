@@ -160,7 +160,7 @@ async function storeInbound(
   const messageId = inserted.rows[0]?.id;
   if (!messageId) return null;
 
-  const optOut = (message.kind === 'text' || message.kind === 'button') && isOptOut(message.body);
+  const optOut = isOptOut(message.words);
   const conversation = await tx.query<{ opted_now: boolean }>(
     `INSERT INTO whatsapp_conversations AS c (contact_id, wa_id, last_message_id, last_message_at, last_direction,
        last_preview, last_inbound_at, unread_count, waiting_since, opted_out_at)
@@ -192,11 +192,11 @@ async function storeInbound(
      WHERE id = $1`,
     [contactId, message.referral && !created ? JSON.stringify(touchOf(message)) : null],
   );
-  if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
+  if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.words);
   return { messageId, contactId, created, unassigned };
 }
 
-/** The history's line and the activity log's entry of an opt-out (BAJA / ALTO / STOP). */
+/** The history's line and the activity log's entry of an opt-out (src/data/whatsapp-opt-out.ts). */
 async function recordOptOut(tx: Queryable, contactId: string, word: string): Promise<void> {
   const { rows } = await tx.query<{ name: string }>(
     `WITH event AS (

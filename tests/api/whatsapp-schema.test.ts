@@ -1,12 +1,9 @@
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { migrate } from '../../db/migrate.ts';
 import type { Queryable } from '../../src/server/db/database.ts';
 import { cachedMedia, keepMedia, readUpTo } from '../../src/server/whatsapp/media-cache.ts';
-import { createTestDatabase, dropTestDatabase } from '../support/databases.ts';
+import { createDatabaseBefore, dropTestDatabase } from '../support/databases.ts';
 import { countRows, sql } from '../support/sql.ts';
 
 describe('the WhatsApp tables (migration 0019)', () => {
@@ -145,12 +142,7 @@ describe('the media kept after a first open (migration 0023)', () => {
 describe('migration 0034 on what was stored before it (issue #38, items 6 and 7)', () => {
   it('keeps one row of each delivery stored twice, and takes the bidirectional controls out of what the team reads', async () => {
     const admin = inject('pgAdminUrl');
-    const url = await createTestDatabase(admin, { migrated: false, prefix: 'm0034' });
-    const before = await mkdtemp(path.join(os.tmpdir(), 'casas-migrations-'));
-    const all = path.resolve(import.meta.dirname, '../../db/migrations');
-    for (const file of (await readdir(all)).filter((name) => name < '0034'))
-      await cp(path.join(all, file), path.join(before, file));
-    await migrate(url, before);
+    const url = await createDatabaseBefore(admin, '0034', 'm0034');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -219,7 +211,6 @@ describe('migration 0034 on what was stored before it (issue #38, items 6 and 7)
       expect(await query('SELECT count(*)::int AS n FROM whatsapp_webhook_events')).toEqual([{ n: 2 }]);
     } finally {
       await client.end();
-      await rm(before, { recursive: true, force: true });
       await dropTestDatabase(admin, url);
     }
   });

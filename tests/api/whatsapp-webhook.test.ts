@@ -501,6 +501,21 @@ describe('the acknowledgement: a group commit (storeDelivery)', () => {
     expect(await countRows('whatsapp_messages', `body LIKE 'Grupo %'`)).toBe(20);
   });
 
+  it('keeps a body that comes twice in one group once, and answers both (decision 0050)', async () => {
+    const body = delivery(300, 'Dos veces en un grupo');
+    const others = [delivery(301), delivery(302)];
+    const outcomes = await Promise.allSettled([body, ...others, body].map(storeDelivery));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(4).fill('fulfilled'));
+    const rows = await sql<{ received_at: Date; n: number }>(
+      `SELECT received_at, count(*)::int AS n FROM whatsapp_webhook_events WHERE body = ANY($1) GROUP BY received_at`,
+      [[body, ...others]],
+    );
+    // One group (one received_at), three rows.
+    expect(rows.map((row) => row.n)).toEqual([3]);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body = 'Dos veces en un grupo'`)).toBe(1);
+  });
+
   it('a delivery the database refuses costs the others of its group nothing: they are stored, it alone fails', async () => {
     // A NUL character: valid UTF-8 that PostgreSQL's text refuses (the endpoint's JSON check never lets one through).
     const bodies = Array.from({ length: 10 }, (_, index) => delivery(100 + index, `Con vecino roto ${index}`));

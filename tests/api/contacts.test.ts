@@ -1,7 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
@@ -9,7 +6,7 @@ import { migrate } from '../../db/migrate.ts';
 import { LEAD_KINDS } from '../../src/lib/admin/columns.ts';
 import { STALE_VERSION } from '../../src/lib/admin/contacts.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
-import { createTestDatabase } from '../support/databases.ts';
+import { createDatabaseBefore, createTestDatabase } from '../support/databases.ts';
 import { estimate, partnerApplication, preFilter, quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -576,12 +573,7 @@ describe('the migration that creates contacts', () => {
   });
 
   it('gives every existing lead a contact, one per phone, on a copy with thousands of rows', async () => {
-    const url = await createTestDatabase(inject('pgAdminUrl'), { migrated: false });
-    const before = await mkdtemp(path.join(os.tmpdir(), 'casas-migrations-'));
-    const all = path.resolve(import.meta.dirname, '../../db/migrations');
-    for (const file of (await readdir(all)).filter((name) => name < '0004'))
-      await cp(path.join(all, file), path.join(before, file));
-    await migrate(url, before);
+    const url = await createDatabaseBefore(inject('pgAdminUrl'), '0004');
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {

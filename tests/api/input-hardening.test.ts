@@ -42,10 +42,10 @@ describe('names and texts', () => {
     expect((await municipality.json()).fields.municipality).toBe('Escribe el municipio del proyecto.');
   });
 
-  it('removes bidirectional controls before storing', async () => {
+  it('removes bidirectional controls before storing (marks too: issue #38, item 6)', async () => {
     const response = await postJson(
       `${server.url}/api/quote-requests`,
-      preFilter({ name: 'Ana \u202Ecsv.exe\u202C López', municipality: '\u2066Mérida\u2069' }),
+      preFilter({ name: 'Ana \u202Ecsv.exe\u202C López\u200F', municipality: '\u2066Mérida\u2069\u061C\u200E' }),
     );
     expect(response.status).toBe(201);
     const { id } = await response.json();

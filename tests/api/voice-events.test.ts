@@ -230,6 +230,33 @@ describe('POST /api/voice/events', () => {
   });
 });
 
+describe('the bidirectional controls of a call (issue #38, item 6)', () => {
+  it('never reach the team: the summary, transcript, turns and the name heard are shown as they were said', async () => {
+    const bidi = '\u202E\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+    const report = vapiReport('f5f5f5f5-1111-4222-8333-444455556666', {
+      nombre: `Rosa\u202E Ku`,
+      telefono: '999 765 4300',
+      interes: `Modelo ${bidi}Ceiba`,
+    });
+    report.message.summary = `Pidió la \u202Efdp.exe cotización${bidi}`;
+    (report.message.analysis as Record<string, unknown>).summary = undefined;
+    const artifact = report.message.artifact as { transcript: string; messages: { message?: string }[] };
+    artifact.transcript = `AI: Hola\u2067\nUser: Hola${bidi}`;
+    for (const turn of artifact.messages) if (turn.message) turn.message = `\u202E${turn.message}\u202C`;
+    expect((await send(report)).status).toBe(200);
+    const list = (await (await panel(admin, '/api/admin/calls')).json()) as { items: { id: string; name: string }[] };
+    const call = list.items.find((item) => item.name?.startsWith('Rosa'));
+    expect(call?.name).toBe('Rosa Ku');
+    const detail = await (await panel(admin, `/api/admin/calls/${call?.id}`)).json();
+    expect(JSON.stringify(detail)).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+    expect(detail).toMatchObject({
+      summary: 'Pidió la fdp.exe cotización',
+      transcript: 'AI: Hola\nUser: Hola',
+      interest: 'Modelo Ceiba',
+    });
+  });
+});
+
 describe('the panel’s calls', () => {
   it('lists calls for the team, shows one with its conversation, and exports them (administrators only)', async () => {
     const list = await panel(admin, '/api/admin/calls');

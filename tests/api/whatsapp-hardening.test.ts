@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MessagePage, SendMessageAnswer } from '../../src/lib/whatsapp/contract.ts';
+import type { ConversationPage, MessagePage, SendMessageAnswer } from '../../src/lib/whatsapp/contract.ts';
 import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -273,5 +273,93 @@ describe("the platform's own words", () => {
       (output) => output.includes('"event":"whatsapp_status_failed"') && output.includes(ENGLISH),
       'the logged title',
     );
+  });
+});
+
+describe('their text, as they wrote it (issue #38, item 6)', () => {
+  /** Every bidirectional control: they reorder what the team reads (`factura\u202Efdp.exe` shows "facturaexe.pdf"). */
+  const BIDI = '\u202A\u202B\u202C\u202D\u202E\u2066\u2067\u2068\u2069\u200E\u200F\u061C';
+  const ANY_BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+
+  it('reaches the panel without bidirectional controls: texts, captions, file names, replies, places, cards and the profile name', async () => {
+    const from = '5219990038006';
+    const cases: { type: string; content?: Record<string, unknown>; extra?: Record<string, unknown> }[] = [
+      { type: 'text', content: { body: `Hola${BIDI}, ¿precio?` } },
+      {
+        type: 'document',
+        content: { id: '1038472910293861', mime_type: 'application/pdf', filename: 'factura\u202Efdp.exe' },
+      },
+      {
+        type: 'document',
+        content: {
+          id: '1038472910293862',
+          mime_type: 'application/pdf',
+          filename: 'plano\u2067fdp.exe\u2069',
+          caption: `Mi \u202Eplano`,
+        },
+      },
+      { type: 'image', content: { id: '1038472910293863', mime_type: 'image/jpeg', caption: `Terreno\u200F${BIDI}` } },
+      { type: 'button', content: { payload: 'SI', text: `Sí\u202E, quiero` } },
+      {
+        type: 'interactive',
+        content: {
+          type: 'list_reply',
+          list_reply: { id: 'm1', title: `Ceiba\u202E`, description: `2 rec\u2066ámaras` },
+        },
+      },
+      {
+        type: 'location',
+        content: { latitude: 20.97, longitude: -89.62, name: `Mi\u202E terreno`, address: `Conkal\u061C, Yucatán` },
+      },
+      {
+        type: 'contacts',
+        extra: { contacts: [{ name: { formatted_name: `Ana\u202E Pérez` }, phones: [{ phone: '+52 999 555 0000' }] }] },
+      },
+    ];
+    let second = 1_760_000_000;
+    for (const entry of cases) {
+      second += 1;
+      const payload = inboundPayload({
+        from,
+        name: `Nora\u202E Canul${BIDI}`,
+        type: entry.type,
+        timestamp: second,
+        ...(entry.content ? { content: entry.content } : {}),
+        ...(entry.extra ? { extra: entry.extra } : {}),
+      });
+      expect((await postWebhook(server.url, payload)).status).toBe(200);
+    }
+    const [contact] = await eventually(
+      () => sql<{ id: string; name: string }>(`SELECT id, name FROM contacts WHERE phone = '+529990038006'`),
+      (rows) => rows.length === 1,
+      'the contact',
+    );
+    expect(contact?.name).toBe('Nora Canul');
+    const messages = await eventually(
+      () => messagesOf((contact as { id: string }).id),
+      (list) => list.length === cases.length,
+      'the messages',
+    );
+    expect(JSON.stringify(messages)).not.toMatch(ANY_BIDI);
+    const oldestFirst = [...messages].reverse();
+    expect(oldestFirst.map((message) => message.body)).toEqual([
+      'Hola, ¿precio?',
+      'facturafdp.exe',
+      'Mi plano',
+      'Terreno',
+      'Sí, quiero',
+      'Ceiba — 2 recámaras',
+      'Mi terreno, Conkal, Yucatán',
+      'Ana Pérez: +52 999 555 0000',
+    ]);
+    expect(oldestFirst.map((message) => message.media?.filename ?? null).slice(1, 3)).toEqual([
+      'facturafdp.exe',
+      'planofdp.exe',
+    ]);
+    expect(oldestFirst[6]?.location).toMatchObject({ name: 'Mi terreno', address: 'Conkal, Yucatán' });
+    const inbox = await call(admin, 'GET', '/api/admin/whatsapp/conversations?filter=all');
+    const { conversations } = (await inbox.json()) as ConversationPage;
+    const listed = conversations.find((conversation) => conversation.contactId === contact?.id);
+    expect(listed).toMatchObject({ name: 'Nora Canul', lastMessage: { preview: 'Ana Pérez: +52 999 555 0000' } });
   });
 });

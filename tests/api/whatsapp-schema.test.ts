@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { migrate } from '../../db/migrate.ts';
 import type { Queryable } from '../../src/server/db/database.ts';
 import { cachedMedia, keepMedia, readUpTo } from '../../src/server/whatsapp/media-cache.ts';
+import { createDatabaseBefore, dropTestDatabase } from '../support/databases.ts';
 import { countRows, sql } from '../support/sql.ts';
 
 describe('the WhatsApp tables (migration 0019)', () => {
@@ -133,5 +136,82 @@ describe('the media kept after a first open (migration 0023)', () => {
     const large = await readUpTo(body(10, 10, 10), 15);
     expect('stream' in large).toBe(true);
     if ('stream' in large) expect((await new Response(large.stream).arrayBuffer()).byteLength).toBe(30);
+  });
+});
+
+describe('migration 0034 on what was stored before it (issue #38, items 6 and 7)', () => {
+  it('keeps one row of each delivery stored twice, and takes the bidirectional controls out of what the team reads', async () => {
+    const admin = inject('pgAdminUrl');
+    const url = await createDatabaseBefore(admin, '0034', 'm0034');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const query = async <Row extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
+        (await client.query<Row>(text, values)).rows;
+      const twice = '{"object":"whatsapp_business_account","entry":[]}';
+      await query(
+        `INSERT INTO whatsapp_webhook_events (body, processed_at) VALUES ($1, now()), ($1, NULL), ($2, NULL)`,
+        [twice, '{"object":"whatsapp_business_account","entry":[{}]}'],
+      );
+      const [contact] = await query<{ id: string }>(
+        `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529990034001', 'Nora\u200F Canul', true) RETURNING id`,
+      );
+      await query(
+        `INSERT INTO whatsapp_messages (contact_id, direction, wa_message_id, kind, body, media_id, media_filename, status, raw)
+         VALUES ($1, 'in', 'wamid.m0034a', 'document', 'factura\u202Efdp.exe', '1038472910293870', 'factura\u202Efdp.exe', 'received',
+                 '{"document": {"filename": "factura\u202Efdp.exe"}}'),
+                ($1, 'in', 'wamid.m0034b', 'location', 'Mi\u2067 terreno', NULL, NULL, 'received',
+                 '{"location": {"latitude": 20.9, "longitude": -89.6, "name": "Mi\u2067 terreno"}}')`,
+        [contact?.id],
+      );
+      await query(
+        `INSERT INTO whatsapp_conversations (contact_id, last_message_at, last_direction, last_preview)
+         VALUES ($1, now(), 'in', 'Mi\u2067 terreno')`,
+        [contact?.id],
+      );
+      await query(
+        `INSERT INTO voice_calls (call_id, summary, transcript, name, messages, structured)
+         VALUES ('m0034', 'Pidió la \u202Efdp.exe', 'User: Hola\u200E', 'Rosa\u202E Ku',
+                 '[{"role": "visitante", "text": "Hola\u2066", "seconds": 1}]', '{"nombre": "Rosa\u202E Ku"}')`,
+      );
+
+      await migrate(url);
+      expect(
+        await query('SELECT body, processed_at IS NOT NULL AS processed FROM whatsapp_webhook_events ORDER BY id'),
+      ).toEqual([
+        { body: twice, processed: true },
+        { body: '{"object":"whatsapp_business_account","entry":[{}]}', processed: false },
+      ]);
+      const bidi = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+      const messages = await query<{ body: string; media_filename: string | null; raw: unknown }>(
+        'SELECT body, media_filename, raw FROM whatsapp_messages ORDER BY wa_message_id',
+      );
+      expect(messages).toEqual([
+        {
+          body: 'facturafdp.exe',
+          media_filename: 'facturafdp.exe',
+          raw: { document: { filename: 'facturafdp.exe' } },
+        },
+        {
+          body: 'Mi terreno',
+          media_filename: null,
+          raw: { location: { latitude: 20.9, longitude: -89.6, name: 'Mi terreno' } },
+        },
+      ]);
+      const rest = await query(
+        `SELECT (SELECT name FROM contacts) AS contact, (SELECT last_preview FROM whatsapp_conversations) AS preview,
+                (SELECT row_to_json(v) FROM (SELECT summary, transcript, name, messages, structured FROM voice_calls) v) AS call`,
+      );
+      expect(JSON.stringify(rest)).not.toMatch(bidi);
+      expect(rest[0]).toMatchObject({ contact: 'Nora Canul', preview: 'Mi terreno', call: { name: 'Rosa Ku' } });
+      // A replay is refused by the constraint from now on.
+      await query(`INSERT INTO whatsapp_webhook_events (body) VALUES ($1) ON CONFLICT (body_sha256) DO NOTHING`, [
+        twice,
+      ]);
+      expect(await query('SELECT count(*)::int AS n FROM whatsapp_webhook_events')).toEqual([{ n: 2 }]);
+    } finally {
+      await client.end();
+      await dropTestDatabase(admin, url);
+    }
   });
 });

@@ -285,6 +285,32 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(conversation?.unread_count).toBe(1);
   });
 
+  it('keeps a replayed signed delivery once: 30 posts of the same bytes, at once and later, each answered 200, leave one event and one message', async () => {
+    // Issue #38, item 7: a captured delivery (its signature valid for its bytes) posted again and again.
+    const raw = JSON.stringify(
+      inboundPayload({ from: '5219990004545', name: 'Ramiro Poot', content: { body: 'Repetido 30 veces' } }),
+    );
+    const status = JSON.stringify(statusPayload({ id: wamid(), status: 'delivered' }));
+    const at = await Promise.all(Array.from({ length: 15 }, () => postWebhook(server.url, raw)));
+    expect(at.map((answer) => answer.status)).toEqual(Array(15).fill(200));
+    await processed();
+    for (let post = 0; post < 15; post += 1) {
+      // 200 each time: the platform stops retrying what it sees answered.
+      expect((await postWebhook(server.url, raw)).status).toBe(200);
+    }
+    for (let post = 0; post < 30; post += 1) expect((await postWebhook(server.url, status)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [raw])).toBe(1);
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [status])).toBe(1);
+    expect(await countRows('whatsapp_messages', `body = 'Repetido 30 veces'`)).toBe(1);
+    // The same message in other bytes (another batch of Meta's) is another event, its message still once.
+    const rebatched = raw.replace('"Ramiro Poot"', '"Ramiro Poot Chi"');
+    expect((await postWebhook(server.url, rebatched)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_webhook_events', 'body = $1', [rebatched])).toBe(1);
+    expect(await countRows('whatsapp_messages', `body = 'Repetido 30 veces'`)).toBe(1);
+  });
+
   it('moves our message forward only, whatever order the statuses come in; a failure keeps its code and a Spanish reason', async () => {
     const [contact] = await sql<{ id: string }>(
       `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529990005555', 'Rosa Pech', true) RETURNING id`,
@@ -349,6 +375,52 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(await countRows('whatsapp_conversations', 'opted_out_at IS NOT NULL')).toBe(1);
   });
 
+  it('honours an opt-out with courtesy, in capitals or full width, and a reply button "Alto"; never a sentence that contains the word', async () => {
+    // Issue #38, item 8: the list is src/data/whatsapp-opt-out.ts.
+    const cases: { from: string; type?: string; content: Record<string, unknown>; opts: boolean }[] = [
+      { from: '5219990008001', content: { body: 'Baja por favor' }, opts: true },
+      { from: '5219990008002', content: { body: 'BAJA, gracias' }, opts: true },
+      { from: '5219990008003', content: { body: 'ＳＴＯＰ' }, opts: true },
+      {
+        from: '5219990008004',
+        type: 'interactive',
+        content: { type: 'button_reply', button_reply: { id: 'opt-out', title: 'Alto' } },
+        opts: true,
+      },
+      { from: '5219990008005', content: { body: 'Hola, denme de baja 🙏' }, opts: true },
+      { from: '5219990008006', content: { body: 'no me des de baja' }, opts: false },
+      { from: '5219990008007', content: { body: '¿Cómo me doy de baja?' }, opts: false },
+      {
+        from: '5219990008008',
+        type: 'interactive',
+        content: { type: 'list_reply', list_reply: { id: 'm1', title: 'Modelo Ceiba', description: 'Baja' } },
+        opts: false,
+      },
+    ];
+    for (const entry of cases) {
+      const payload = inboundPayload({
+        from: entry.from,
+        name: `Opción ${entry.from.slice(-1)}`,
+        content: entry.content,
+        ...(entry.type ? { type: entry.type } : {}),
+      });
+      expect((await postWebhook(server.url, payload)).status).toBe(200);
+    }
+    await processed();
+    const rows = await sql<{ wa_id: string; opted: boolean; lines: number }>(
+      `SELECT w.wa_id, w.opted_out_at IS NOT NULL AS opted,
+              (SELECT count(*)::int FROM contact_events e WHERE e.contact_id = w.contact_id AND e.kind = 'whatsapp_opt_out') AS lines
+       FROM whatsapp_conversations w WHERE w.wa_id = ANY($1) ORDER BY w.wa_id`,
+      [cases.map((entry) => entry.from)],
+    );
+    expect(rows).toEqual(cases.map((entry) => ({ wa_id: entry.from, opted: entry.opts, lines: entry.opts ? 1 : 0 })));
+    const [alto] = await sql<{ to_value: string }>(
+      `SELECT e.to_value FROM contact_events e JOIN whatsapp_conversations w ON w.contact_id = e.contact_id
+       WHERE w.wa_id = '5219990008004' AND e.kind = 'whatsapp_opt_out'`,
+    );
+    expect(alto?.to_value).toBe('Alto');
+  });
+
   it('refuses a body that is not JSON (400) and stores nothing', async () => {
     const raw = '{"object": "whatsapp_business_account", ';
     const answer = await fetch(`${server.url}/api/whatsapp/webhook`, {
@@ -384,7 +456,7 @@ describe('POST /api/whatsapp/webhook', () => {
       { body: notJson, signature: sign(notJson), status: 400 },
       { body: new Uint8Array(notUtf8), signature: sign(notUtf8), status: 400 },
       { body: good[0] as string, signature: sign(`${good[0]} `), status: 401 },
-      // The same delivery twice more, at once: stored each time, its message once.
+      // The same delivery twice more, at once: stored once (decision 0050), answered 200 each time.
       { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
       { body: good[1] as string, signature: sign(good[1] as string), status: 200 },
     ];
@@ -399,7 +471,7 @@ describe('POST /api/whatsapp/webhook', () => {
     for (const [position, index] of order.entries()) {
       expect(answers[position]?.status, `delivery ${index}`).toBe(deliveries[index]?.status);
     }
-    expect(await countRows('whatsapp_webhook_events')).toBe(before + 26);
+    expect(await countRows('whatsapp_webhook_events')).toBe(before + 24);
     await processed();
     expect(await countRows('whatsapp_messages', `body LIKE 'Juntos %'`)).toBe(24);
     expect(await countRows('whatsapp_messages', `body = 'Juntos 1 🏠'`)).toBe(1);
@@ -427,6 +499,21 @@ describe('the acknowledgement: a group commit (storeDelivery)', () => {
     await Promise.all(stored.map(({ jobs }) => jobs));
     await processed();
     expect(await countRows('whatsapp_messages', `body LIKE 'Grupo %'`)).toBe(20);
+  });
+
+  it('keeps a body that comes twice in one group once, and answers both (decision 0050)', async () => {
+    const body = delivery(300, 'Dos veces en un grupo');
+    const others = [delivery(301), delivery(302)];
+    const outcomes = await Promise.allSettled([body, ...others, body].map(storeDelivery));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(Array(4).fill('fulfilled'));
+    const rows = await sql<{ received_at: Date; n: number }>(
+      `SELECT received_at, count(*)::int AS n FROM whatsapp_webhook_events WHERE body = ANY($1) GROUP BY received_at`,
+      [[body, ...others]],
+    );
+    // One group (one received_at), three rows.
+    expect(rows.map((row) => row.n)).toEqual([3]);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body = 'Dos veces en un grupo'`)).toBe(1);
   });
 
   it('a delivery the database refuses costs the others of its group nothing: they are stored, it alone fails', async () => {

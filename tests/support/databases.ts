@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { migrate } from '../../db/migrate.ts';
@@ -68,6 +69,25 @@ export async function createTestDatabase(adminUrl: string, { migrated = true, pr
     admin.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`),
   );
   return urlOf(adminUrl, name);
+}
+
+/**
+ * A database made by createTestDatabase with the migrations before `first`
+ * (e.g. '0034') applied: what was deployed before it, for a test that fills
+ * it and then applies the rest (`migrate(url)`).
+ */
+export async function createDatabaseBefore(adminUrl: string, first: string, prefix = 'test'): Promise<string> {
+  const url = await createTestDatabase(adminUrl, { migrated: false, prefix });
+  const earlier = await mkdtemp(path.join(os.tmpdir(), 'casas-migrations-'));
+  try {
+    const all = path.resolve(import.meta.dirname, '../../db/migrations');
+    for (const file of (await readdir(all)).filter((name) => name < first))
+      await cp(path.join(all, file), path.join(earlier, file));
+    await migrate(url, earlier);
+  } finally {
+    await rm(earlier, { recursive: true, force: true });
+  }
+  return url;
 }
 
 /** Drops a database made by createTestDatabase (its server must have stopped using it). */

@@ -6,16 +6,16 @@
  * 503 "base de datos" (issue #23, item 9). Browser-safe: zod's mini build.
  */
 import * as z from 'zod/mini';
+import { withoutBidiControls } from '../bidi.ts';
 
 export const INVALID_CHARACTERS = 'Contiene caracteres no válidos.';
 
-/** Bidirectional embeddings, overrides and isolates: they reorder what the team reads in the panel and CSV. */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 /** A note may have several lines (and tabs); every other control character is refused. */
 const CONTROL_CHARACTERS_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-const withoutBidi = z.overwrite((value: string) => value.replace(BIDI_CONTROLS, ''));
+/** Bidirectional controls reorder what the team reads in the panel and CSV (src/lib/bidi.ts). */
+const withoutBidi = z.overwrite(withoutBidiControls);
 
 /** One line of text (a search, a name): first in a string's `.check(…)`, before trimming and lengths. */
 export const singleLineChecks = [

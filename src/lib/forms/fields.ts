@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import './errors.ts'; // no library wording reaches a visitor
 import { PRIVACY_NOTICE_VERSIONS } from '../../data/legal.ts';
+import { withoutBidiControls } from '../bidi.ts';
 import { normalizePhone } from './phone.ts';
 
 export const LIMITS = {
@@ -13,8 +14,6 @@ export const LIMITS = {
 } as const;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
-/** Bidirectional embeddings, overrides and isolates: they reorder what the team reads in the panel and CSV. */
-const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069]/g;
 /** A letter or a digit in any script: what a name or a place needs at least one of. */
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const INVALID_CHARACTERS = 'Contiene caracteres no válidos.';
@@ -29,7 +28,7 @@ function isCleanText(value: string): boolean {
 // fraction of the full build's bytes and start-up time at a visitor's first tap.
 const textChecks = (max: number) =>
   [
-    z.overwrite((value: string) => value.replace(BIDI_CONTROLS, '').trim()),
+    z.overwrite((value: string) => withoutBidiControls(value).trim()),
     z.maxLength(max, `Usa como máximo ${max} caracteres.`),
     z.refine<string>(isCleanText, INVALID_CHARACTERS),
   ] as const;

@@ -8,6 +8,7 @@
  * schema of the platform's OpenAPI (docs/decisions/0017-voice-calls.md).
  */
 import { z } from 'zod';
+import { withoutBidiControls } from '../../lib/bidi.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
 
@@ -108,12 +109,13 @@ const INVALID_REPORT = 'El reporte de fin de llamada no trae el identificador de
 
 /**
  * Strings PostgreSQL can store: no NUL character, no lone surrogate (JSON
- * allows both, text and jsonb refuse them). What lies deeper than anything we
- * read (the assistant's own configuration can nest) is left out.
+ * allows both, text and jsonb refuse them), and that the team reads as they
+ * were said: no bidirectional controls (decision 0050). What lies deeper than
+ * anything we read (the assistant's own configuration can nest) is left out.
  */
 function storable(value: unknown, depth = 0): unknown {
   if (depth > 40) return undefined;
-  if (typeof value === 'string') return value.toWellFormed().replaceAll('\u0000', '');
+  if (typeof value === 'string') return withoutBidiControls(value.toWellFormed().replaceAll('\u0000', ''));
   if (Array.isArray(value)) return value.map((item) => storable(item, depth + 1));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(

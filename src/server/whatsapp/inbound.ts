@@ -46,8 +46,7 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
   const outcome: ProcessOutcome = { already: true, stored: 0, statuses: 0, inbound: [] };
   if (!event || event.processed) return outcome;
   outcome.already = false;
-  // PostgreSQL cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
-  const content = readWebhook(JSON.parse(event.body.replaceAll('\\u0000', '\\ufffd')));
+  const content = readWebhook(event.body);
   // A known contact nobody follows gets the round-robin's next adviser with its message (when it is on).
   const unassigned = new Set<string>();
   for (const message of content.messages) {
@@ -80,10 +79,13 @@ function touchOf(message: InboundMessage): Record<string, string> {
   return touch;
 }
 
-/** A name the contacts table accepts (1 to 120 characters), or the number when WhatsApp gave none. */
+/**
+ * A name the contacts table accepts (1 to 120 characters), or the number when WhatsApp gave none
+ * (its bidirectional controls are gone already: readWebhook).
+ */
 function contactName(message: InboundMessage, phone: string): string {
   const name = (message.profileName ?? '')
-    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 120);
   return name || `WhatsApp ${phone}`;
@@ -158,7 +160,7 @@ async function storeInbound(
   const messageId = inserted.rows[0]?.id;
   if (!messageId) return null;
 
-  const optOut = (message.kind === 'text' || message.kind === 'button') && isOptOut(message.body);
+  const optOut = isOptOut(message.words);
   const conversation = await tx.query<{ opted_now: boolean }>(
     `INSERT INTO whatsapp_conversations AS c (contact_id, wa_id, last_message_id, last_message_at, last_direction,
        last_preview, last_inbound_at, unread_count, waiting_since, opted_out_at)
@@ -190,11 +192,11 @@ async function storeInbound(
      WHERE id = $1`,
     [contactId, message.referral && !created ? JSON.stringify(touchOf(message)) : null],
   );
-  if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.body);
+  if (conversation.rows[0]?.opted_now) await recordOptOut(tx, contactId, message.words);
   return { messageId, contactId, created, unassigned };
 }
 
-/** The history's line and the activity log's entry of an opt-out (BAJA / ALTO / STOP). */
+/** The history's line and the activity log's entry of an opt-out (src/data/whatsapp-opt-out.ts). */
 async function recordOptOut(tx: Queryable, contactId: string, word: string): Promise<void> {
   const { rows } = await tx.query<{ name: string }>(
     `WITH event AS (

@@ -1,3 +1,5 @@
+import { WHATSAPP_OPT_OUT } from '../../data/whatsapp-opt-out.ts';
+import { withoutBidiControls } from '../../lib/bidi.ts';
 import { MESSAGE_KIND_LABELS, type MessageKind } from '../../lib/whatsapp/contract.ts';
 import { MEDIA_ID } from './cloud-api.ts';
 
@@ -24,6 +26,8 @@ export interface InboundMessage {
   at: Date;
   kind: MessageKind;
   body: string;
+  /** Their words to read as a request (an opt-out): a text's, or the title of the button or list row they chose. */
+  words: string;
   media: { id: string; mime: string | null; filename: string | null } | null;
   replyTo: string | null;
   /** A click-to-WhatsApp ad's referral. */
@@ -110,6 +114,15 @@ function bodyOf(kind: MessageKind, message: Json): string {
   }
 }
 
+/** What they wrote or chose, without a list row's description: the words an opt-out is read from. */
+function wordsOf(kind: MessageKind, message: Json, body: string): string {
+  if (kind === 'text' || kind === 'button') return body;
+  if (kind !== 'interactive') return '';
+  const part = object(message[kind]) ?? {};
+  const reply = object(part.button_reply) ?? object(part.list_reply) ?? {};
+  return text(reply.title) ?? '';
+}
+
 function inbound(message: Json, names: Map<string, string>): InboundMessage | null {
   const waMessageId = text(message.id);
   const from = text(message.from);
@@ -130,6 +143,7 @@ function inbound(message: Json, names: Map<string, string>): InboundMessage | nu
     at: timestamp(message.timestamp),
     kind,
     body,
+    words: wordsOf(kind, message, body),
     media: validMedia
       ? {
           id: mediaId,
@@ -172,8 +186,18 @@ function status(value: Json): StatusUpdate | null {
   };
 }
 
-/** The messages and statuses of one delivery of the webhook. */
-export function readWebhook(body: unknown): WebhookContent {
+/**
+ * The messages and statuses of one delivery of the webhook, from its JSON as
+ * received. Every string of it loses its bidirectional controls here, where
+ * the platform's text enters (decision 0050): the texts, captions, file names,
+ * replies, profile names and the raw JSON kept with each message (a
+ * location's name) are shown to the team as they were written. PostgreSQL
+ * cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
+ */
+export function readWebhook(json: string): WebhookContent {
+  const body: unknown = JSON.parse(json.replaceAll('\\u0000', '\\ufffd'), (_key, value: unknown) =>
+    typeof value === 'string' ? withoutBidiControls(value) : value,
+  );
   const content: WebhookContent = { messages: [], statuses: [] };
   for (const entry of list(object(body)?.entry)) {
     for (const change of list(object(entry)?.changes)) {
@@ -206,12 +230,42 @@ export function previewOf(kind: MessageKind, body: string): string {
   return preview.length > 160 ? `${preview.slice(0, 159)}…` : preview;
 }
 
-/** BAJA, ALTO, STOP: any case, accents and punctuation around ignored. */
-export function isOptOut(body: string): boolean {
-  const word = body
+/**
+ * A message's words as the opt-out list is written: width folded (NFKC:
+ * "ＳＴＯＰ" is "stop"), lower case, without accents, every run of signs,
+ * emoji and spaces one space.
+ */
+export function plainWords(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
-    .replace(/[^\p{L}]/gu, '')
-    .toUpperCase();
-  return word === 'BAJA' || word === 'ALTO' || word === 'STOP';
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+const OPT_OUT_PHRASES = new Set<string>(WHATSAPP_OPT_OUT.phrases);
+/** Longest first: "muchas gracias" goes whole before "gracias" could. */
+const COURTESY = [...WHATSAPP_OPT_OUT.courtesy].sort((a, b) => b.length - a.length);
+
+/**
+ * One of the opt-out phrases (src/data/whatsapp-opt-out.ts), alone or among
+ * courtesy words only: "Baja por favor", "BAJA, gracias", "ＳＴＯＰ", "¡Alto!";
+ * never a sentence that contains one ("no me des de baja", "Baja California").
+ */
+export function isOptOut(text: string): boolean {
+  let words = plainWords(text);
+  // A request to stop is a few words; a long message is for an adviser to read.
+  if (words.length > 200) return false;
+  for (let changed = true; changed && words !== ''; ) {
+    changed = false;
+    for (const courtesy of COURTESY) {
+      if (words.startsWith(`${courtesy} `)) words = words.slice(courtesy.length + 1);
+      else if (words.endsWith(` ${courtesy}`)) words = words.slice(0, -courtesy.length - 1);
+      else continue;
+      changed = true;
+    }
+  }
+  return OPT_OUT_PHRASES.has(words);
 }

@@ -30,7 +30,7 @@ import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
 export const REFUSALS: Record<SendRefusal, string> = {
   window_closed: `Pasaron más de ${CUSTOMER_SERVICE_WINDOW_HOURS} horas desde el último mensaje del prospecto: WhatsApp solo permite enviarle una plantilla aprobada hasta que vuelva a escribir.`,
   opted_out:
-    'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO o STOP): no se le pueden enviar plantillas.',
+    'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO, STOP o algo parecido): no se le pueden enviar plantillas.',
   no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
   key_reused: 'Este envío ya se usó para otro mensaje. Recarga la página e inténtalo de nuevo.',
   not_configured: 'El envío por WhatsApp no está configurado.',

@@ -29,14 +29,18 @@ export function handshake(url: URL, verifyToken: string): string | null {
   return timingSafeEqual(sent, expected) ? challenge : null;
 }
 
-/** Deliveries stored as received, in one INSERT (one commit): their ids, in no particular order. */
+/**
+ * Deliveries stored as received, in one INSERT (one commit): the ids of the
+ * rows added, in no particular order. A body stored before (a replay, or the
+ * same body twice in the group) adds no row: its bytes' SHA-256 is unique
+ * (migration 0034, decision 0050), and the first copy's job processes it.
+ */
 export async function storeEvents(db: Queryable, bodies: readonly string[]): Promise<string[]> {
   const rows = bodies.map((_, index) => `($${index + 1})`).join(', ');
   const { rows: stored } = await db.query<{ id: string }>(
-    `INSERT INTO whatsapp_webhook_events (body) VALUES ${rows} RETURNING id`,
+    `INSERT INTO whatsapp_webhook_events (body) VALUES ${rows} ON CONFLICT (body_sha256) DO NOTHING RETURNING id`,
     [...bodies],
   );
-  if (stored.length !== bodies.length) throw new Error('the webhook events were not stored');
   return stored.map((row) => String(row.id));
 }
 

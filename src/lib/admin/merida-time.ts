@@ -75,4 +75,4 @@ export const formatMeridaClock = (instant: string): string => CLOCK.format(new D
 export const formatMeridaDay = (instant: string): string => DAY_NAME.format(new Date(instant));
 
 /** "2026-11-24": the instant's day in Mérida (to group messages by day). */
-export const meridaDayOf = (instant: string): string => meridaWallTime(instant).slice(0, 10);
+export const meridaDayOf = (instant: string | Date): string => meridaWallTime(instant).slice(0, 10);

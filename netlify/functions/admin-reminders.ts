@@ -1,13 +1,14 @@
 import type { Config } from '@netlify/functions';
 import type { RemindersView } from '../../src/lib/admin/push.ts';
 import { getConfig } from '../../src/server/config.ts';
+import { defaultScope, overdueCount } from '../../src/server/contacts/today.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json } from '../../src/server/http/responses.ts';
-import { dueReminders } from '../../src/server/notifications/reminders.ts';
 
 /**
- * GET /api/admin/reminders (members): the panel's badge (the member's due next
- * contacts) and the VAPID public key its browser subscribes with (null when push is off).
+ * GET /api/admin/reminders (members): the panel's badge ("Vencidos" of the scope
+ * "Hoy" opens on: the team's for an administrator, an adviser's own; decision 0053)
+ * and the VAPID public key its browser subscribes with (null when push is off).
  */
 export default endpoints('admin-reminders', [
   {
@@ -15,8 +16,10 @@ export default endpoints('admin-reminders', [
     path: '/api/admin/reminders',
     access: 'member',
     async work({ db, user }) {
+      const scope = defaultScope(user);
       const view: RemindersView = {
-        due: await dueReminders(db, user),
+        due: await overdueCount(db, scope),
+        scope: scope.scope,
         pushKey: getConfig().push?.publicKey ?? null,
       };
       return json(200, view, { 'Cache-Control': 'no-store' });

@@ -152,7 +152,10 @@ describe('sending from the contact page', () => {
       await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}/whatsapp`)
     ).json()) as WhatsappState;
     expect(state.allowed).toEqual({ text: false, templates: true });
-    expect(state.reason).toMatch(/24 horas/);
+    // She never wrote: no 24 hours passed since anything (issue #38); the reason says what is true.
+    expect(state.reason).toBe(
+      'El prospecto aún no nos ha escrito por WhatsApp: WhatsApp solo permite enviarle una plantilla aprobada hasta que escriba.',
+    );
     expect(state.templates.find((template) => template.name === 'primer_contacto')?.preview).toMatch(
       /^Hola Beatriz, gracias/,
     );
@@ -164,8 +167,8 @@ describe('sending from the contact page', () => {
     });
     expect(text.status).toBe(409);
     expect((await text.json()) as SendRefusalAnswer).toMatchObject({
-      reason: 'window_closed',
-      error: expect.stringMatching(/plantilla/),
+      reason: 'never_wrote',
+      error: expect.stringMatching(/^El prospecto aún no nos ha escrito por WhatsApp: .*plantilla/),
     });
 
     const template = await call(adviser.cookie, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
@@ -192,6 +195,25 @@ describe('sending from the contact page', () => {
       await countRows('activity_log', `kind = 'whatsapp_template' AND summary LIKE '%Beatriz Herrera Solís%'`),
     ).toBe(1);
     expect(await countRows('contact_events', `kind = 'whatsapp_template' AND contact_id = $1`, [contactId])).toBe(1);
+  });
+
+  it('a contact whose last message is over 24 hours old: the reason says so, and free text is refused', async () => {
+    const contactId = await contactWhoWrote('5219991230009', 'Iván Tun');
+    await sql(`UPDATE whatsapp_conversations SET last_inbound_at = now() - interval '25 hours' WHERE contact_id = $1`, [
+      contactId,
+    ]);
+    const state = (await (
+      await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}/whatsapp`)
+    ).json()) as WhatsappState;
+    expect(state.allowed).toEqual({ text: false, templates: true });
+    expect(state.reason).toMatch(/^Pasaron más de 24 horas desde el último mensaje del prospecto/);
+    const text = await call(adviser.cookie, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+      kind: 'text',
+      text: 'Hola',
+      idempotencyKey: randomUUID(),
+    });
+    expect(text.status).toBe(409);
+    expect(((await text.json()) as SendRefusalAnswer).reason).toBe('window_closed');
   });
 
   it('refuses templates to a contact who opted out, with the reason', async () => {

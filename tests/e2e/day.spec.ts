@@ -140,7 +140,9 @@ test('a past next contact is saved with a warning, and every card offers the out
   // The list (Prospectos keeps closed contacts; Hoy drops them): each card has the outcomes; the badge counts
   // the due next contact.
   await page.goto('/admin?vista=prospectos');
-  await expect(page.getByTestId('reminders')).toHaveText(/^\d+ contactos? vencidos?$/);
+  await expect(page.getByTestId('reminders')).toHaveText(
+    /^\d+ contactos? vencidos? tuyos?: su próximo contacto era para antes de hoy$/,
+  );
   const card = page.getByRole('listitem').filter({ has: page.getByRole('link', { name }) });
   await expect(card.getByRole('button', { name: 'No le interesa' })).toBeVisible();
   await card.getByRole('button', { name: 'No le interesa' }).click();

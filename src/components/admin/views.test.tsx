@@ -106,7 +106,7 @@ describe('each view while it loads, empty, failing and refused', () => {
     await waitFor(() => expect(api.requests.filter((line) => line === 'GET /api/admin/metrics')).toHaveLength(3));
     expect(screen.getAllByText('…').length).toBeGreaterThan(0);
     expect(toasts()).toEqual([]);
-    expect(screen.getByRole('link', { name: /Próximos contactos vencidos/ }).getAttribute('href')).toBe(
+    expect(screen.getByRole('link', { name: /Contactos vencidos del equipo/ }).getAttribute('href')).toBe(
       '/admin?vista=prospectos&agenda=vencidos',
     );
   });

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { nextContactInstant } from './contacts.ts';
-import { formatNextContact, fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from './merida-time.ts';
+import {
+  formatNextContact,
+  fromMeridaWallTime,
+  isOverdue,
+  isPast,
+  meridaDaysAhead,
+  meridaWallTime,
+} from './merida-time.ts';
 import { OUTCOMES, stateAfter } from './outcomes.ts';
 
 describe("Mérida's clock for the next contact", () => {
+  it('"vencido" is a next contact of a day before today in Mérida, not a moment passed (decision 0053)', () => {
+    const now = new Date('2026-11-25T17:00:00.000Z'); // 11:00 in Mérida
+    expect(isOverdue('2026-11-25T15:00:00.000Z', now)).toBe(false); // 9:00 today: "Para hoy"
+    expect(isOverdue('2026-11-25T05:59:00.000Z', now)).toBe(true); // 23:59 yesterday in Mérida
+    expect(isOverdue('2026-11-25T06:00:00.000Z', now)).toBe(false); // today's first minute
+  });
+
   it('reads and writes wall times in Mérida (UTC-6), whatever the zone of the machine', () => {
     expect(fromMeridaWallTime('2026-11-25T10:00')).toBe('2026-11-25T16:00:00.000Z');
     expect(fromMeridaWallTime('2026-12-31T23:30')).toBe('2027-01-01T05:30:00.000Z');

@@ -50,11 +50,14 @@ const SHOWN = new Intl.DateTimeFormat('es-MX', {
   minute: '2-digit',
 });
 
-/** "mar, 25 nov, 10:00 a.m.": a next contact as the team reads it, in Mérida's time. */
+/** "mar, 25 nov, 10:00 a.m.": a next contact in a reminder's notification (it is near: no year), in Mérida's time. */
 export const formatNextContact = (instant: string): string => SHOWN.format(new Date(instant));
 
 /** Whether the next contact's moment has passed (a warning, never a refusal). */
 export const isPast = (instant: string, now = Date.now()): boolean => Date.parse(instant) <= now;
+
+/** Whether a next contact is "vencido": set for a day before today in Mérida (the server's OVERDUE, decision 0053). */
+export const isOverdue = (instant: string, now: Date = new Date()): boolean => meridaDayOf(instant) < meridaDayOf(now);
 
 const CLOCK = new Intl.DateTimeFormat('es-MX', { timeZone: MERIDA_ZONE, hour: 'numeric', minute: '2-digit' });
 const DAY_NAME = new Intl.DateTimeFormat('es-MX', {
@@ -72,4 +75,4 @@ export const formatMeridaClock = (instant: string): string => CLOCK.format(new D
 export const formatMeridaDay = (instant: string): string => DAY_NAME.format(new Date(instant));
 
 /** "2026-11-24": the instant's day in Mérida (to group messages by day). */
-export const meridaDayOf = (instant: string): string => meridaWallTime(instant).slice(0, 10);
+export const meridaDayOf = (instant: string | Date): string => meridaWallTime(instant).slice(0, 10);

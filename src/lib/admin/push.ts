@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
+import type { TodayScope } from './today.ts';
 
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const INVALID = 'El navegador envió una suscripción no válida. Intenta activar los avisos de nuevo.';
@@ -33,8 +34,12 @@ export const pushUnsubscribeSchema = z.object({
 
 /** GET /api/admin/reminders: the badge, and the key the browser subscribes with (null: push is off). */
 export interface RemindersView {
-  /** The member's next contacts that are due (administrators also count the unassigned ones). */
+  /**
+   * "Vencidos" as "Hoy" opens for the member (decision 0053): the team's
+   * overdue contacts for an administrator (`scope: 'all'`), the adviser's own (`'mine'`).
+   */
   due: number;
+  scope: TodayScope;
   pushKey: string | null;
 }
 

@@ -88,12 +88,20 @@ export interface SendMessageAnswer {
 /**
  * Why a send is refused before it is stored (409 `{ error, reason }`, `error` in Spanish):
  * - window_closed: free text outside the 24-hour window (use a template);
+ * - never_wrote: free text to a contact who never wrote to us (use a template until they write);
  * - opted_out: a template to someone who wrote BAJA / ALTO / STOP;
  * - no_phone: a contact without a number WhatsApp can reach;
  * - key_reused: the idempotency key was used for another message or contact.
  * 503 `{ error, reason: 'not_configured' }` when the WhatsApp variables are unset.
  */
-export const SEND_REFUSALS = ['window_closed', 'opted_out', 'no_phone', 'key_reused', 'not_configured'] as const;
+export const SEND_REFUSALS = [
+  'window_closed',
+  'never_wrote',
+  'opted_out',
+  'no_phone',
+  'key_reused',
+  'not_configured',
+] as const;
 export type SendRefusal = (typeof SEND_REFUSALS)[number];
 export interface SendRefusalAnswer {
   error: string;

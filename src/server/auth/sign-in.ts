@@ -15,16 +15,13 @@ export async function signIn(
   return sessionCookie(request, token);
 }
 
-/** A member's successful sign-in: when, and its entry in the activity log, together. */
+/** A member's successful sign-in in the activity log (its session, opened by signIn, is the "Último acceso"). */
 export async function recordSignIn(db: Database, user: SessionUser, method: SignInMethod, ip: string): Promise<void> {
   const name = displayName(user);
-  await db.transaction(async (tx) => {
-    await tx.query('UPDATE users SET last_sign_in_at = now() WHERE id = $1', [user.id]);
-    await recordActivity(tx, {
-      actor: { id: user.id, name },
-      kind: 'sign_in',
-      summary: method === 'passkey' ? `${name} inició sesión con una llave de acceso` : `${name} inició sesión`,
-      ip,
-    });
+  await recordActivity(db, {
+    actor: { id: user.id, name },
+    kind: 'sign_in',
+    summary: method === 'passkey' ? `${name} inició sesión con una llave de acceso` : `${name} inició sesión`,
+    ip,
   });
 }

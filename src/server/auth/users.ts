@@ -135,8 +135,10 @@ export async function openSession(
   hours: number,
   method: SignInMethod = 'password',
 ): Promise<string> {
+  // Every session opened is an access (a password, a passkey, the setup, an accepted invitation): "Último acceso".
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO sessions (user_id, expires_at, method) VALUES ($1, now() + make_interval(hours => $2), $3) RETURNING id`,
+    `WITH accessed AS (UPDATE users SET last_sign_in_at = now() WHERE id = $1)
+     INSERT INTO sessions (user_id, expires_at, method) VALUES ($1, now() + make_interval(hours => $2), $3) RETURNING id`,
     [userId, hours, method],
   );
   await db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day'`);

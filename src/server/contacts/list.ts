@@ -12,7 +12,15 @@ import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
-import { isoInstant, meridaDayEnd, meridaDayStart, NEXT_CONTACT, NEXT_CONTACT_AT, OPEN } from './next-contact.ts';
+import {
+  isoInstant,
+  meridaDayEnd,
+  meridaDayStart,
+  NEXT_CONTACT,
+  NEXT_CONTACT_AT,
+  OPEN,
+  OVERDUE,
+} from './next-contact.ts';
 
 /**
  * The search term as `search_text` holds it: a phone written any way
@@ -34,7 +42,7 @@ export function searchCondition(q: string, values: unknown[]): string {
 
 /** What each figure of "Hoy" and "Métricas" counts, as a filter of the list (the same SQL as the figure). */
 const AGENDA_CONDITIONS: Record<AgendaFilter, string> = {
-  vencidos: `${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayStart('now()')}`,
+  vencidos: OVERDUE('now()'),
   hoy: `${OPEN} AND ${NEXT_CONTACT_AT} >= ${meridaDayStart('now()')} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd('now()')}`,
   nuevos: `c.state = 'nuevo' AND ${NEXT_CONTACT_AT} IS NULL`,
   sin_atender: `c.state = 'nuevo' AND c.created_at < now() - interval '${UNATTENDED_AFTER_HOURS} hours'`,

@@ -2,7 +2,7 @@ import type { Metrics } from '../../lib/admin/contacts.ts';
 import { LEAD_FORMS, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
-import { meridaDayStart, NEXT_CONTACT_AT, OPEN } from './next-contact.ts';
+import { overdueCount } from './today.ts';
 
 /** Monday 00:00 of this week in Mérida, as a local timestamp. */
 const THIS_WEEK = `date_trunc('week', now() AT TIME ZONE 'America/Merida')`;
@@ -54,12 +54,9 @@ const WITHIN_24H = `
   FROM contacts
   WHERE created_at >= now() - interval '28 days' AND created_at <= now() - interval '24 hours'`;
 
-const ATTENTION = `
-  SELECT (SELECT count(*) FROM contacts
-          WHERE state = 'nuevo' AND first_replied_at IS NULL AND created_at < now() - interval '24 hours')::int
-           AS unattended,
-         (SELECT count(*) FROM contacts c
-           WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayStart('now()')})::int AS overdue`;
+const UNATTENDED = `
+  SELECT count(*)::int AS unattended FROM contacts
+  WHERE state = 'nuevo' AND first_replied_at IS NULL AND created_at < now() - interval '24 hours'`;
 
 /** The 12 Mondays (YYYY-MM-DD) up to this week's, in Mérida. */
 const WEEKS = `SELECT to_char(week, 'YYYY-MM-DD') AS week
@@ -89,7 +86,7 @@ export function currentMetrics(db: Queryable): Promise<Metrics> {
 }
 
 export async function metrics(db: Queryable): Promise<Metrics> {
-  const [weeks, leads, response, within, attention] = await Promise.all([
+  const [weeks, leads, response, within, unattended, overdue] = await Promise.all([
     db.query<{ week: string }>(WEEKS),
     db.query<{ week_index: number | null; form: LeadForm | null; campaign: string | null; by_week: number; n: number }>(
       LEADS_BY_WEEK_AND_CAMPAIGN,
@@ -97,7 +94,9 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     ),
     db.query<{ week_index: number; median_hours: number; contacts: number }>(RESPONSE_TIME, [4]),
     db.query<{ contacts: number; within: number }>(WITHIN_24H),
-    db.query<{ unattended: number; overdue: number }>(ATTENTION),
+    db.query<{ unattended: number }>(UNATTENDED),
+    // The team's "Vencidos": the statement of the figure of "Hoy" and of the badge (decision 0053).
+    overdueCount(db, { scope: 'all', memberId: '' }),
   ]);
 
   const zero = () => Object.fromEntries(LEAD_FORMS.map((form) => [form, 0])) as Record<LeadForm, number>;
@@ -134,7 +133,7 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     },
     byCampaign: byCampaign.slice(0, 10),
     byForm,
-    unattended: attention.rows[0]?.unattended ?? 0,
-    overdue: attention.rows[0]?.overdue ?? 0,
+    unattended: unattended.rows[0]?.unattended ?? 0,
+    overdue,
   };
 }

@@ -11,7 +11,7 @@ export const NEXT_CONTACT = 'c.next_contact_at';
 /** A contact still being worked (closed ones get no reminders and are never "due"). */
 export const OPEN_CONTACT = "c.state NOT IN ('cerrado_ganado', 'cerrado_perdido')";
 
-/** Due now or before: the panel's "vencidos" and the reminders' badge. */
+/** Due now or before: when a reminder leaves (the badge counts OVERDUE, Mérida's days, not this). */
 export const NEXT_CONTACT_DUE = `(${NEXT_CONTACT} <= now() AND ${OPEN_CONTACT})`;
 
 /** Soonest first, contacts without a next contact last (the "Hoy" order). */
@@ -34,6 +34,18 @@ export const meridaDayStart = (now: string) =>
 /** The start of the next day in Mérida of the instant `$n`. */
 export const meridaDayEnd = (now: string) =>
   `((date_trunc('day', ${now}::timestamptz AT TIME ZONE 'America/Merida') + interval '1 day') AT TIME ZONE 'America/Merida')`;
+
+/**
+ * "Vencido", the one definition (issue #38, decision 0053): an open contact
+ * whose next contact was set for a day before today in Mérida. The badge, the
+ * "Vencidos" of "Hoy", the card of "Métricas" and the list's `agenda=vencidos`
+ * count it with this fragment (`overdueCount` in today.ts is the count).
+ * `now`: SQL for the instant of "now" (a placeholder or `now()`).
+ */
+export const OVERDUE = (now: string) => `${OPEN_CONTACT} AND ${BEFORE_TODAY(now)}`;
+
+/** OVERDUE's moment alone, for a count whose WHERE already keeps the open contacts (an index-only pass). */
+export const BEFORE_TODAY = (now: string) => `${NEXT_CONTACT_AT} < ${meridaDayStart(now)}`;
 
 /** The states of a contact still being worked (not closed). */
 export const OPEN_STATES = ['nuevo', 'contactado', 'en_seguimiento'];

@@ -8,7 +8,15 @@ import {
 import { type Cursor, encodeCursor } from '../admin/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
-import { meridaDayEnd, meridaDayStart, NEXT_CONTACT_AT, OPEN, OPEN_STATES } from './next-contact.ts';
+import {
+  BEFORE_TODAY,
+  meridaDayEnd,
+  meridaDayStart,
+  NEXT_CONTACT_AT,
+  OPEN,
+  OPEN_STATES,
+  OVERDUE,
+} from './next-contact.ts';
 
 /**
  * Cards per section on the first page, and per "Cargar más": four sections of
@@ -32,7 +40,7 @@ interface SectionSql {
 }
 const SECTIONS: Record<TodaySection, SectionSql> = {
   overdue: {
-    where: (now) => `${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayStart(now())}`,
+    where: (now) => OVERDUE(now()),
     order: NEXT_CONTACT_AT,
     direction: 'ASC',
   },
@@ -132,6 +140,38 @@ export async function todaySection(
 }
 
 /**
+ * The overdue and today's next contacts of the scope, counted in one
+ * index-only pass over the next contacts up to tonight (the WHERE keeps the
+ * open ones, so the overdue FILTER is OVERDUE's moment alone).
+ */
+function dueCounts(params: Params): string {
+  return `SELECT count(*) FILTER (WHERE ${BEFORE_TODAY(params.now())})::int AS overdue,
+                 count(*) FILTER (WHERE ${NEXT_CONTACT_AT} >= ${meridaDayStart(params.now())})::int AS today
+          FROM contacts c WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd(params.now())} AND ${params.scope()}`;
+}
+
+/**
+ * "Vencidos" (issue #38, decision 0053): the one count of overdue contacts,
+ * the same statement as the figure of "Hoy". The panel's badge asks it for
+ * the scope "Hoy" opens on (an adviser's own, the team's for an
+ * administrator), "Métricas" for the team's.
+ */
+export async function overdueCount(db: Queryable, scope: TodayScopeOf, now = new Date()): Promise<number> {
+  const params = new Params(now, scope);
+  const { rows } = await db.query<{ overdue: number }>(
+    `SELECT due.overdue FROM (${dueCounts(params)}) due`,
+    params.values,
+  );
+  return rows[0]?.overdue ?? 0;
+}
+
+/** The scope "Hoy" opens on for a member: the team's for an administrator, their own for an adviser. */
+export const defaultScope = (member: { id: string; admin: boolean }): TodayScopeOf => ({
+  scope: member.admin ? 'all' : 'mine',
+  memberId: member.id,
+});
+
+/**
  * The totals of the four sections in one statement: overdue and today (an
  * index-only pass over the next contacts up to tonight), the new ones, and
  * the open contacts of the scope (the rest is what remains: the sections are
@@ -156,10 +196,7 @@ export async function todayTotals(
         - (SELECT count(*) FROM contacts c WHERE c.state = 'nuevo' AND ${NEXT_CONTACT_AT} IS NOT NULL))::int`
     : `(SELECT count(*) FROM contacts c WHERE ${SECTIONS.new.where(params.now)} AND ${params.scope()})::int`;
   const { rows } = await db.query<{ overdue: number; today: number; new: number; open: number }>(
-    `SELECT due.overdue, due.today, ${open} AS open, ${fresh} AS new
-     FROM (SELECT count(*) FILTER (WHERE ${NEXT_CONTACT_AT} < ${meridaDayStart(params.now())})::int AS overdue,
-                  count(*) FILTER (WHERE ${NEXT_CONTACT_AT} >= ${meridaDayStart(params.now())})::int AS today
-           FROM contacts c WHERE ${OPEN} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd(params.now())} AND ${params.scope()}) due`,
+    `SELECT due.overdue, due.today, ${open} AS open, ${fresh} AS new FROM (${dueCounts(params)}) due`,
     params.values,
   );
   const { overdue = 0, today = 0, new: unattended = 0, open: opened = 0 } = rows[0] ?? {};

@@ -166,13 +166,3 @@ export async function reminderMessage(
     to: row.email,
   };
 }
-
-/** The panel's badge: the member's due next contacts (administrators also count the unassigned ones). */
-export async function dueReminders(db: Queryable, member: { id: string; admin: boolean }): Promise<number> {
-  const { rows } = await db.query<{ due: number }>(
-    `SELECT count(*)::int AS due FROM contacts c
-     WHERE ${NEXT_CONTACT_DUE} AND (c.assigned_to = $1 OR ($2 AND c.assigned_to IS NULL))`,
-    [member.id, member.admin],
-  );
-  return rows[0]?.due ?? 0;
-}

@@ -57,10 +57,8 @@ export function toMessage(row: MessageRow): WhatsappMessage {
         ? { code: row.error_code, reason: row.error_reason ?? 'WhatsApp no aceptó el mensaje.' }
         : null,
     templateName: row.template_name,
-    sentBy:
-      row.direction === 'out' && (row.sent_by_name || row.automated)
-        ? { id: row.sent_by, name: row.sent_by_name ?? 'Respuesta automática' }
-        : null,
+    // A member who sent it; the instant first reply has none and says so with `automated` (once, issue #38).
+    sentBy: row.direction === 'out' && row.sent_by_name ? { id: row.sent_by, name: row.sent_by_name } : null,
     automated: row.automated,
     createdAt: new Date(row.created_at).toISOString(),
   };

@@ -29,6 +29,8 @@ import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
 /** The Spanish reasons the composer shows (and a 409 carries). */
 export const REFUSALS: Record<SendRefusal, string> = {
   window_closed: `Pasaron más de ${CUSTOMER_SERVICE_WINDOW_HOURS} horas desde el último mensaje del prospecto: WhatsApp solo permite enviarle una plantilla aprobada hasta que vuelva a escribir.`,
+  never_wrote:
+    'El prospecto aún no nos ha escrito por WhatsApp: WhatsApp solo permite enviarle una plantilla aprobada hasta que escriba.',
   opted_out:
     'El prospecto pidió no recibir mensajes automáticos (escribió BAJA, ALTO, STOP o algo parecido): no se le pueden enviar plantillas.',
   no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
@@ -77,12 +79,14 @@ export async function whatsappState(
   const configured = config !== null;
   const optedOut = contact.opted_out_at !== null;
   const allowed = { text: configured && contact.window_open, templates: configured && !optedOut };
+  // Free text waits for their message: the window lapsed, or they never wrote (issue #38: say which).
+  const closed = REFUSALS[contact.last_inbound_at ? 'window_closed' : 'never_wrote'];
   const reason = !configured
     ? REFUSALS.not_configured
     : !allowed.text && !allowed.templates
-      ? `${REFUSALS.window_closed} ${REFUSALS.opted_out}`
+      ? `${closed} ${REFUSALS.opted_out}`
       : !allowed.text
-        ? REFUSALS.window_closed
+        ? closed
         : !allowed.templates
           ? REFUSALS.opted_out
           : null;
@@ -139,7 +143,9 @@ export async function enqueueMessage(
       let template: WhatsappTemplate | undefined;
       let raw: object = {};
       if (input.kind === 'text') {
-        if (!contact.window_open) return { kind: 'refused', reason: 'window_closed' };
+        if (!contact.window_open) {
+          return { kind: 'refused', reason: contact.last_inbound_at ? 'window_closed' : 'never_wrote' };
+        }
         body = input.text;
         if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
       } else {

@@ -57,7 +57,10 @@ export function CallPage() {
       <header className="grid gap-2">
         <h1 className="wrap-anywhere text-2xl font-bold sm:text-3xl">Llamada de {who}</h1>
         {call.contactId && (
-          <a href={`/admin/prospecto?id=${call.contactId}`} className="justify-self-start font-semibold underline">
+          <a
+            href={`/admin/prospecto?id=${call.contactId}`}
+            className="inline-flex min-h-11 items-center justify-self-start font-semibold underline"
+          >
             Ver prospecto
           </a>
         )}

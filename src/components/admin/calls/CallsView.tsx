@@ -35,7 +35,10 @@ export function CallsView({ canExport }: { canExport: boolean }) {
                 {formatDuration(call.durationSeconds)} · {endedReasonLabel(call.endedReason)}
               </p>
               <h3 className="mt-1 font-bold wrap-anywhere">
-                <a href={`/admin/llamada?id=${call.id}`} className="underline-offset-4 hover:underline">
+                <a
+                  href={`/admin/llamada?id=${call.id}`}
+                  className="inline-flex min-h-11 items-center underline-offset-4 hover:underline"
+                >
                   {call.contactName ?? call.name ?? 'Visitante sin datos de contacto'}
                 </a>
               </h3>

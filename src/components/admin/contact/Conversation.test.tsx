@@ -173,6 +173,46 @@ describe('the conversation on the contact’s page', () => {
     expect(within(log).getByRole('button', { name: 'Reintentar' })).toBeTruthy();
   });
 
+  test('the instant first reply says “Respuesta automática” once; a next contact in the history says its year', async () => {
+    const timeline: ContactDetail['timeline'] = [
+      {
+        type: 'event',
+        at: '2026-11-24T18:20:00.000Z',
+        kind: 'next_contact',
+        actor: 'Marisol',
+        from: '2026-11-20',
+        to: '2027-01-05T16:00:00.000Z',
+      },
+    ];
+    const latest: MessagePage = {
+      messages: [
+        // As the server sent it before issue #38: the automated reply also named itself as its sender.
+        message(1, {
+          direction: 'out',
+          status: 'delivered',
+          body: 'Hola Ana, gracias por escribir a Ceiba',
+          templateName: 'primer_contacto',
+          automated: true,
+          sentBy: { id: null, name: 'Respuesta automática' },
+          createdAt: '2026-11-24T18:00:00.000Z',
+        }),
+      ],
+      nextCursor: null,
+    };
+    api.on(`GET ${MESSAGES}`, { body: latest });
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    renderPanel(
+      api,
+      <Conversation contact={{ ...CONTACT, timeline }} member={MEMBER} />,
+      `/admin/prospecto?id=${CONTACT.id}`,
+    );
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
+    const bubble = (await within(log).findByText('Hola Ana, gracias por escribir a Ceiba')).closest('li');
+    expect(bubble?.textContent?.match(/Respuesta automática/g)).toHaveLength(1);
+    expect(within(log).getByText('Próximo contacto: 20 nov 2026 → 5 ene 2027, 10:00 a.m.')).toBeTruthy();
+  });
+
   test('bubbles by day in Mérida, a failure’s reason, media as links; older ones on “Cargar anteriores”', async () => {
     const latest: MessagePage = {
       messages: [

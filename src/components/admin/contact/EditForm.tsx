@@ -3,6 +3,7 @@ import { contactEditSchema, MERGE_NOT_YOURS, type OtherContact } from '../../../
 import { type ContactDetail, counted, STATE_LABELS } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
+import { formatPhone } from '../../../lib/forms/phone.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors } from '../api.ts';
 import { otherContactOf, useEditContact, useMerge } from './queries.ts';
@@ -126,7 +127,7 @@ export default function EditForm({
             <dt className="text-brand-700">Nombre</dt>
             <dd className="wrap-anywhere">{collision.other.name}</dd>
             <dt className="text-brand-700">Teléfono</dt>
-            <dd>{collision.other.phone}</dd>
+            <dd>{formatPhone(collision.other.phone)}</dd>
             <dt className="text-brand-700">Correo</dt>
             <dd className="wrap-anywhere">{collision.other.email ?? '—'}</dd>
             <dt className="text-brand-700">Estado</dt>

@@ -76,8 +76,7 @@ export function MessageBubble({ message }: { message: WhatsappMessage }) {
         {fallback && <p className="italic text-brand-800">{fallback}</p>}
         <p className={`text-xs text-brand-800 ${ours ? 'text-right' : ''}`}>
           <time dateTime={message.createdAt}>{formatMeridaClock(message.createdAt)}</time>
-          {ours && message.sentBy && ` · ${message.sentBy.name}`}
-          {ours && message.automated && ' · Respuesta automática'}
+          {ours && (message.automated ? ' · Respuesta automática' : message.sentBy && ` · ${message.sentBy.name}`)}
           {ours && (
             <span className={message.status === 'read' ? 'font-semibold text-brand-700' : ''} data-testid="ticks">
               {' · '}

@@ -1,7 +1,7 @@
 import { originWords } from '../../../data/lead-origins.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/admin/contacts.ts';
-import { formatMeridaClock, formatNextContact } from '../../../lib/admin/merida-time.ts';
+import { formatMeridaClock } from '../../../lib/admin/merida-time.ts';
 import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
@@ -14,9 +14,11 @@ const ATTEMPT_TITLES: Record<string, string> = {
   whatsapp: 'Escribió por WhatsApp (intento)',
 };
 
-/** A next contact in the history: an instant in Mérida's time (a date alone, from before issue #26, as it was). */
-const moment = (value: string | null): string =>
-  value === null ? '—' : value.length === 10 ? value : formatNextContact(value);
+/**
+ * A next contact in the history as the panel writes every moment, with its
+ * year ("25 nov 2026, 10:00 a. m." in Mérida; a date alone, from before issue #26, "25 nov 2026").
+ */
+const moment = (value: string | null): string => (value === null ? '—' : formatShortDate(value));
 
 /** Each change the history records, in words. */
 const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event' }>) => string> = {

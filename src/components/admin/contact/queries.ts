@@ -124,7 +124,7 @@ export function useClaim(id: string, name: string) {
       Promise.all([keys.contact(id), keys.contacts].map((queryKey) => client.invalidateQueries({ queryKey }))),
     meta: {
       errorTitle: 'No se pudo tomar el prospecto',
-      invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics],
+      invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline, keys.metrics],
     },
   });
 }
@@ -136,7 +136,7 @@ export function useEditContact(id: string) {
     mutationFn: (edit: ContactEdit) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/details`, { method: 'PATCH', json: edit }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline] },
   });
 }
 
@@ -147,7 +147,7 @@ export function useMerge(id: string) {
     mutationFn: (merge: Merge) =>
       api<ContactDetail>(`/api/admin/contacts/${id}/merge`, { method: 'POST', json: merge }),
     onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline, keys.metrics] },
   });
 }
 
@@ -185,6 +185,6 @@ export function useRecordAttempt(id: string) {
   return useMutation({
     mutationFn: (channel: AttemptChannel) =>
       api(`/api/admin/contacts/${id}/attempts`, { method: 'POST', json: { channel }, keepalive: true }),
-    meta: { invalidates: [keys.contact(id), keys.contacts, keys.today, keys.pipeline] },
+    meta: { invalidates: [keys.contact(id), keys.contacts, keys.today, keys.reminders, keys.pipeline] },
   });
 }

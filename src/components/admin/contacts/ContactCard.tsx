@@ -1,6 +1,6 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { type ContactSummary, counted, KIND_LABELS, STATE_LABELS } from '../../../lib/admin/contacts.ts';
-import { isPast } from '../../../lib/admin/merida-time.ts';
+import { isOverdue } from '../../../lib/admin/merida-time.ts';
 import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { formatPhone } from '../../../lib/forms/phone.ts';
 import { ClaimButton } from '../contact/ClaimButton.tsx';
@@ -21,7 +21,7 @@ export function ContactCard({
   selected?: boolean;
   onSelect?(checked: boolean): void;
 }) {
-  const overdue = contact.nextContactAt !== null && isPast(contact.nextContactAt);
+  const overdue = contact.nextContactAt !== null && isOverdue(contact.nextContactAt);
   return (
     <li
       className={`min-w-0 rounded-2xl bg-white p-4 ring-1 ${contact.unattended ? 'ring-2 ring-terracotta-500' : 'ring-brand-900/10'}`}
@@ -41,7 +41,7 @@ export function ContactCard({
         <div className="grid min-w-0 flex-1 gap-1">
           <a
             href={`/admin/prospecto?id=${contact.id}`}
-            className="wrap-anywhere text-lg font-bold text-brand-900 underline-offset-4 hover:underline"
+            className="flex min-h-11 items-center wrap-anywhere text-lg font-bold text-brand-900 underline-offset-4 hover:underline"
           >
             {contact.name}
           </a>

@@ -24,7 +24,7 @@ export function KpiStrip({ metrics }: { metrics: Metrics | null }) {
       thisWeek === undefined ? '…' : thisWeek.medianHours === null ? '—' : `${thisWeek.medianHours} h`,
     ],
     [
-      'Próximos contactos vencidos',
+      'Contactos vencidos del equipo',
       metrics ? metrics.overdue.toLocaleString('es-MX') : '…',
       '/admin?vista=prospectos&agenda=vencidos',
     ],

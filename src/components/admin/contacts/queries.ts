@@ -85,7 +85,7 @@ export const useMetrics = () =>
 export const useCapture = () =>
   useMutation({
     mutationFn: (capture: CaptureInput) => api<CaptureAnswer>('/api/admin/contacts', { method: 'POST', json: capture }),
-    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline, keys.metrics] },
   });
 
 /** What the form sends: the schema's input (the phone as typed). */
@@ -101,5 +101,5 @@ export interface CaptureInput {
 export const useBulkChange = () =>
   useMutation({
     mutationFn: (change: BulkChange) => api<BulkAnswer>('/api/admin/contacts-bulk', { method: 'POST', json: change }),
-    meta: { invalidates: [keys.contacts, keys.today, keys.pipeline, keys.metrics] },
+    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline, keys.metrics] },
   });

@@ -19,7 +19,10 @@ const SETTLE_MS = 3000;
 function Subject({ entry }: { entry: DeliveryEntry }) {
   if (entry.contactId && entry.contactName) {
     return (
-      <a className="font-semibold underline" href={`/admin/prospecto?id=${entry.contactId}`}>
+      <a
+        className="inline-flex min-h-11 items-center font-semibold underline"
+        href={`/admin/prospecto?id=${entry.contactId}`}
+      >
         {entry.contactName}
       </a>
     );

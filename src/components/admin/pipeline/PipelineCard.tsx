@@ -45,7 +45,7 @@ export function PipelineCard({
         <a
           href={`/admin/prospecto?id=${card.id}`}
           draggable={false}
-          className="wrap-anywhere font-bold text-brand-900 underline-offset-4 hover:underline"
+          className="flex min-h-11 items-center wrap-anywhere font-bold text-brand-900 underline-offset-4 hover:underline"
         >
           {card.name}
         </a>

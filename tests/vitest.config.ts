@@ -12,7 +12,7 @@ export default defineConfig({
       'tests/lint/**/*.test.ts',
     ],
     globalSetup: ['tests/setup/postgres-cluster.ts'],
-    setupFiles: ['tests/setup/test-database.ts', 'tests/setup/stop-servers.ts'],
+    setupFiles: ['tests/setup/test-database.ts', 'tests/setup/stop-servers.ts', 'tests/setup/testing-library.ts'],
     // Three files at a time: Vitest's default on a 2-core machine is one (cores - 1), and most files
     // wait on PostgreSQL, spawned servers and sockets rather than on the CPU (issue #25: under 15 min;
     // with two, the whole suite used 1.15 of its 2 cores).

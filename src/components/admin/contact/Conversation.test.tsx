@@ -166,9 +166,7 @@ describe('the conversation on the contact’s page', () => {
       `/admin/prospecto?id=${CONTACT.id}`,
     );
     const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
-    expect(
-      await within(log).findByText('No se pudieron cargar los mensajes de WhatsApp.', {}, { timeout: 10_000 }),
-    ).toBeTruthy();
+    expect(await within(log).findByText('No se pudieron cargar los mensajes de WhatsApp.')).toBeTruthy();
     expect(within(log).getByText('Estado: Nuevo → Contactado')).toBeTruthy();
     expect(within(log).getByRole('button', { name: 'Reintentar' })).toBeTruthy();
   });

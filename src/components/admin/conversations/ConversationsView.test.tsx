@@ -66,7 +66,7 @@ describe('Conversaciones', () => {
   test('a failure says so with “Reintentar”; a 403 in words without it', async () => {
     api.on('GET /api/admin/whatsapp/conversations', { status: 500 });
     renderPanel(api, <ConversationsView admin={false} />, '/admin?vista=conversaciones');
-    expect(await screen.findByText('No se pudieron cargar las conversaciones.', {}, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('No se pudieron cargar las conversaciones.')).toBeTruthy();
     api.on('GET /api/admin/whatsapp/conversations', { body: EMPTY });
     await userEvent.click(screen.getByRole('button', { name: 'Reintentar' }));
     expect(await screen.findByText('Aún no hay conversaciones de WhatsApp.')).toBeTruthy();

@@ -16,6 +16,7 @@ import {
 } from '../support/receivers.ts';
 import { postJson, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue #11, faults: receivers down, failing for good, a worker killed in the
@@ -96,13 +97,13 @@ describe('a receiver that is down', () => {
     webhook.failing(true);
     const [id] = await postLeads(server.url, 1);
     let row: { id: string; status: string; attempts: number; last_error: string | null } | undefined;
-    for (let tries = 0; tries < 100 && row?.status !== 'failed'; tries += 1) {
-      await sleep(100);
+    await until(async () => {
       [row] = await sql<NonNullable<typeof row>>(
         'SELECT id, status, attempts, last_error FROM notification_deliveries WHERE lead_id = $1',
         [id],
       );
-    }
+      return row?.status === 'failed';
+    }, 'the delivery to fail three times');
     expect(row).toMatchObject({ status: 'failed', attempts: 3, last_error: 'El receptor respondió HTTP 500' });
     webhook.failing(false);
 
@@ -142,7 +143,7 @@ describe('a worker killed in the middle of a batch', () => {
     const second = await startServer(env);
     onTestFinished(() => second.stop().then(() => undefined));
     const sent = () => countRows('notification_deliveries', `status = 'sent' AND lead_id = ANY($1::uuid[])`, [ids]);
-    for (let tries = 0; tries < 300 && (await sent()) < 30; tries += 1) await sleep(100);
+    await until(async () => (await sent()) >= 30, 'all 30 deliveries sent', 120_000);
     webhook.delay(0);
     const delivered = deliveredIds().filter((id) => ids.includes(id));
     expect(new Set(delivered).size).toBe(30);
@@ -157,7 +158,7 @@ describe('a worker killed in the middle of a batch', () => {
     );
     expect(states).toEqual([{ status: 'sent', count: 30 }]);
     console.log(`worker killed after ${beforeRestart.size} of 30: delivered twice ${twice}`);
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('the daily summary at 8:00 in Mérida', () => {

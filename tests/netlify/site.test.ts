@@ -24,6 +24,7 @@ import {
 } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -286,9 +287,7 @@ describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
     // The first attempt (right after the answer) fails and waits for its retry.
     const retrying = (row: { status: string; attempts: number } | undefined) =>
       row?.status === 'pending' && row.attempts === 1;
-    for (let tries = 0; tries < 300 && !retrying(await waiting()); tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(async () => retrying(await waiting()), 'the first attempt to fail and wait for its retry');
     expect(await waiting()).toEqual({ status: 'pending', attempts: 1 });
     webhook.failing(false);
     // The retry is due 1 s after the failure: the drain runs once the database says it is due.
@@ -299,9 +298,7 @@ describe('notifications on the emulated Netlify', { timeout: 90_000 }, () => {
           [id],
         )
       )[0]?.due === true;
-    for (let tries = 0; tries < 300 && !(await due()); tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await until(due, 'the retry to be due');
 
     const run = await site.invokeScheduled('notifications-drain');
     expect(run.status).toBe(204);

@@ -5,3 +5,5 @@ if (typeof window !== 'undefined') {
   const { configure } = await import('@testing-library/dom');
   configure({ asyncUtilTimeout: 20_000 });
 }
+
+export {};

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { activityFilterSchema } from '../../src/lib/admin/team.ts';
+import { listActivity } from '../../src/server/audit/activity.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { listActivity } from '../../src/server/team/activity.ts';
 
 /**
  * GET /api/admin/activity?actor=&kind=&cursor=: the activity log, newest

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { formatCsvDate } from '../../src/lib/admin/columns.ts';
 import { CALL_KIND, endedReasonLabel } from '../../src/lib/voice/calls.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { csvExport } from '../../src/server/http/csv-export.ts';
 import type { RequestContext } from '../../src/server/http/handler.ts';

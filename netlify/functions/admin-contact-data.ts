@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
-import { BOM, csvLine } from '../../src/server/admin/csv.ts';
+import { recordActivity } from '../../src/server/audit/activity.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { personCsvRows, personData } from '../../src/server/contacts/person.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { BOM, csvLine } from '../../src/server/http/csv.ts';
 import { API_HEADERS } from '../../src/server/http/headers.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { jsonError } from '../../src/server/http/responses.ts';
-import { recordActivity } from '../../src/server/team/activity.ts';
 
 /**
  * The person's right of access (ARCO), administrators only:

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { isUuid } from '../../src/lib/ids.ts';
 import { type SendMessageAnswer, type SendRefusalAnswer, sendMessageSchema } from '../../src/lib/whatsapp/contract.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { getConfig } from '../../src/server/config.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { listMessages } from '../../src/server/whatsapp/inbox.ts';

@@ -1,9 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { captureSchema } from '../../src/lib/admin/contact-work.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { displayName } from '../../src/server/auth/users.ts';
 import { captureLead } from '../../src/server/contacts/capture.ts';
 import { listContacts } from '../../src/server/contacts/list.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
 import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
 import { logged } from '../../src/server/http/logging.ts';

@@ -2,14 +2,14 @@ import type { Config } from '@netlify/functions';
 import { isUuid } from '../../src/lib/ids.ts';
 import { formatCsvDate } from '../../src/lib/leads/columns.ts';
 import { CSV_FILE_NAMES, isLeadKind, LEAD_KIND_REGISTRY, type LeadKind } from '../../src/lib/leads/kinds.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
-import { deleteLead, leadsAfter, listLeads } from '../../src/server/admin/leads.ts';
 import { displayName } from '../../src/server/auth/users.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { adminLeadHandler } from '../../src/server/http/admin-handler.ts';
 import { csvExport } from '../../src/server/http/csv-export.ts';
 import type { Handler, RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
+import { deleteLead, leadsAfter, listLeads } from '../../src/server/leads/list.ts';
 
 const PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 200;

@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { pipelineQuerySchema } from '../../src/lib/admin/pipeline.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { type PipelineScope, pipelineBoard, pipelineColumn } from '../../src/server/contacts/pipeline.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 

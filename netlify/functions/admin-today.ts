@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { todayQuerySchema } from '../../src/lib/admin/today.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
 import { TODAY_PAGE, todayAgenda, todaySection, todayTotals } from '../../src/server/contacts/today.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 

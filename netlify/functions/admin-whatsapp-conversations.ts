@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { conversationQuerySchema } from '../../src/lib/whatsapp/inbox.ts';
-import { decodeCursor } from '../../src/server/admin/cursor.ts';
+import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { listConversations } from '../../src/server/whatsapp/inbox.ts';

@@ -1,5 +1,5 @@
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import type { SignInMethod } from './users.ts';
 
 /**

@@ -1,5 +1,5 @@
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { revokeSessionsOf } from './users.ts';
 
 /** The stored hash a member's current password is compared with ('' for none). */

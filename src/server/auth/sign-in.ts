@@ -1,5 +1,5 @@
+import { recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { recordActivity } from '../team/activity.ts';
 import { SESSION_HOURS, sessionCookie, signSession } from './session-token.ts';
 import { displayName, openSession, type SessionUser, type SignInMethod } from './users.ts';
 

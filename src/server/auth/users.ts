@@ -1,5 +1,5 @@
+import { recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { recordActivity } from '../team/activity.ts';
 
 export type Role = 'admin' | 'asesor';
 

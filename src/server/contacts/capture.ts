@@ -1,7 +1,7 @@
 import { originWords } from '../../data/lead-origins.ts';
 import type { Capture, CaptureAnswer } from '../../lib/admin/contact-work.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 
 /**
  * A lead typed in by a member ("Nuevo prospecto", decision 0037): the

@@ -7,9 +7,9 @@ import {
   nextContactInstant,
   STATE_LABELS,
 } from '../../lib/admin/contacts.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { scheduleReminder } from '../notifications/reminders.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 import { isoInstant, NEXT_CONTACT } from './next-contact.ts';
 

@@ -1,6 +1,6 @@
 import type { BulkAnswer, BulkChange } from '../../lib/admin/contact-bulk.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { applyChange } from './change.ts';
 
 export type ClaimResult = 'claimed' | 'not_found' | { takenBy: string };

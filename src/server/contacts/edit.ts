@@ -1,9 +1,9 @@
 import { type ContactEdit, type Merge, mayChangeIdentity, type OtherContact } from '../../lib/admin/contact-work.ts';
 import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
 import { scheduleReminder } from '../notifications/reminders.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { getContact } from './detail.ts';
 
 export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale' | 'not_yours';

@@ -1,6 +1,6 @@
 import { formatCsvDate } from '../../lib/admin/columns.ts';
 import { type ContactFilter, KIND_LABELS, LOST_REASON_LABELS, STATE_LABELS } from '../../lib/admin/contacts.ts';
-import type { Cursor } from '../admin/cursor.ts';
+import type { Cursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { contactsAfter, toSummary } from './list.ts';
 

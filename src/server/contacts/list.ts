@@ -9,7 +9,7 @@ import {
 } from '../../lib/admin/contacts.ts';
 import type { AgendaFilter } from '../../lib/admin/today.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
-import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
 import {

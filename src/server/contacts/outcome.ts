@@ -8,8 +8,8 @@ import {
   type OutcomeSaved,
   stateAfter,
 } from '../../lib/admin/outcomes.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { lockContact, writeFollowUp } from './change.ts';
 
 /**

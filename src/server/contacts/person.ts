@@ -1,4 +1,5 @@
 import { counted } from '../../lib/admin/contacts.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 /**
  * Rights of access and cancellation (ARCO, issue #14): everything stored
  * about one person, and erasing it. A person is a contact: its phone joins
@@ -6,7 +7,6 @@ import { counted } from '../../lib/admin/contacts.ts';
  */
 import type { Database, Queryable } from '../db/database.ts';
 import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 
 /**
  * Every table that holds a person's rows, and how they are found: by the

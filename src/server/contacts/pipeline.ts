@@ -6,7 +6,7 @@ import {
   type PipelineCard,
   type PipelineColumnPage,
 } from '../../lib/admin/pipeline.ts';
-import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 import { NEXT_CONTACT } from './next-contact.ts';

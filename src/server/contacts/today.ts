@@ -5,7 +5,7 @@ import {
   type TodaySection,
   type TodaySectionPage,
 } from '../../lib/admin/today.ts';
-import { type Cursor, encodeCursor } from '../admin/cursor.ts';
+import { type Cursor, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
 import {

@@ -1,10 +1,10 @@
-import { csvStream } from '../admin/csv.ts';
-import type { Cursor } from '../admin/cursor.ts';
+import { auditedExport } from '../audit/activity.ts';
 import type { SignedIn } from '../auth/guard.ts';
+import type { Cursor } from '../db/cursor.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { auditedExport } from '../team/activity.ts';
 import { openForAdmin } from './admin-handler.ts';
+import { csvStream } from './csv.ts';
 import { Answered } from './endpoint.ts';
 import type { Handler } from './handler.ts';
 import { API_HEADERS } from './headers.ts';

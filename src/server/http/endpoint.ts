@@ -1,10 +1,10 @@
 import { fieldMessages } from '../../lib/forms/errors.ts';
+import type { Actor } from '../audit/activity.ts';
 import { type Access, isRefusal, type SignedIn, signedIn } from '../auth/guard.ts';
 import { PASSWORDS_BUSY, PasswordsBusy } from '../auth/passwords.ts';
 import { displayName } from '../auth/users.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import type { Actor } from '../team/activity.ts';
 import { refusalAnswer, refuseCrossOrigin } from './access.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';

@@ -11,9 +11,9 @@ import {
   type TeamSettingsChange,
   type TeamView,
 } from '../../lib/admin/team.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import { revokeSessionsOf, type SessionUser } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { type Actor, recordActivity } from './activity.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /** Whether the member `alias` (a row of users) is an active administrator. */

@@ -1,7 +1,7 @@
 import { RESET_MINUTES } from '../../lib/admin/team.ts';
+import { recordActivity } from '../audit/activity.ts';
 import { revokeSessionsOf } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { recordActivity } from './activity.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 /** Reset e-mails a member can receive in an hour, and that one address can have sent in an hour. */

@@ -9,9 +9,9 @@ import {
 } from '@simplewebauthn/server';
 import { site } from '../../data/site.ts';
 import type { PasskeyView } from '../../lib/admin/team.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { SessionUser } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { type Actor, recordActivity } from './activity.ts';
 
 /** The relying party is the site as the browser sees it: its host name and origin. */
 const party = (url: URL) => ({ rpID: url.hostname, origin: url.origin });

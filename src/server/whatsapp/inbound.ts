@@ -1,9 +1,9 @@
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { errorReason } from '../../lib/whatsapp/errors.ts';
+import { recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { recordActivity } from '../team/activity.ts';
 import { assignByRoundRobin } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
 

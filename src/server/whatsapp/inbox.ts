@@ -6,8 +6,8 @@ import {
   type UnreadCount,
   WAITING_MINUTES,
 } from '../../lib/whatsapp/contract.ts';
-import { type Cursor, cursorTime, encodeCursor } from '../admin/cursor.ts';
 import { searchCondition } from '../contacts/list.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { MESSAGE_COLUMNS, type MessageRow, toMessage } from './messages.ts';
 

@@ -1,7 +1,7 @@
 import { type QuickReply, type QuickReplyInput, renderQuickReply } from '../../lib/whatsapp/contract.ts';
 import { firstName } from '../../lib/whatsapp/templates.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 
 interface Row {
   id: string;

@@ -16,10 +16,10 @@ import {
   WHATSAPP_TEMPLATES,
   type WhatsappTemplate,
 } from '../../lib/whatsapp/templates.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';

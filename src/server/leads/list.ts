@@ -1,11 +1,11 @@
 import type { DeliveryView } from '../../lib/admin/notifications.ts';
 import type { LeadRow } from '../../lib/leads/columns.ts';
 import { CSV_FILE_NAMES, type LeadKind } from '../../lib/leads/kinds.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
+import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { CONTACT_WITHOUT_LEADS, LEAD_TABLE_OF_KIND as TABLES } from '../leads/kinds.ts';
 import { deliveriesOfLeads } from '../notifications/admin.ts';
-import { type Actor, recordActivity } from '../team/activity.ts';
-import { type Cursor, cursorTime, encodeCursor } from './cursor.ts';
+import { CONTACT_WITHOUT_LEADS, LEAD_TABLE_OF_KIND as TABLES } from './kinds.ts';
 
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
 export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {

@@ -1,5 +1,5 @@
 import type { ActivityEntry, ActivityKind, ActivityPage } from '../../lib/admin/team.ts';
-import { type Cursor, cursorTime, decodeCursor, encodeCursor } from '../admin/cursor.ts';
+import { type Cursor, cursorTime, decodeCursor, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 
 export interface Actor {

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { logged } from '../../src/server/http/logging.ts';
 import { empty } from '../../src/server/http/responses.ts';
-import { drainNotifications } from '../../src/server/notifications/worker.ts';
+import { drainJobs } from '../../src/server/tasks.ts';
 
 /**
  * Every minute on Netlify: sends the notifications that are due (new leads,
@@ -11,7 +11,7 @@ import { drainNotifications } from '../../src/server/notifications/worker.ts';
  * The local server does not route it: its own worker runs in-process.
  */
 export default logged('notifications-drain', async () => {
-  await drainNotifications(10_000);
+  await drainJobs(10_000);
   return empty(204);
 });
 

@@ -4,7 +4,7 @@ import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { deliver } from '../../src/server/notifications/deliver.ts';
 import { FRESH_BATCH } from '../../src/server/notifications/queue.ts';
-import { maintainQueue } from '../../src/server/notifications/worker.ts';
+import { maintainJobs } from '../../src/server/tasks.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import {
@@ -190,10 +190,10 @@ describe('the daily summary at 8:00 in Mérida', () => {
 
     await withDatabase(async (db) => {
       // 7:59 in Mérida (13:59 UTC): not yet.
-      await maintainQueue(db, config, new Date('2026-11-22T13:59:00Z'));
+      await maintainJobs(db, config, new Date('2026-11-22T13:59:00Z'));
       expect(await countRows('notification_deliveries', `purpose = 'summary'`)).toBe(0);
-      await maintainQueue(db, config, new Date('2026-11-22T14:00:00Z'));
-      await maintainQueue(db, config, new Date('2026-11-22T20:00:00Z'));
+      await maintainJobs(db, config, new Date('2026-11-22T14:00:00Z'));
+      await maintainJobs(db, config, new Date('2026-11-22T20:00:00Z'));
       const summaries = await sql<{ id: string; summary_day: string }>(
         `SELECT id, summary_day::text FROM notification_deliveries WHERE purpose = 'summary'`,
       );

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { enqueueDelivery } from '../../src/server/notifications/queue.ts';
-import { drainNotifications } from '../../src/server/notifications/worker.ts';
+import { drainJobs } from '../../src/server/tasks.ts';
 import { queueAccountEmail } from '../../src/server/team/account-mail.ts';
 import { quickQuote } from '../support/payloads.ts';
 import {
@@ -201,7 +201,7 @@ describe("Netlify's minute drain, with a mail server that hangs", () => {
     );
     const mailedBefore = smtp.messages.length;
 
-    const draining = drainNotifications(10_000, config);
+    const draining = drainJobs(10_000, config);
     try {
       await until(() => hooks.every((id) => webhookIds().includes(id)), 'the 20 webhooks');
       // Sent while every e-mail attempt was still held: none had ended (timed out) before them.

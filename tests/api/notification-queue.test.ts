@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { FRESH_BATCH, FRESH_KEY_PREFIX, TASK_PREFIX } from '../../src/server/notifications/queue.ts';
-import { maintainQueue } from '../../src/server/notifications/worker.ts';
+import { maintainJobs } from '../../src/server/tasks.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { type HttpReceiver, type SmtpReceiver, startSmtpReceiver, startWebhookReceiver } from '../support/receivers.ts';
 import { postJson, startServer } from '../support/server.ts';
@@ -99,13 +99,13 @@ describe('the queue’s upkeep', () => {
     await sql(`SELECT graphile_worker.remove_job($1)`, [`${FRESH_KEY_PREFIX}webhook`]);
     await sql(`DELETE FROM notification_deliveries WHERE id <> $1`, [delivery?.id]);
 
-    await withDatabase((db) => maintainQueue(db, config));
+    await withDatabase((db) => maintainJobs(db, config));
     expect(await woken()).toBe(0);
 
     await sql(`UPDATE notification_deliveries SET updated_at = now() - interval '11 seconds' WHERE id = $1`, [
       delivery?.id,
     ]);
-    await withDatabase((db) => maintainQueue(db, config));
+    await withDatabase((db) => maintainJobs(db, config));
     expect(await woken()).toBe(1);
     // Its channel's job, not one of its own.
     expect(await countRows('graphile_worker.jobs', 'key = $1', [`delivery:${delivery?.id}`])).toBe(0);

@@ -28,7 +28,7 @@ import {
 } from '../http/headers.ts';
 import { logJson } from '../log.ts';
 import { closeEmailTransports, verifyEmail } from '../notifications/channels/email.ts';
-import { startNotificationWorker } from '../notifications/worker.ts';
+import { startJobWorker } from '../tasks.ts';
 import { settleAccountEmails } from '../team/account-mail.ts';
 import { findRoute, loadFunctionRoutes } from './functions.ts';
 import { checkLaunchAtStart } from './launch.ts';
@@ -169,7 +169,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // the worker starts after, so no notification is sent with a link to port 0.
   if (!config.siteUrl && server.url)
     setLocalSiteUrl(publicSiteUrl({ ...config, port: Number(new URL(server.url).port) }));
-  const worker = await startNotificationWorker(config);
+  const worker = await startJobWorker(config);
 
   // Draining: every answer says `Connection: close`, so keep-alive clients move on
   // instead of holding the server open; after the grace period the rest are cut.

@@ -2,6 +2,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomUUID } f
 import { sessionSecret } from '../auth/secret.ts';
 import { getConfig, publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Queryable, withDatabase } from '../db/database.ts';
+import type { JobSource } from '../jobs/pool.ts';
 import { logJson } from '../log.ts';
 import { type EmailContent, sendEmail } from '../notifications/channels/email.ts';
 import { linkEmail } from '../notifications/render.ts';
@@ -123,3 +124,10 @@ function unseal(sealed: string): AccountEmail | null {
     return null;
   }
 }
+
+/** What account mail hands the job runner (src/server/tasks.ts): its task, on the e-mail channel's runner (same SMTP server). */
+export const accountMailJobs: JobSource = {
+  joins: (config) => [
+    { channel: 'email', tasks: { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } },
+  ],
+};

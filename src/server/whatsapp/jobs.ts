@@ -1,9 +1,10 @@
 import type { TaskList } from 'graphile-worker';
 import type { ServerConfig } from '../config.ts';
 import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
+import type { JobSource } from '../jobs/pool.ts';
 import { processEvent } from './inbound.ts';
 import { notifyInbound } from './notify.ts';
-import { PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
+import { maintainWhatsapp, PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
 import { sendMessage } from './send.ts';
 import { acknowledging } from './webhook.ts';
 
@@ -75,3 +76,13 @@ export function conversationTasks(config: ServerConfig): TaskList {
     },
   };
 }
+
+/** What WhatsApp hands the job runner (src/server/tasks.ts): its conversations' lane and their upkeep. */
+export const whatsappJobs: JobSource = {
+  // WhatsApp conversations (decision 0039): their webhook's events and our messages, in a lane of their own.
+  lanes: (config) =>
+    config.whatsapp === null ? [] : [{ channel: 'whatsapp_conversations', tasks: conversationTasks(config) }],
+  async maintain(db, config) {
+    if (config.whatsapp !== null) await maintainWhatsapp(db);
+  },
+};

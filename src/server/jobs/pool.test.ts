@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../config.ts';
-import { workerPool } from './lanes.ts';
+import { workerPool } from './pool.ts';
 
 describe("the worker's pool", () => {
   it('ignores a second release of a client (graphile-worker can release its LISTEN client twice as the database dies)', async () => {

@@ -1,29 +1,25 @@
 import { type Runner, run } from 'graphile-worker';
-import { NOTIFICATION_CHANNELS } from '../../lib/admin/notifications.ts';
-import { getConfig, type ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../config.ts';
 import { type Database, openDatabase, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { maintainWhatsapp } from '../whatsapp/queue.ts';
-import { type Lane, lanes, runnerOptions, workerPool } from './lanes.ts';
-import { FRESH, FRESH_KEY_PREFIX, scheduleDeliveries, wakeFresh } from './queue.ts';
-import { remindersOn, requeueLostReminders } from './reminders.ts';
-import { ensureDailySummary } from './summary.ts';
+import { type JobSource, type Lane, lanesOf, runnerOptions, workerPool } from './pool.ts';
 
 /** The slots of each channel's runner (tests read it). */
-export { CONCURRENCY } from './lanes.ts';
+export { CONCURRENCY } from './pool.ts';
 
 /**
  * What keeps the queue honest, run every half minute by the local worker and
- * at the start of each Netlify drain:
- * - jobs locked longer than the lock timeout belong to a worker that died:
- *   unlock them (graphile-worker itself waits 4 hours);
- * - a delivery still pending or sending without a live job (its job gave up
- *   after database errors) gets one, and a channel whose leads' deliveries
- *   wait without its fresh job (the process died between the answer and
- *   scheduleSoon) has it woken: nothing is forgotten;
- * - the daily summary is queued once it is 8:00 in Mérida.
+ * at the start of each Netlify drain: jobs locked longer than the lock
+ * timeout belong to a worker that died: unlock them (graphile-worker itself
+ * waits 4 hours); then each source's own upkeep, in order (a delivery or a
+ * WhatsApp event left without its job gets one, the daily summary is queued...).
  */
-export async function maintainQueue(db: Database, config: ServerConfig, now = new Date()): Promise<void> {
+export async function maintainQueue(
+  db: Database,
+  config: ServerConfig,
+  sources: readonly JobSource[],
+  now = new Date(),
+): Promise<void> {
   const { lockTimeoutSeconds } = config.notifications;
   await db.query(
     `SELECT graphile_worker.force_unlock_workers(array(
@@ -32,53 +28,7 @@ export async function maintainQueue(db: Database, config: ServerConfig, now = ne
      ))`,
     [lockTimeoutSeconds],
   );
-  const orphans = await db.query<{ id: string; next_attempt_at: Date | null }>(
-    `SELECT d.id, d.next_attempt_at FROM notification_deliveries d
-     WHERE d.status IN ('pending', 'sending')
-       -- One never tried is queued with its own job in its transaction: 10 s on, it has none.
-       AND d.updated_at < now() - CASE WHEN d.status = 'pending' AND d.attempts = 0 AND d.claimed_at IS NULL
-                                       THEN interval '10 seconds' ELSE interval '1 minute' END
-       -- A lead's never tried are its channel's fresh job's (below).
-       AND NOT (${FRESH})
-       AND NOT EXISTS (
-         SELECT 1 FROM graphile_worker.jobs j
-         WHERE j.key = 'delivery:' || d.id AND j.attempts < j.max_attempts
-       )
-     LIMIT 500`,
-  );
-  if (orphans.rows.length > 0) {
-    await db.transaction((tx) =>
-      scheduleDeliveries(
-        tx,
-        orphans.rows.map((row) => row.id),
-        null,
-      ),
-    );
-    logJson('warn', { event: 'notification_requeued', deliveries: orphans.rows.length });
-  }
-  // A lead's deliveries wake their channel's fresh job just after its answer (scheduleSoon): one still
-  // waiting 10 s on without that job (the process died between the answer and the wake) wakes it now.
-  const asleep = await db.query<{ channel: string }>(
-    `SELECT channel FROM unnest($1::text[]) AS channel
-     WHERE EXISTS (
-         SELECT 1 FROM notification_deliveries d
-         WHERE ${FRESH} AND d.channel = channel.channel AND d.updated_at < now() - interval '10 seconds'
-       )
-       AND NOT EXISTS (
-         SELECT 1 FROM graphile_worker.jobs j WHERE j.key = $2::text || channel.channel AND j.attempts < j.max_attempts
-       )`,
-    [NOTIFICATION_CHANNELS, FRESH_KEY_PREFIX],
-  );
-  if (asleep.rows.length > 0) {
-    await wakeFresh(
-      db,
-      asleep.rows.map((row) => row.channel),
-    );
-    logJson('warn', { event: 'notification_woken', channels: asleep.rows.map((row) => row.channel).join(',') });
-  }
-  await ensureDailySummary(db, now, config.notifications.email !== null);
-  if (config.whatsapp !== null) await maintainWhatsapp(db);
-  if (remindersOn(config)) await requeueLostReminders(db);
+  for (const source of sources) await source.maintain?.(db, config, now);
 }
 
 export interface NotificationWorker {
@@ -180,8 +130,11 @@ async function superviseRunner(channel: Lane['channel'], start: () => Promise<Ru
  * stops on a database fault. It also keeps the queue honest. Nothing runs
  * when every channel is off.
  */
-export async function startNotificationWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {
-  const work = lanes(config);
+export async function startWorker(
+  config: ServerConfig,
+  sources: readonly JobSource[],
+): Promise<NotificationWorker | null> {
+  const work = lanesOf(sources, config);
   if (work.length === 0) return null;
   const runners: SupervisedRunner[] = [];
   // A connection of the worker lost (the database died or restarted): every runner starts afresh.
@@ -200,7 +153,7 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
 
   let maintaining: Promise<void> = Promise.resolve();
   const maintain = () => {
-    maintaining = withDatabase((db) => maintainQueue(db, config), config).catch((error: unknown) =>
+    maintaining = withDatabase((db) => maintainQueue(db, config, sources), config).catch((error: unknown) =>
       logJson('error', { event: 'notification_maintenance_failed', error: (error as Error).message }),
     );
     return maintaining;
@@ -227,16 +180,17 @@ export async function startNotificationWorker(config: ServerConfig = getConfig()
  * deliveries in flight (each bounded by its channel's timeout). Each channel
  * gets its own runner here too, so a hanging one does not use up the pass.
  */
-export async function drainNotifications(
+export async function drain(
   budgetMs: number,
-  config: ServerConfig = getConfig(),
+  config: ServerConfig,
+  sources: readonly JobSource[],
 ): Promise<{ processed: number }> {
-  const work = lanes(config);
+  const work = lanesOf(sources, config);
   if (work.length === 0) return { processed: 0 };
   const tasks = [...new Set(work.flatMap((lane) => Object.keys(lane.tasks)))];
   const { db, release } = await openDatabase(config);
   try {
-    await maintainQueue(db, config);
+    await maintainQueue(db, config, sources);
     // Most minutes nothing is due: answer without starting a worker.
     if ((await dueJobs(db, tasks)) === 0) return { processed: 0 };
     return await drainWith(db, budgetMs, config, work, tasks);

@@ -1,26 +1,11 @@
-import { Logger, type Task, type TaskList } from 'graphile-worker';
+import { Logger, type TaskList } from 'graphile-worker';
 import pg, { type Pool, type PoolClient } from 'pg';
-import { NOTIFICATION_CHANNELS, type NotificationChannel } from '../../lib/admin/notifications.ts';
 import { requireDatabaseUrl, type ServerConfig } from '../config.ts';
-import { withDatabase } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { ACCOUNT_EMAIL_TASK, runAccountEmail } from '../team/account-mail.ts';
-import { conversationTasks } from '../whatsapp/jobs.ts';
-import { channelOn } from './channels/configured.ts';
-import { deliver, deliverFresh } from './deliver.ts';
-import { sendPushReminder } from './push.ts';
-import {
-  deliverTask,
-  enabledChannels,
-  FRESH_BATCH,
-  LEGACY_DELIVER_TASK,
-  scheduleDeliveries,
-  wakeFresh,
-} from './queue.ts';
-import { PUSH_TASK, type PushJob, REMINDER_TASK, runReminder } from './reminders.ts';
 
-// Each channel's graphile-worker runner (its tasks, options and pool), from the one list of
-// channels; the local worker and Netlify's drain (worker.ts) start them.
+// The runners' options and pool, and what features hand the runner (JobSource); the local
+// worker and Netlify's drain (runner.ts) start them.
 
 /**
  * Deliveries of one channel sent at once. Each channel that is on has a
@@ -44,87 +29,36 @@ const quietLogger = new Logger((scope) => (level, message) => {
   }
 });
 
-/** One runner's work: one channel's tasks, or the reminders' (decision 0035). */
+/**
+ * One runner's work: its tasks, under a name of its own (a notification
+ * channel, 'reminders', 'whatsapp_conversations'; the logs say it as `channel`).
+ */
 export interface Lane {
-  channel: NotificationChannel | 'reminders' | 'whatsapp_conversations';
+  channel: string;
   tasks: TaskList;
 }
 
 /**
- * The runners to start: one per channel that is on, taking only that
- * channel's deliveries (and, for e-mail, the account e-mails, which go
- * through the same SMTP server). Every runner also takes the jobs that finish
- * at once: one queued under the old single task is moved to its channel's
- * task, and a delivery whose channel is now off fails at once, saying why.
+ * What a feature hands the job runner (decision 0056): the runners it needs
+ * under this configuration, tasks it adds to another feature's runner when
+ * that one runs (account e-mails ride the e-mail channel's), and its part of
+ * the queue's upkeep (every half minute locally, at the start of each drain).
+ * src/server/tasks.ts lists every feature's; the runner imports none.
  */
-export function lanes(config: ServerConfig): Lane[] {
-  const send =
-    (channel: NotificationChannel): Task =>
-    async (payload) => {
-      const { deliveryId, fresh } = payload as { deliveryId?: string; fresh?: boolean };
-      if (fresh) await sendFresh(channel, config);
-      else await withDatabase((db) => deliver(db, deliveryId as string, config), config);
-    };
-  const quick: TaskList = {
-    async [LEGACY_DELIVER_TASK](payload) {
-      const { deliveryId } = payload as { deliveryId: string };
-      // This job is running, so add_jobs gives the key to a new job under the channel's task.
-      await withDatabase((db) => db.transaction((tx) => scheduleDeliveries(tx, [deliveryId], null)), config);
-    },
-  };
-  for (const channel of NOTIFICATION_CHANNELS) {
-    if (!channelOn(channel, config.notifications)) quick[deliverTask(channel)] = send(channel);
-  }
-  const channels: Lane[] = enabledChannels(config.notifications).map((channel) => ({
-    channel,
-    tasks: {
-      ...quick,
-      [deliverTask(channel)]: send(channel),
-      ...(channel === 'email' ? { [ACCOUNT_EMAIL_TASK]: (payload: unknown) => runAccountEmail(payload, config) } : {}),
-    },
-  }));
-  // WhatsApp conversations (decision 0039): their webhook's events and our messages, in a lane of their own.
-  if (config.whatsapp !== null) channels.push({ channel: 'whatsapp_conversations', tasks: conversationTasks(config) });
-  // Reminders have a lane of their own when they have somewhere to go (e-mail or Web Push):
-  // a push service that hangs holds up no lead's notification.
-  if (config.notifications.email === null && config.push === null) return channels;
-  const reminders: TaskList = {
-    async [REMINDER_TASK](payload) {
-      const { contactId } = payload as { contactId: string };
-      await withDatabase((db) => runReminder(db, contactId, config), config);
-    },
-    async [PUSH_TASK](payload) {
-      await withDatabase((db) => sendPushReminder(db, payload as PushJob, config), config);
-    },
-  };
-  return [...channels, { channel: 'reminders', tasks: reminders }];
+export interface JobSource {
+  lanes?(config: ServerConfig): Lane[];
+  joins?(config: ServerConfig): Lane[];
+  maintain?(db: Database, config: ServerConfig, now: Date): Promise<void>;
 }
 
-/** The channels whose fresh job is running in this process, and whether it was woken again meanwhile. */
-const freshRuns = new Map<NotificationChannel, { again: boolean }>();
-
-/**
- * A run of a channel's fresh job: FRESH_BATCH of its leads' deliveries at
- * a time, one run at a time in this process (a channel has at most that many
- * sends in flight). A job that starts while another runs leaves its work to
- * that one, which wakes a new job when it ends (as it does after a full
- * batch: more may wait; it is running, so the key goes to a new job).
- */
-async function sendFresh(channel: NotificationChannel, config: ServerConfig): Promise<void> {
-  const running = freshRuns.get(channel);
-  if (running) {
-    running.again = true;
-    return;
+/** The runners of every source, in order, each with the tasks other sources join to it. */
+export function lanesOf(sources: readonly JobSource[], config: ServerConfig): Lane[] {
+  const lanes = sources.flatMap((source) => source.lanes?.(config) ?? []);
+  for (const join of sources.flatMap((source) => source.joins?.(config) ?? [])) {
+    const lane = lanes.find((candidate) => candidate.channel === join.channel);
+    if (lane) lane.tasks = { ...lane.tasks, ...join.tasks };
   }
-  const run = { again: false };
-  freshRuns.set(channel, run);
-  let claimed = 0;
-  try {
-    claimed = await withDatabase((db) => deliverFresh(db, channel, FRESH_BATCH, config), config);
-  } finally {
-    freshRuns.delete(channel);
-    if (claimed === FRESH_BATCH || run.again) await withDatabase((db) => wakeFresh(db, [channel]), config);
-  }
+  return lanes;
 }
 
 /** A runner's options, on the worker's pool (see workerPool). */

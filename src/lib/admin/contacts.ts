@@ -5,11 +5,10 @@
  */
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
-import { LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
+import { CONTACT_KINDS, type ContactKind, LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
 import { fromMeridaWallTime } from './merida-time.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
-import { AGENDA_FILTERS } from './today.ts';
 
 export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
@@ -34,10 +33,19 @@ export const LOST_REASON_LABELS: Record<LostReason, string> = {
 };
 
 // The forms a lead can come from are the registry's (lib/leads/kinds.ts).
-export { FORM_LABELS, LEAD_FORMS, type LeadForm, leadForm } from '../leads/kinds.ts';
+// The kinds of contact are the registry's (lib/leads/kinds.ts), which names each lead kind's.
+export { CONTACT_KINDS, type ContactKind, FORM_LABELS, LEAD_FORMS, type LeadForm, leadForm } from '../leads/kinds.ts';
 
-export const CONTACT_KINDS = ['comprador', 'socio'] as const;
-export type ContactKind = (typeof CONTACT_KINDS)[number];
+/** The Prospectos list filter that shows what a section of "Hoy" counts (the figure's link). */
+export const AGENDA_FILTERS = ['vencidos', 'hoy', 'nuevos', 'sin_atender'] as const;
+export type AgendaFilter = (typeof AGENDA_FILTERS)[number];
+export const AGENDA_LABELS: Record<AgendaFilter, string> = {
+  vencidos: 'Próximo contacto vencido',
+  hoy: 'Próximo contacto hoy',
+  nuevos: 'Nuevos sin atender',
+  sin_atender: 'Sin atender (más de 24 h)',
+};
+
 export const KIND_LABELS: Record<ContactKind, string> = { comprador: 'Comprador', socio: 'Socio' };
 
 /** A contact still `nuevo` this long after its first lead is "Sin atender". */

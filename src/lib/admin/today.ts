@@ -48,12 +48,5 @@ export interface TodayAgenda {
   sections: Record<TodaySection, TodaySectionPage>;
 }
 
-/** The Prospectos list filter that shows what a section of "Hoy" counts (the figure's link). */
-export const AGENDA_FILTERS = ['vencidos', 'hoy', 'nuevos', 'sin_atender'] as const;
-export type AgendaFilter = (typeof AGENDA_FILTERS)[number];
-export const AGENDA_LABELS: Record<AgendaFilter, string> = {
-  vencidos: 'Próximo contacto vencido',
-  hoy: 'Próximo contacto hoy',
-  nuevos: 'Nuevos sin atender',
-  sin_atender: 'Sin atender (más de 24 h)',
-};
+// The Prospectos list filters a section's figure links to live with the list's (contacts.ts).
+export { AGENDA_FILTERS, AGENDA_LABELS, type AgendaFilter } from './contacts.ts';

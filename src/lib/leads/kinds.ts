@@ -9,7 +9,6 @@
  * Adding a kind: its form definition (src/lib/forms), its migration (db/),
  * and one entry here (docs/nueva-forma.md walks through it).
  */
-import type { ContactKind } from '../admin/contacts.ts';
 import {
   type Column,
   type LeadRow,
@@ -17,6 +16,9 @@ import {
   QUICK_QUOTE_COLUMNS,
   QUOTE_REQUEST_COLUMNS,
 } from './columns.ts';
+
+export const CONTACT_KINDS = ['comprador', 'socio'] as const;
+export type ContactKind = (typeof CONTACT_KINDS)[number];
 
 export interface LeadKindTexts {
   /** The panel's tab. */

@@ -1,9 +1,20 @@
 import { site } from '../../data/site.ts';
 import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
-import type { EmailContent } from './channels/email.ts';
 import type { LeadMessage } from './message.ts';
 import type { DailySummary } from './summary.ts';
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per notification, so a mail client can tell a repeated delivery. */
+  messageId: string;
+  /** Its own addressee (a reminder to one member) instead of NOTIFY_EMAIL_TO. */
+  to?: readonly string[];
+  /** Addressees besides NOTIFY_EMAIL_TO (a won customer's adviser, for their new request). */
+  also?: readonly string[];
+}
 
 /** Text for HTML: whatever a visitor typed is shown, never interpreted. */
 export function escapeHtml(value: string): string {

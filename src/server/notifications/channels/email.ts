@@ -1,21 +1,19 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { NotificationConfig } from '../../config.ts';
-import { inboundMessageEmail, leadEmail, reminderEmail, summaryEmail, testEmail } from '../render.ts';
+import {
+  type EmailContent,
+  inboundMessageEmail,
+  leadEmail,
+  reminderEmail,
+  summaryEmail,
+  testEmail,
+} from '../render.ts';
+
+export type { EmailContent } from '../render.ts';
+
 import { type ChannelModule, classifyFailure } from './channel.ts';
 
 type EmailConfig = NonNullable<NotificationConfig['email']>;
-
-export interface EmailContent {
-  subject: string;
-  text: string;
-  html: string;
-  /** Stable per notification, so a mail client can tell a repeated delivery. */
-  messageId: string;
-  /** Its own addressee (a reminder to one member) instead of NOTIFY_EMAIL_TO. */
-  to?: readonly string[];
-  /** Addressees besides NOTIFY_EMAIL_TO (a won customer's adviser, for their new request). */
-  also?: readonly string[];
-}
 
 const transports = new Map<string, Transporter>();
 

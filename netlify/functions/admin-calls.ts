@@ -7,7 +7,7 @@ import { csvExport } from '../../src/server/http/csv-export.ts';
 import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { deliveriesOfLeads } from '../../src/server/notifications/admin.ts';
+import { deliveriesOfLeads } from '../../src/server/outbox/deliveries.ts';
 import { callsAfter, getCall, listCalls } from '../../src/server/voice/call-store.ts';
 
 const NOT_FOUND = 'No encontramos esta llamada.';

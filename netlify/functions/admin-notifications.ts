@@ -4,10 +4,10 @@ import { getConfig } from '../../src/server/config.ts';
 import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
-import { retryDelivery, sendTest } from '../../src/server/notifications/admin.ts';
-import { channelOn } from '../../src/server/notifications/channels/configured.ts';
 import { notificationsOverview } from '../../src/server/notifications/overview.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
+import { channelOn } from '../../src/server/outbox/channels.ts';
+import { retryDelivery, sendTest } from '../../src/server/outbox/deliveries.ts';
 
 const BASE = '/api/admin/notifications';
 

@@ -9,10 +9,10 @@ import {
 } from '../../src/lib/admin/notifications.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { type ChannelModule, PermanentFailure } from '../../src/server/notifications/channels/channel.ts';
-import { channelSettings } from '../../src/server/notifications/channels/configured.ts';
 import { CHANNEL_MODULES } from '../../src/server/notifications/channels/index.ts';
 import { WhatsappRefusal } from '../../src/server/notifications/channels/whatsapp.ts';
-import { enabledChannels } from '../../src/server/notifications/queue.ts';
+import { channelSettings } from '../../src/server/outbox/channels.ts';
+import { enabledChannels } from '../../src/server/outbox/queue.ts';
 import { sql } from '../support/sql.ts';
 
 /**

@@ -3,7 +3,7 @@ import { CHANNEL_OFF } from '../../src/lib/admin/notifications.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
 import { deliver } from '../../src/server/notifications/deliver.ts';
-import { FRESH_BATCH } from '../../src/server/notifications/queue.ts';
+import { FRESH_BATCH } from '../../src/server/outbox/queue.ts';
 import { maintainJobs } from '../../src/server/tasks.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
-import { enqueueDelivery } from '../../src/server/notifications/queue.ts';
+import { enqueueDelivery } from '../../src/server/outbox/queue.ts';
 import { drainJobs } from '../../src/server/tasks.ts';
 import { queueAccountEmail } from '../../src/server/team/account-mail.ts';
 import { quickQuote } from '../support/payloads.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { parseConfig } from '../../src/server/config.ts';
 import { withDatabase } from '../../src/server/db/database.ts';
-import { FRESH_BATCH, FRESH_KEY_PREFIX, TASK_PREFIX } from '../../src/server/notifications/queue.ts';
+import { FRESH_BATCH, FRESH_KEY_PREFIX, TASK_PREFIX } from '../../src/server/outbox/queue.ts';
 import { maintainJobs } from '../../src/server/tasks.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { type HttpReceiver, type SmtpReceiver, startSmtpReceiver, startWebhookReceiver } from '../support/receivers.ts';

@@ -9,7 +9,7 @@ import {
 } from '../../lib/admin/contacts.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { scheduleReminder } from '../notifications/reminders.ts';
+import { scheduleReminder } from '../outbox/reminders.ts';
 import { getContact } from './detail.ts';
 import { isoInstant, NEXT_CONTACT } from './next-contact.ts';
 

@@ -2,7 +2,7 @@ import type { ContactDetail, TimelineEntry } from '../../lib/admin/contacts.ts';
 import { columnLabel, type LeadRow, shownValue } from '../../lib/leads/columns.ts';
 import { LEAD_KINDS_BY_FORM, type LeadKind, leadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
-import { deliveriesOfLeads } from '../notifications/admin.ts';
+import { deliveriesOfLeads } from '../outbox/deliveries.ts';
 import { callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 import { NEXT_CONTACT } from './next-contact.ts';

@@ -3,7 +3,7 @@ import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
-import { scheduleReminder } from '../notifications/reminders.ts';
+import { scheduleReminder } from '../outbox/reminders.ts';
 import { getContact } from './detail.ts';
 
 export type EditResult = { contact: ContactDetail } | { collision: OtherContact } | 'not_found' | 'stale' | 'not_yours';

@@ -14,8 +14,8 @@ import {
   type StoredLead,
 } from '../leads/repository.ts';
 import { logJson } from '../log.ts';
-import { enabledChannels, scheduleSoon } from '../notifications/queue.ts';
 import { deliverSoon } from '../notifications/soon.ts';
+import { enabledChannels, scheduleSoon } from '../outbox/queue.ts';
 import { scheduleSoon as scheduleWhatsappSoon } from '../whatsapp/queue.ts';
 import { readJsonObject } from './body.ts';
 import { requestAddress } from './client-address.ts';

@@ -4,7 +4,7 @@ import { CSV_FILE_NAMES, type LeadKind } from '../../lib/leads/kinds.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { deliveriesOfLeads } from '../notifications/admin.ts';
+import { deliveriesOfLeads } from '../outbox/deliveries.ts';
 import { CONTACT_WITHOUT_LEADS, LEAD_TABLE_OF_KIND as TABLES } from './kinds.ts';
 
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */

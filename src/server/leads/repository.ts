@@ -2,7 +2,7 @@ import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import { findTemplate, renderTemplate, templateParameters, templateValues } from '../../lib/whatsapp/templates.ts';
 import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enabledChannels } from '../notifications/queue.ts';
+import { enabledChannels } from '../outbox/queue.ts';
 import { LeadBatcher } from './batch.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { RateLimitRule } from './rate-limit.ts';

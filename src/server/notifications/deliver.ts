@@ -2,12 +2,12 @@ import type { DeliveryPurpose, NotificationChannel, NotifiedKind } from '../../l
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { type ChannelSettings, channelSettings } from '../outbox/channels.ts';
+import { scheduleDeliveries } from '../outbox/queue.ts';
 import { inboundMessageNotice } from '../whatsapp/notify.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
-import { type ChannelSettings, channelSettings } from './channels/configured.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
-import { scheduleDeliveries } from './queue.ts';
 import { reminderMessage } from './reminders.ts';
 import { dailySummary } from './summary.ts';
 

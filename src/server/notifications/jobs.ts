@@ -4,9 +4,7 @@ import type { ServerConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import type { JobSource, Lane } from '../jobs/pool.ts';
 import { logJson } from '../log.ts';
-import { channelOn } from './channels/configured.ts';
-import { deliver, deliverFresh } from './deliver.ts';
-import { sendPushReminder } from './push.ts';
+import { channelOn } from '../outbox/channels.ts';
 import {
   deliverTask,
   enabledChannels,
@@ -16,8 +14,11 @@ import {
   LEGACY_DELIVER_TASK,
   scheduleDeliveries,
   wakeFresh,
-} from './queue.ts';
-import { PUSH_TASK, type PushJob, REMINDER_TASK, remindersOn, requeueLostReminders, runReminder } from './reminders.ts';
+} from '../outbox/queue.ts';
+import { REMINDER_TASK, remindersOn } from '../outbox/reminders.ts';
+import { deliver, deliverFresh } from './deliver.ts';
+import { sendPushReminder } from './push.ts';
+import { PUSH_TASK, type PushJob, requeueLostReminders, runReminder } from './reminders.ts';
 import { ensureDailySummary } from './summary.ts';
 
 // The notifications' jobs, handed to the job runner (src/server/jobs/) by src/server/tasks.ts.

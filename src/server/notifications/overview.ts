@@ -7,8 +7,8 @@ import {
 } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import { COLUMNS, type DeliveryRecord, view } from './admin.ts';
-import { channelSettings } from './channels/configured.ts';
+import { channelSettings } from '../outbox/channels.ts';
+import { COLUMNS, type DeliveryRecord, view } from '../outbox/deliveries.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { SUMMARY_HOUR } from './summary.ts';
 

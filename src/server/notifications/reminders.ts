@@ -1,8 +1,10 @@
-import { getConfig, type ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../config.ts';
 import { NEXT_CONTACT_DUE, OPEN_CONTACT, REMINDER_PENDING } from '../contacts/next-contact.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { scheduleDeliveries } from './queue.ts';
+import { scheduleDeliveries } from '../outbox/queue.ts';
+import { scheduleReminder } from '../outbox/reminders.ts';
+
 import type { ReminderMessage } from './render.ts';
 
 // A next contact come due (issue #26, decision 0035): one graphile-worker job
@@ -14,8 +16,6 @@ import type { ReminderMessage } from './render.ts';
 // per device they subscribed. No import of web-push here: the functions that
 // change contacts schedule reminders and stay light (push.ts sends).
 
-/** The task that turns a due next contact into its reminders. */
-export const REMINDER_TASK = 'contact_reminder';
 /** The task that sends one push to one device (push.ts). */
 export const PUSH_TASK = 'push_reminder';
 
@@ -25,40 +25,6 @@ export interface PushJob {
   contactId: string;
   /** The next contact that came due (ISO). */
   at: string;
-}
-
-const jobKey = (contactId: string) => `reminder:${contactId}`;
-
-/** A reminder reaches someone beyond the panel's badge: e-mail or Web Push is configured. */
-export const remindersOn = (config: ServerConfig): boolean =>
-  config.notifications.email !== null || config.push !== null;
-
-/**
- * Moves the contact's reminder to `at` (ISO), or removes it (null), inside
- * the change's transaction: a rolled-back change leaves the old job. With no
- * channel to remind through (no e-mail, no Web Push) no job is added: the
- * badge counts due contacts without one, and jobs that would only mark a
- * moment reminded no longer pile up in the queue. Once a channel is set, the
- * queue's upkeep gives a job to the moments come due in the last day.
- */
-export async function scheduleReminder(
-  tx: Queryable,
-  contactId: string,
-  at: string | null,
-  config: ServerConfig = getConfig(),
-): Promise<void> {
-  if (at === null || !remindersOn(config)) {
-    await tx.query(
-      `SELECT graphile_worker.remove_job($1) WHERE EXISTS (SELECT 1 FROM graphile_worker.jobs WHERE key = $1)`,
-      [jobKey(contactId)],
-    );
-    return;
-  }
-  await tx.query(
-    `SELECT graphile_worker.add_job($1, json_build_object('contactId', $2::text), run_at => $3::timestamptz,
-       max_attempts => 10, job_key => $4, job_key_mode => 'replace')`,
-    [REMINDER_TASK, contactId, at, jobKey(contactId)],
-  );
 }
 
 /** The members a contact's reminder goes to: who follows it if active, else every active administrator. */

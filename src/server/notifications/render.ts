@@ -1,7 +1,9 @@
 import { site } from '../../data/site.ts';
 import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
+import type { InboundMessageNotice } from '../whatsapp/notify.ts';
 import type { LeadMessage } from './message.ts';
+
 import type { DailySummary } from './summary.ts';
 
 export interface EmailContent {
@@ -223,17 +225,6 @@ function panelLinkEmail(
     messageId: messageId(deliveryId, purpose),
     to: [notice.to],
   };
-}
-
-/** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
-export interface InboundMessageNotice {
-  contactName: string;
-  /** The first line of their latest message (plain text). */
-  preview: string;
-  /** Their messages not read yet. */
-  unread: number;
-  url: string;
-  to: string;
 }
 
 export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNotice): EmailContent {

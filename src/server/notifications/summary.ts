@@ -2,7 +2,7 @@ import { UNATTENDED_AFTER_HOURS } from '../../lib/admin/contacts.ts';
 import { FORM_TITLES, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
-import { enqueueDelivery } from './queue.ts';
+import { enqueueDelivery } from '../outbox/queue.ts';
 
 /** The daily summary goes out at 8:00 in Mérida (UTC-6 all year since 2022). */
 export const SUMMARY_HOUR = 8;

@@ -1,10 +1,10 @@
 import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
 import { CALL_KIND, type CallDetail, type CallSummary, type CallsPage, type CallTurn } from '../../lib/voice/calls.ts';
-import { touchContact } from '../contacts/touch.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enqueueLeadNotifications } from '../notifications/queue.ts';
+import { enqueueLeadNotifications } from '../outbox/queue.ts';
 import type { CallReport } from './report.ts';
+import { touchContact } from './touch.ts';
 
 export interface StoredCall {
   id: string;

@@ -1,8 +1,18 @@
 import type { ServerConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { scheduleDeliveries } from '../notifications/queue.ts';
-import type { InboundMessageNotice } from '../notifications/render.ts';
+import { scheduleDeliveries } from '../outbox/queue.ts';
+
+/** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
+export interface InboundMessageNotice {
+  contactName: string;
+  /** The first line of their latest message (plain text). */
+  preview: string;
+  /** Their messages not read yet. */
+  unread: number;
+  url: string;
+  to: string;
+}
 
 /**
  * Their messages just stored (a webhook event processed): the contact's

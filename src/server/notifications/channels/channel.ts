@@ -1,6 +1,7 @@
 import type { DeliveryPurpose } from '../../../lib/admin/notifications.ts';
+import type { InboundMessageNotice } from '../../whatsapp/notify.ts';
 import type { LeadMessage } from '../message.ts';
-import type { InboundMessageNotice, ReminderMessage } from '../render.ts';
+import type { ReminderMessage } from '../render.ts';
 import type { DailySummary } from '../summary.ts';
 
 /** What one delivery is about, ready for a channel to render: one shape per purpose. */
@@ -27,7 +28,7 @@ export interface Failure {
 /**
  * One notification channel (issue #24): everything deliver.ts and the panel
  * need of it. `Settings` is what its environment variables give (its entry of
- * NotificationConfig, null when it is off: channels/configured.ts, which the
+ * NotificationConfig, null when it is off: src/server/outbox/channels.ts, which the
  * queue and the worker ask), `Message` what its sender takes. (Methods, not function
  * properties: a module with its own types still fits `ChannelModule`.)
  */

@@ -1,7 +1,7 @@
 import type { DeliveryView, NotificationChannel, NotifiedKind } from '../../lib/admin/notifications.ts';
 import type { NotificationConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { channelOn } from './channels/configured.ts';
+import { channelOn } from './channels.ts';
 import { enqueueDelivery, scheduleDeliveries } from './queue.ts';
 
 // Deliveries as the panel's lists show them, and the panel's two actions. Light on purpose: the

@@ -1,5 +1,5 @@
-import type { NotificationChannel } from '../../../lib/admin/notifications.ts';
-import type { NotificationConfig } from '../../config.ts';
+import type { NotificationChannel } from '../../lib/admin/notifications.ts';
+import type { NotificationConfig } from '../config.ts';
 
 /** What a channel's variables give (src/server/config.ts keeps them under the channel's name). */
 export type ChannelSettings<C extends NotificationChannel> = NonNullable<NotificationConfig[C]>;

@@ -8,7 +8,7 @@ import { getConfig, type NotificationConfig } from '../config.ts';
 import { type Queryable, withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { coalesced } from '../queue/coalesce.ts';
-import { channelOn } from './channels/configured.ts';
+import { channelOn } from './channels.ts';
 
 /** The tasks' common prefix: a delivery's task is this and its channel. */
 export const TASK_PREFIX = 'deliver_notification_';

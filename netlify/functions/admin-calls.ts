@@ -2,8 +2,9 @@ import type { Config } from '@netlify/functions';
 import { formatCsvDate } from '../../src/lib/admin/columns.ts';
 import { CALL_KIND, endedReasonLabel } from '../../src/lib/voice/calls.ts';
 import { decodeCursor } from '../../src/server/db/cursor.ts';
-import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { csvExport } from '../../src/server/http/csv-export.ts';
+import { routedHandler } from '../../src/server/http/endpoint.ts';
 import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
@@ -13,23 +14,31 @@ import { callsAfter, getCall, listCalls } from '../../src/server/voice/call-stor
 const NOT_FOUND = 'No encontramos esta llamada.';
 const EXPORT_PATH = '/api/admin/calls/export.csv';
 
-const calls = adminEndpoint(
-  'admin-calls',
-  ['GET'],
-  async ({ db, url }) => {
-    if (url.pathname === '/api/admin/calls') {
+// routedHandler: `endpoints` without its log line, which the default export below writes for both.
+const calls = routedHandler('admin-calls', [
+  {
+    method: 'GET',
+    path: '/api/admin/calls',
+    access: 'member',
+    async work({ db, url }) {
       const cursor = decodeCursor(url.searchParams.get('cursor') || null);
       if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
       return json(200, await listCalls(db, cursor));
-    }
-    const id = uuidSegment(url, 0);
-    const call = id ? await getCall(db, id) : null;
-    if (!call) return jsonError(404, NOT_FOUND);
-    const deliveries = await deliveriesOfLeads(db, CALL_KIND, [call.id]);
-    return json(200, { ...call, deliveries: deliveries[call.id] ?? [] });
+    },
   },
-  'member',
-);
+  {
+    method: 'GET',
+    path: '/api/admin/calls/:id',
+    access: 'member',
+    async work({ db, url }) {
+      const id = uuidSegment(url, 0);
+      const call = id ? await getCall(db, id) : null;
+      if (!call) return jsonError(404, NOT_FOUND);
+      const deliveries = await deliveriesOfLeads(db, CALL_KIND, [call.id]);
+      return json(200, { ...call, deliveries: deliveries[call.id] ?? [] });
+    },
+  },
+]);
 
 /** Administrators only: every call, oldest first, on the activity log. */
 const exportCalls = csvExport({

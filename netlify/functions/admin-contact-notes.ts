@@ -1,9 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { NOTE_NOT_YOURS, noteSchema } from '../../src/lib/admin/contacts.ts';
-import { displayName } from '../../src/server/auth/users.ts';
 import { addNote, deleteNote } from '../../src/server/contacts/change.ts';
-import { adminEndpoint, uuidSegment } from '../../src/server/http/admin-handler.ts';
-import { logged } from '../../src/server/http/logging.ts';
+import { uuidSegment } from '../../src/server/http/admin-handler.ts';
+import { endpoints } from '../../src/server/http/endpoint.ts';
 import { empty, json, jsonError } from '../../src/server/http/responses.ts';
 
 /**
@@ -11,31 +10,33 @@ import { empty, json, jsonError } from '../../src/server/http/responses.ts';
  * DELETE /api/admin/contacts/{id}/notes/{noteId}: 204, recorded in the history and the activity log;
  * 403 for an adviser and someone else's note (an administrator deletes any).
  */
-export default logged(
-  'admin-contact-notes',
-  adminEndpoint(
-    'admin-contact-notes',
-    ['POST', 'DELETE'],
-    async ({ request, db, user, url, body }) => {
+export default endpoints('admin-contact-notes', [
+  {
+    method: 'POST',
+    path: '/api/admin/contacts/:id/notes',
+    access: 'member',
+    async work({ db, url, actor, body }) {
       const contactId = uuidSegment(url, 0);
       if (!contactId) return jsonError(404, 'No encontramos este prospecto.');
-      const actor = { id: user.id, name: displayName(user) };
-      if (request.method === 'DELETE') {
-        const noteId = uuidSegment(url, 2);
-        const deletion = noteId
-          ? await deleteNote(db, contactId, noteId, { ...actor, admin: user.admin })
-          : 'not_found';
-        if (deletion === 'not_yours') return jsonError(403, NOTE_NOT_YOURS);
-        return deletion === 'deleted' ? empty(204) : jsonError(404, 'No encontramos esta nota.');
-      }
-      if (url.pathname.split('/').length !== 6) return jsonError(405, 'Método no permitido.');
       const note = await body(noteSchema, 'Revisa la nota.');
       const id = await addNote(db, contactId, note.body, actor);
       return id ? json(201, { id }) : jsonError(404, 'No encontramos este prospecto.');
     },
-    'member',
-  ),
-);
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/contacts/:id/notes/:noteId',
+    access: 'member',
+    async work({ db, url, user, actor }) {
+      const contactId = uuidSegment(url, 0);
+      if (!contactId) return jsonError(404, 'No encontramos este prospecto.');
+      const noteId = uuidSegment(url, 2);
+      const deletion = noteId ? await deleteNote(db, contactId, noteId, { ...actor, admin: user.admin }) : 'not_found';
+      if (deletion === 'not_yours') return jsonError(403, NOTE_NOT_YOURS);
+      return deletion === 'deleted' ? empty(204) : jsonError(404, 'No encontramos esta nota.');
+    },
+  },
+]);
 
 export const config: Config = {
   path: ['/api/admin/contacts/:id/notes', '/api/admin/contacts/:id/notes/:noteId'],

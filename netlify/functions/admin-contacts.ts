@@ -4,9 +4,8 @@ import { displayName } from '../../src/server/auth/users.ts';
 import { captureLead } from '../../src/server/contacts/capture.ts';
 import { listContacts } from '../../src/server/contacts/list.ts';
 import { decodeCursor } from '../../src/server/db/cursor.ts';
-import { adminEndpoint } from '../../src/server/http/admin-handler.ts';
 import { contactFilterFrom } from '../../src/server/http/contact-filter.ts';
-import { logged } from '../../src/server/http/logging.ts';
+import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 
 const PAGE_SIZE = 50;
@@ -19,17 +18,12 @@ const MAX_PAGE_SIZE = 200;
  * ("Nuevo prospecto"): 201 {id, created: true}, or 200 {id, created: false} when the phone is a
  * contact's already (that contact is brought up to date; never a second one).
  */
-export default logged(
-  'admin-contacts',
-  adminEndpoint(
-    'admin-contacts',
-    ['GET', 'POST'],
-    async ({ request, db, url, user, body }) => {
-      if (request.method === 'POST') {
-        const capture = await body(captureSchema, 'Revisa los datos del prospecto.');
-        const answer = await captureLead(db, capture, { id: user.id, name: displayName(user), admin: user.admin });
-        return json(answer.created ? 201 : 200, answer);
-      }
+export default endpoints('admin-contacts', [
+  {
+    method: 'GET',
+    path: '/api/admin/contacts',
+    access: 'member',
+    async work({ db, url, user }) {
       const filter = contactFilterFrom(url, user.id);
       const cursor = decodeCursor(url.searchParams.get('cursor') || null);
       const limit = Number(url.searchParams.get('limit') || PAGE_SIZE);
@@ -38,8 +32,17 @@ export default logged(
       }
       return json(200, await listContacts(db, filter, cursor, limit));
     },
-    'member',
-  ),
-);
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/contacts',
+    access: 'member',
+    async work({ db, user, body }) {
+      const capture = await body(captureSchema, 'Revisa los datos del prospecto.');
+      const answer = await captureLead(db, capture, { id: user.id, name: displayName(user), admin: user.admin });
+      return json(answer.created ? 201 : 200, answer);
+    },
+  },
+]);
 
 export const config: Config = { path: '/api/admin/contacts' };

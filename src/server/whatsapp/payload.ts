@@ -1,6 +1,6 @@
 import { WHATSAPP_OPT_OUT } from '../../data/whatsapp-opt-out.ts';
 import { withoutBidiControls } from '../../lib/bidi.ts';
-import { MESSAGE_KIND_LABELS, type MessageKind } from '../../lib/whatsapp/contract.ts';
+import { MESSAGE_KIND_LABELS, MESSAGE_KINDS, type MessageKind } from '../../lib/whatsapp/contract.ts';
 import { MEDIA_ID } from './cloud-api.ts';
 
 /**
@@ -56,19 +56,8 @@ export interface WebhookContent {
 }
 
 const MEDIA_KINDS = new Set(['image', 'audio', 'video', 'document', 'sticker']);
-const KINDS = new Set<string>([
-  'text',
-  'image',
-  'audio',
-  'video',
-  'document',
-  'sticker',
-  'location',
-  'contacts',
-  'reaction',
-  'button',
-  'interactive',
-]);
+// Theirs: the kinds of lib/whatsapp/words.ts but a template (only ours) and 'unsupported' (what any other type becomes).
+const KINDS = new Set<string>(MESSAGE_KINDS.filter((kind) => kind !== 'template' && kind !== 'unsupported'));
 const STATUSES = new Set(['sent', 'delivered', 'read', 'failed']);
 
 function timestamp(value: unknown): Date {

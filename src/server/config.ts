@@ -203,30 +203,33 @@ export const environmentSchema = z.object({
   ),
 });
 
+/** The environment as the schema checks it: the interfaces below take their fields' types from it. */
+type Environment = z.output<typeof environmentSchema>;
+
 export interface ServerConfig {
-  databaseUrl: string | undefined;
-  databaseDriver: 'pg' | 'neon';
-  databasePoolMax: number;
-  neonWsProxy: string | undefined;
+  databaseUrl: Environment['DATABASE_URL'];
+  databaseDriver: NonNullable<Environment['DATABASE_DRIVER']>;
+  databasePoolMax: Environment['DATABASE_POOL_MAX'];
+  neonWsProxy: Environment['NEON_WS_PROXY'];
   /** Lead submissions allowed per IP and endpoint in 10 minutes; 0 turns the limit off. */
-  leadRateLimit: number;
+  leadRateLimit: Environment['LEAD_RATE_LIMIT'];
   /** The local server applies each function's `config.rateLimit` (PLATFORM_RATE_LIMIT=0 turns it off). */
   platformRateLimit: boolean;
   /** Where the local server listens. */
-  port: number;
-  host: string;
+  port: Environment['PORT'];
+  host: Environment['HOST'];
   /** Local state of this checkout (the embedded PostgreSQL, the generated JWT secret), relative to the project root. */
-  dataDir: string;
+  dataDir: Environment['DATA_DIR'];
   /** TCP port of the local server's embedded PostgreSQL; a free one when absent. */
-  pgPort: number | undefined;
+  pgPort: Environment['PG_PORT'];
   /** Secret of the administrators' session tokens; generated for local runs when absent. */
-  jwtSecret: string | undefined;
+  jwtSecret: Environment['JWT_SECRET'];
   /** Production (NODE_ENV=production or on Netlify): no generated secrets, no defaults that hide a mistake. */
   production: boolean;
   /** Reverse proxies whose X-Forwarded-* headers the local server believes (none by default). */
-  trustProxy: TrustProxy;
+  trustProxy: Environment['TRUST_PROXY'];
   /** How long the local server drains its connections on SIGTERM before closing the rest. */
-  shutdownGraceMs: number;
+  shutdownGraceMs: Environment['SHUTDOWN_GRACE_MS'];
   /** The local server stops when the process that started it is gone (tests, benchmarks). */
   exitWithParent: boolean;
   /**
@@ -239,9 +242,9 @@ export interface ServerConfig {
    * placeholders (src/server/local/launch.ts): `strict` refuses to start,
    * `warn` logs them; unset, strict in production.
    */
-  launchCheck: 'strict' | 'warn' | undefined;
+  launchCheck: Environment['LAUNCH_CHECK'];
   /** The secret the voice platform sends with its server messages; without it /api/voice/events answers 401. */
-  voiceWebhookSecret: string | undefined;
+  voiceWebhookSecret: Environment['VAPI_WEBHOOK_SECRET'];
   notifications: NotificationConfig;
   /** WhatsApp conversations (issue #27, decision 0039); null when their variables are unset. */
   whatsapp: WhatsappConfig | null;
@@ -286,14 +289,14 @@ export interface NotificationConfig {
     token: string;
     phoneNumberId: string;
     template: string;
-    language: string;
+    language: Environment['WHATSAPP_TEMPLATE_LANGUAGE'];
     to: string;
     apiUrl: string;
   } | null;
   /** Seconds before each retry; after the last one a delivery is `failed`. */
-  retryDelays: number[];
+  retryDelays: Environment['NOTIFY_RETRY_DELAYS'];
   /** A delivery claimed (or a job locked) this long ago by a worker that died is taken up again. */
-  lockTimeoutSeconds: number;
+  lockTimeoutSeconds: Environment['NOTIFY_LOCK_TIMEOUT_SECONDS'];
 }
 
 export class ConfigError extends Error {
@@ -337,24 +340,14 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
   };
 }
 
-type Environment = z.output<typeof environmentSchema>;
-
 /**
  * Each channel is on when its variables are set, all of them: a channel half
  * configured is a mistake that would lose notifications silently, so it stops
  * the start with the names of the missing variables.
  */
 function notificationConfig(env: Environment): NotificationConfig {
-  const channel = <T>(name: string, values: Record<string, string | undefined>, build: () => T): T | null => {
-    const missing = Object.entries(values).filter(([, value]) => !value);
-    if (missing.length === Object.keys(values).length) return null;
-    if (missing.length > 0) {
-      throw new ConfigError(
-        `Invalid environment: the ${name} notifications are half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset them all).`,
-      );
-    }
-    return build();
-  };
+  const channel = <T>(name: string, values: Record<string, string | undefined>, build: () => T): T | null =>
+    allOrNone(`the ${name} notifications are`, values, build);
   const to = env.NOTIFY_EMAIL_TO.join(',') || undefined;
   return {
     email: channel(
@@ -412,12 +405,12 @@ function whatsappConfig(env: Environment): WhatsappConfig | null {
     }
     return null;
   }
-  const missing = Object.entries(values).filter(([, value]) => !value);
-  if (missing.length > 0) {
-    throw new ConfigError(
-      `Invalid environment: the WhatsApp conversations are half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN).`,
-    );
-  }
+  allOrNone(
+    'the WhatsApp conversations are',
+    values,
+    () => true,
+    'or unset WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN',
+  );
   const firstReply = env.WHATSAPP_FIRST_REPLY_TEMPLATE;
   if (firstReply && !findTemplate(firstReply)) {
     throw new ConfigError(
@@ -448,19 +441,34 @@ function pushConfig(env: Environment): PushConfig | null {
       'Invalid environment: PUSH_TEST_SERVICE_URL is for the test suite only (NODE_ENV=test, not on Netlify); unset it.',
     );
   }
-  const missing = Object.entries(values).filter(([, value]) => !value);
-  if (missing.length === 3) return null;
-  if (missing.length > 0) {
-    throw new ConfigError(
-      `Invalid environment: Web Push is half configured; also set ${missing.map(([key]) => key).join(', ')} (or unset them all).`,
-    );
-  }
-  return {
+  return allOrNone('Web Push is', values, () => ({
     publicKey: env.VAPID_PUBLIC_KEY as string,
     privateKey: env.VAPID_PRIVATE_KEY as string,
     subject: env.VAPID_SUBJECT as string,
     testService: env.PUSH_TEST_SERVICE_URL ? new URL(env.PUSH_TEST_SERVICE_URL).origin : null,
-  };
+  }));
+}
+
+/**
+ * A group of variables that work together (a channel, the conversations, Web
+ * Push): off (null) when none is set, `build()` when all are; some of them
+ * only is a mistake that would fail silently, so it stops the start naming
+ * the ones missing.
+ */
+function allOrNone<T>(
+  group: string,
+  values: Record<string, string | undefined>,
+  build: () => T,
+  otherwise = 'or unset them all',
+): T | null {
+  const missing = Object.keys(values).filter((key) => !values[key]);
+  if (missing.length === Object.keys(values).length) return null;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Invalid environment: ${group} half configured; also set ${missing.join(', ')} (${otherwise}).`,
+    );
+  }
+  return build();
 }
 
 /** Netlify functions talk to Neon over WebSockets; everything else over TCP. */

@@ -20,6 +20,7 @@ function lead(text: string): LeadMessage {
     form: 'estimacion',
     title: 'Nueva estimación',
     subject: `Nueva estimación: ${text}`,
+    headline: text,
     name: text,
     phone: '+529991234567',
     email: null,
@@ -59,8 +60,8 @@ describe('what a visitor typed, in a notification', () => {
         const body = JSON.parse(leadWebhookBody(lead(text)));
         expect(body.lead.name).toBe(text);
         expect(body.lead.attribution.utm_campaign).toBe(text);
-        // Name and municipality, the latter in parentheses when there is one.
-        expect(leadWhatsappParameters(lead(text))[1]).toBe(text ? `${text} (${text})` : '');
+        // The subject's name and place (src/lib/person-name.ts decides what of them is said).
+        expect(leadWhatsappParameters(lead(text))[1]).toBe(text);
       }),
     );
   });

@@ -11,8 +11,8 @@ import { errorReason, UNREACHABLE_REASON } from '../../lib/whatsapp/errors.ts';
 import {
   findTemplate,
   renderTemplate,
+  templateFor,
   templateParameters,
-  templateValues,
   WHATSAPP_TEMPLATES,
   type WhatsappTemplate,
 } from '../../lib/whatsapp/templates.ts';
@@ -57,12 +57,13 @@ async function contactWindow(db: Queryable, contactId: string): Promise<ContactW
 }
 
 function templateOption(template: WhatsappTemplate, contact: { name: string }): TemplateOption {
+  const sent = templateFor(template, contact);
   return {
     name: template.name as TemplateOption['name'],
     label: template.label,
     language: template.language,
     body: template.body,
-    preview: renderTemplate(template, templateValues(contact)),
+    preview: renderTemplate(sent.template, sent.values),
   };
 }
 
@@ -144,11 +145,13 @@ export async function enqueueMessage(
         if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
       } else {
         if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
-        template = findTemplate(input.template);
-        if (!template) return { kind: 'refused', reason: 'not_configured' };
-        const values = templateValues(contact);
-        body = renderTemplate(template, values);
-        raw = { parameters: templateParameters(template, values) };
+        const chosen = findTemplate(input.template);
+        if (!chosen) return { kind: 'refused', reason: 'not_configured' };
+        // The contact's first name, or the template's twin without it when the name is no name.
+        const sent = templateFor(chosen, contact);
+        template = sent.template;
+        body = renderTemplate(template, sent.values);
+        raw = { parameters: templateParameters(template, sent.values) };
       }
       const id = randomUUID();
       const inserted = await tx.query<{ id: string }>(
@@ -263,22 +266,23 @@ function requestOf(message: ClaimedMessage): object {
   };
   if (message.kind === 'text') return { ...common, type: 'text', text: { body: message.body, preview_url: false } };
   const template = findTemplate(message.template_name ?? '');
+  const parameters = message.raw.parameters ?? [];
   return {
     ...common,
     type: 'template',
     template: {
       name: message.template_name,
       language: { code: template?.language ?? 'es_MX' },
-      components: [
-        {
-          type: 'body',
-          // Meta refuses a parameter with new lines, tabs or more than 4 spaces in a row.
-          parameters: (message.raw.parameters ?? []).map((text) => ({
-            type: 'text',
-            text: text.replace(/\s+/g, ' ').trim() || '—',
-          })),
-        },
-      ],
+      // A template without variables (a twin without the name) is sent without components.
+      ...(parameters.length > 0 && {
+        components: [
+          {
+            type: 'body',
+            // Meta refuses a parameter with new lines, tabs or more than 4 spaces in a row.
+            parameters: parameters.map((text) => ({ type: 'text', text: text.replace(/\s+/g, ' ').trim() || '—' })),
+          },
+        ],
+      }),
     },
   };
 }

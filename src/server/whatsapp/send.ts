@@ -20,6 +20,7 @@ import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type Actor, recordActivity } from '../team/activity.ts';
+import { holdFirstReply, takeAllowance } from './allowance.ts';
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
@@ -249,6 +250,7 @@ interface ClaimedMessage {
   raw: { parameters?: string[] };
   attempts: number;
   automated: boolean;
+  allowance_day: string | null;
   cut_short: boolean;
   phone: string;
   wa_id: string | null;
@@ -322,7 +324,7 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
      UPDATE whatsapp_messages m SET claimed_at = now(), attempts = m.attempts + 1
      FROM previous p, contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE m.id = p.id AND c.id = m.contact_id
-     RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated,
+     RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated, m.allowance_day,
                p.claimed_at IS NOT NULL AS cut_short, c.phone, w.wa_id, w.opted_out_at IS NOT NULL AS opted_out`,
     [messageId, config.notifications.lockTimeoutSeconds],
   );
@@ -346,6 +348,15 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   if (message.kind === 'template' && message.opted_out) {
     await fail(db, message.id, null, REFUSALS.opted_out);
     return 'failed';
+  }
+  // An automatic first reply takes one of the day's allowance, once; over it, an adviser writes instead.
+  if (
+    message.automated &&
+    message.allowance_day === null &&
+    !(await takeAllowance(db, message.id, whatsapp.firstReplyDailyLimit))
+  ) {
+    await holdFirstReply(db, message.id, config);
+    return 'held';
   }
   const request = requestOf(message);
   const result = await postMessage(whatsapp, request);

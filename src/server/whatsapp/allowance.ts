@@ -1,0 +1,103 @@
+import { site } from '../../data/site.ts';
+import { publicSiteUrl, type ServerConfig } from '../config.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
+import { queueAccountEmail } from '../team/account-mail.ts';
+
+/**
+ * The day's allowance of automatic first replies (issue #38, decision 0049):
+ * WHATSAPP_FIRST_REPLY_DAILY_LIMIT for the whole site, per day of Mérida,
+ * kept where messages are sent (the queue's send job), never in a lead's
+ * statement. A first reply takes one when its send first runs; over the
+ * limit it is held for an adviser, and the day's first one held tells the
+ * administrators by e-mail.
+ */
+
+/** Today in Mérida, in SQL (the day of the allowance). */
+const MERIDA_TODAY = `(now() AT TIME ZONE 'America/Merida')::date`;
+
+/** What a held first reply says on the message, in the conversation. */
+export const HELD_REASON =
+  'No se envió: hoy ya se enviaron todas las respuestas automáticas permitidas (límite diario). Escríbele tú desde aquí con una plantilla.';
+
+/**
+ * Takes one of today's allowance for `messageId`, once: counted and checked
+ * in one statement (the day's row is locked by the increment, so two sends at
+ * once never both take the last one). False: today's allowance is spent.
+ */
+export async function takeAllowance(db: Queryable, messageId: string, limit: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH slot AS (
+       INSERT INTO whatsapp_first_reply_days AS d (day, sent) VALUES (${MERIDA_TODAY}, 1)
+       ON CONFLICT (day) DO UPDATE SET sent = d.sent + 1 WHERE d.sent < $2
+       RETURNING day)
+     UPDATE whatsapp_messages m SET allowance_day = slot.day FROM slot WHERE m.id = $1 RETURNING m.id`,
+    [messageId, limit],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * A first reply over today's limit: `held` (never sent; the conversation
+ * shows why, and the contact's history says an adviser writes instead). The
+ * day's first one held queues the administrators' e-mail, in the same
+ * transaction: once a day, never lost.
+ */
+export async function holdFirstReply(db: Database, messageId: string, config: ServerConfig): Promise<void> {
+  const alerted = await db.transaction(async (tx) => {
+    const held = await tx.query<{ contact_id: string }>(
+      `UPDATE whatsapp_messages SET status = 'held', status_at = now(), error_reason = $2, claimed_at = NULL
+       WHERE id = $1 AND status = 'sending' RETURNING contact_id`,
+      [messageId, HELD_REASON],
+    );
+    const contactId = held.rows[0]?.contact_id;
+    if (!contactId) return false;
+    await tx.query(
+      `UPDATE contact_events SET kind = 'whatsapp_held' WHERE id = (
+         SELECT id FROM contact_events
+         WHERE contact_id = $1 AND kind = 'whatsapp_template' AND actor_id IS NULL AND actor_name IS NULL
+         ORDER BY created_at, id LIMIT 1)`,
+      [contactId],
+    );
+    const day = await tx.query<{ sent: number }>(
+      `UPDATE whatsapp_first_reply_days SET alerted_at = now()
+       WHERE day = ${MERIDA_TODAY} AND alerted_at IS NULL RETURNING sent`,
+    );
+    const sent = day.rows[0]?.sent;
+    if (sent === undefined) return false;
+    await alertAdministrators(tx, sent, config);
+    return true;
+  });
+  logJson('warn', { event: 'whatsapp_first_reply_held', message: messageId, alerted });
+}
+
+/** The e-mail to every active administrator (NOTIFY_EMAIL_TO when there is none), queued as an account e-mail. */
+async function alertAdministrators(tx: Queryable, sent: number, config: ServerConfig): Promise<void> {
+  const email = config.notifications.email;
+  if (!email) return;
+  const { rows } = await tx.query<{ email: string }>(
+    `SELECT DISTINCT u.email FROM users u JOIN user_roles r ON r.user_id = u.id
+     WHERE r.role = 'admin' AND u.deactivated_at IS NULL ORDER BY u.email`,
+  );
+  const recipients = rows.length > 0 ? rows.map((row) => row.email) : email.to;
+  const link = `${publicSiteUrl(config)}/admin`;
+  const text = [
+    `Hoy el sitio ya envió ${sent} respuestas automáticas por WhatsApp, el límite diario (WHATSAPP_FIRST_REPLY_DAILY_LIMIT).`,
+    '',
+    'Los prospectos nuevos que lleguen hasta la medianoche (hora de Mérida) no reciben la respuesta automática: en su conversación aparece «Retenida: escríbele tú» y un asesor debe escribirles desde el panel con una plantilla. Sus solicitudes se guardan y avisan como siempre.',
+    '',
+    'Si hoy no esperaban tantas solicitudes, revisen que no sea un abuso del formulario. Mañana el límite empieza de nuevo.',
+    '',
+    `Abrir el panel: ${link}`,
+  ].join('\n');
+  const expiresAt = new Date(Date.now() + 24 * 3_600_000).toISOString();
+  for (const to of recipients) {
+    await queueAccountEmail(tx, {
+      to,
+      subject: `Límite diario de respuestas automáticas por WhatsApp alcanzado · ${site.brand.name}`,
+      text,
+      link,
+      expiresAt,
+    });
+  }
+}

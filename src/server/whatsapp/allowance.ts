@@ -68,7 +68,12 @@ export async function holdFirstReply(db: Database, messageId: string, config: Se
     await alertAdministrators(tx, sent, config);
     return true;
   });
-  logJson('warn', { event: 'whatsapp_first_reply_held', message: messageId, alerted });
+  // Once a day in the log too (each held reply shows in its conversation).
+  if (alerted)
+    logJson('warn', {
+      event: 'whatsapp_first_reply_limit_reached',
+      limit: config.whatsapp?.firstReplyDailyLimit ?? null,
+    });
 }
 
 /** The e-mail to every active administrator (NOTIFY_EMAIL_TO when there is none), queued as an account e-mail. */

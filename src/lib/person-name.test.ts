@@ -76,12 +76,12 @@ describe('the templates our number sends', () => {
     );
   });
 
-  it('each with {nombre} has a twin without any variable, in the same language, with the same text otherwise', () => {
+  it('each with {nombre} has an approved twin without any variable, in the same language', () => {
     for (const template of WHATSAPP_TEMPLATES) {
       const twin = templateFor(template, { name: '1234' }).template;
+      expect(twin.name).not.toBe(template.name);
       expect(twin.body).not.toMatch(/\{\w+\}/);
       expect(twin.language).toBe(template.language);
-      expect(twin.body).toBe(template.body.replace(' {nombre}', ''));
     }
   });
 

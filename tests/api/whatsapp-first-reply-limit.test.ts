@@ -134,7 +134,8 @@ describe('the automatic first reply', () => {
     expect(alert.to).toMatchObject({ text: 'direccion@ceiba.mx' });
     expect(alert.text).toContain(`ya envió ${LIMIT} respuestas automáticas`);
     await eventually(
-      () => countRows('graphile_worker.jobs', `task_identifier = 'send_account_email'`),
+      () =>
+        countRows('graphile_worker.jobs', `task_identifier IN ('whatsapp_first_reply_limit', 'send_account_email')`),
       (count) => count === 0,
       'the account e-mails sent',
     );

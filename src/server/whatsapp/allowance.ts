@@ -1,8 +1,7 @@
-import { site } from '../../data/site.ts';
-import { publicSiteUrl, type ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { queueAccountEmail } from '../team/account-mail.ts';
+import { LIMIT_ALERT_TASK } from './queue.ts';
 
 /**
  * The day's allowance of automatic first replies (issue #38, decision 0049):
@@ -40,8 +39,8 @@ export async function takeAllowance(db: Queryable, messageId: string, limit: num
 /**
  * A first reply over today's limit: `held` (never sent; the conversation
  * shows why, and the contact's history says an adviser writes instead). The
- * day's first one held queues the administrators' e-mail, in the same
- * transaction: once a day, never lost.
+ * day's first one held queues the job that e-mails the administrators
+ * (limit-alert.ts), in the same transaction: once a day, never lost.
  */
 export async function holdFirstReply(db: Database, messageId: string, config: ServerConfig): Promise<void> {
   const alerted = await db.transaction(async (tx) => {
@@ -59,13 +58,16 @@ export async function holdFirstReply(db: Database, messageId: string, config: Se
          ORDER BY created_at, id LIMIT 1)`,
       [contactId],
     );
-    const day = await tx.query<{ sent: number }>(
+    const day = await tx.query<{ day: string; sent: number }>(
       `UPDATE whatsapp_first_reply_days SET alerted_at = now()
-       WHERE day = ${MERIDA_TODAY} AND alerted_at IS NULL RETURNING sent`,
+       WHERE day = ${MERIDA_TODAY} AND alerted_at IS NULL RETURNING day::text, sent`,
     );
-    const sent = day.rows[0]?.sent;
-    if (sent === undefined) return false;
-    await alertAdministrators(tx, sent, config);
+    const reached = day.rows[0];
+    if (!reached) return false;
+    await tx.query(
+      `SELECT graphile_worker.add_job($1, json_build_object('day', $2::text, 'sent', $3::int), job_key => 'wa-limit:' || $2)`,
+      [LIMIT_ALERT_TASK, reached.day, reached.sent],
+    );
     return true;
   });
   // Once a day in the log too (each held reply shows in its conversation).
@@ -74,35 +76,4 @@ export async function holdFirstReply(db: Database, messageId: string, config: Se
       event: 'whatsapp_first_reply_limit_reached',
       limit: config.whatsapp?.firstReplyDailyLimit ?? null,
     });
-}
-
-/** The e-mail to every active administrator (NOTIFY_EMAIL_TO when there is none), queued as an account e-mail. */
-async function alertAdministrators(tx: Queryable, sent: number, config: ServerConfig): Promise<void> {
-  const email = config.notifications.email;
-  if (!email) return;
-  const { rows } = await tx.query<{ email: string }>(
-    `SELECT DISTINCT u.email FROM users u JOIN user_roles r ON r.user_id = u.id
-     WHERE r.role = 'admin' AND u.deactivated_at IS NULL ORDER BY u.email`,
-  );
-  const recipients = rows.length > 0 ? rows.map((row) => row.email) : email.to;
-  const link = `${publicSiteUrl(config)}/admin`;
-  const text = [
-    `Hoy el sitio ya envió ${sent} respuestas automáticas por WhatsApp, el límite diario (WHATSAPP_FIRST_REPLY_DAILY_LIMIT).`,
-    '',
-    'Los prospectos nuevos que lleguen hasta la medianoche (hora de Mérida) no reciben la respuesta automática: en su conversación aparece «Retenida: escríbele tú» y un asesor debe escribirles desde el panel con una plantilla. Sus solicitudes se guardan y avisan como siempre.',
-    '',
-    'Si hoy no esperaban tantas solicitudes, revisen que no sea un abuso del formulario. Mañana el límite empieza de nuevo.',
-    '',
-    `Abrir el panel: ${link}`,
-  ].join('\n');
-  const expiresAt = new Date(Date.now() + 24 * 3_600_000).toISOString();
-  for (const to of recipients) {
-    await queueAccountEmail(tx, {
-      to,
-      subject: `Límite diario de respuestas automáticas por WhatsApp alcanzado · ${site.brand.name}`,
-      text,
-      link,
-      expiresAt,
-    });
-  }
 }

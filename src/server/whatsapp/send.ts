@@ -250,7 +250,7 @@ interface ClaimedMessage {
   raw: { parameters?: string[] };
   attempts: number;
   automated: boolean;
-  allowance_day: string | null;
+  allowance_day: Date | null;
   cut_short: boolean;
   phone: string;
   wa_id: string | null;

@@ -1,6 +1,7 @@
 import { site } from '../../data/site.ts';
 import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
+import { nameOrPhone } from '../../lib/person-name.ts';
 import type { EmailContent } from './channels/email.ts';
 import type { LeadMessage } from './message.ts';
 import type { DailySummary } from './summary.ts';
@@ -175,8 +176,8 @@ export interface ReminderMessage {
   to: string;
 }
 
-export const reminderTitle = (reminder: Pick<ReminderMessage, 'contactName'>): string =>
-  `Toca contactar a ${reminder.contactName}`;
+export const reminderTitle = (reminder: Pick<ReminderMessage, 'contactName' | 'phone'>): string =>
+  `Toca contactar a ${nameOrPhone(reminder.contactName, reminder.phone)}`;
 
 /** The e-mail to the member who follows the contact (or the administrators, when nobody does). */
 export function reminderEmail(deliveryId: string, reminder: ReminderMessage): EmailContent {
@@ -217,6 +218,7 @@ function panelLinkEmail(
 /** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
 export interface InboundMessageNotice {
   contactName: string;
+  phone: string;
   /** The first line of their latest message (plain text). */
   preview: string;
   /** Their messages not read yet. */
@@ -226,7 +228,7 @@ export interface InboundMessageNotice {
 }
 
 export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNotice): EmailContent {
-  const title = `${notice.contactName} te escribió por WhatsApp`;
+  const title = `${nameOrPhone(notice.contactName, notice.phone)} te escribió por WhatsApp`;
   const rows = [
     { label: 'Mensaje', value: notice.preview },
     { label: 'Sin leer', value: String(notice.unread) },

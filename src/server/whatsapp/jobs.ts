@@ -2,8 +2,9 @@ import type { TaskList } from 'graphile-worker';
 import type { ServerConfig } from '../config.ts';
 import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
 import { processEvent } from './inbound.ts';
+import { alertAdministrators } from './limit-alert.ts';
 import { notifyInbound } from './notify.ts';
-import { PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
+import { LIMIT_ALERT_TASK, PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
 import { sendMessage } from './send.ts';
 import { acknowledging } from './webhook.ts';
 
@@ -72,6 +73,9 @@ export function conversationTasks(config: ServerConfig): TaskList {
     async [SEND_MESSAGE_TASK](payload) {
       const { messageId } = payload as { messageId: string };
       await withDatabase((db) => sendMessage(db, messageId, config), config);
+    },
+    async [LIMIT_ALERT_TASK](payload) {
+      await withDatabase((db) => alertAdministrators(db, payload, config), config);
     },
   };
 }

@@ -90,8 +90,14 @@ export async function inboundMessageNotice(
   recipientId: string,
   site: string,
 ): Promise<InboundMessageNotice | null> {
-  const { rows } = await db.query<{ name: string; preview: string | null; unread: number | null; email: string }>(
-    `SELECT c.name, w.last_preview AS preview, w.unread_count AS unread, u.email
+  const { rows } = await db.query<{
+    name: string;
+    phone: string;
+    preview: string | null;
+    unread: number | null;
+    email: string;
+  }>(
+    `SELECT c.name, c.phone, w.last_preview AS preview, w.unread_count AS unread, u.email
      FROM contacts c JOIN users u ON u.id = $2 LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE c.id = $1`,
     [contactId, recipientId],
@@ -100,6 +106,7 @@ export async function inboundMessageNotice(
   if (!row) return null;
   return {
     contactName: row.name,
+    phone: row.phone,
     preview: row.preview ?? '',
     unread: row.unread ?? 0,
     url: `${site}/admin/prospecto?id=${contactId}`,

@@ -1,6 +1,5 @@
 import CMS from 'decap-cms-app';
 import { currentBackend } from 'decap-cms-core/dist/esm/backend';
-import { es } from 'decap-cms-locales';
 import gallery from '../data/gallery.json';
 import landing from '../data/landing.json';
 import models from '../data/models.json';
@@ -9,7 +8,9 @@ import { DATA_FILES, type DataFileName, type LegalText } from '../data/rules.ts'
 import sellingPoints from '../data/selling-points.json';
 import site from '../data/site.json';
 import steps from '../data/steps.json';
-import { type EditorSettings, editorConfig, editorForms } from './config.ts';
+import { DATA_FORMAT, type EditorSettings, editorConfig, editorForms } from './config.ts';
+import { keepLayout } from './json-layout.ts';
+import { EDITOR_PHRASES } from './locale.ts';
 import { registerPreviews } from './preview.tsx';
 import {
   type Content,
@@ -55,11 +56,23 @@ let known: Content = {
   legal: EDITOR_LEGAL_TEXTS,
 };
 
+/** The files' texts as last read from the repository, and the one of the file being saved. */
+const texts = new Map<string, string>();
+let savingText: string | undefined;
+
 /** A file as the repository holds it now, through the editor's own backend (GitHub or the local proxy). */
 async function readFromRepository(path: string): Promise<string> {
   const backend = currentBackend(config) as { implementation: { getEntry(path: string): Promise<{ data: string }> } };
-  return (await backend.implementation.getEntry(path)).data;
+  const { data } = await backend.implementation.getEntry(path);
+  texts.set(path, data);
+  return data;
 }
+
+// A data file is saved into its own text (read just before, by the check below): one price, one line of the diff.
+CMS.registerCustomFormat(DATA_FORMAT, 'json', {
+  fromFile: (content: string) => JSON.parse(content),
+  toFile: (data: unknown) => keepLayout(savingText, data),
+});
 
 /** The legal pages' titles, for naming them in a message. */
 const titleOf = (page: LegalText) => /^title:\s*"?(.*?)"?\s*$/m.exec(page.text)?.[1] ?? page.file;
@@ -81,8 +94,10 @@ CMS.registerEventListener({
   name: 'preSave',
   handler: async ({ entry }: { entry: SavedEntry }) => {
     const target = targetOf(entry);
+    savingText = undefined;
     if (!target) return undefined;
     const content = await readContent(readFromRepository, known);
+    if ('name' in target) savingText = texts.get(DATA_FILES[target.name]);
     // What the previews fill the catalogue's tokens from, too.
     known = content;
     const data = entry.get('data').toJS();
@@ -153,24 +168,7 @@ function showRefusal(message: string | undefined): void {
   document.body.append(panel);
 }
 
-// decap-cms's Spanish, with what it leaves in English, and a field's error as the build says it.
-const phrases = es as unknown as { editor: Record<string, Record<string, unknown>> };
-CMS.registerLocale('es', {
-  ...phrases,
-  editor: {
-    ...phrases.editor,
-    editorControlPane: {
-      ...phrases.editor.editorControlPane,
-      widget: {
-        ...(phrases.editor.editorControlPane?.widget as object),
-        regexPattern: '%{fieldLabel}: %{pattern}',
-      },
-    },
-    editorWidgets: {
-      ...phrases.editor.editorWidgets,
-      list: { add: 'Agregar %{item}', addType: 'Agregar %{item}' },
-    },
-  },
-} as never);
+// decap-cms's interface in Mexican Spanish, none of it left in English (locale.ts).
+CMS.registerLocale('es', EDITOR_PHRASES as never);
 registerPreviews(CMS, () => known);
 CMS.init({ config: config as never });

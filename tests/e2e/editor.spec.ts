@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { E2E_PORT } from './playwright.config.ts';
 
 /**
  * Marketing's journey in the content editor (issue #28, decision 0038), in its
@@ -16,10 +15,10 @@ import { E2E_PORT } from './playwright.config.ts';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const EDITOR_PORT = E2E_PORT + 171;
-
 let copy: string;
 let editor: ChildProcess;
+/** The editor's address, on the free port it took. */
+let editorUrl: string;
 
 /** The editor is for a computer: the story runs once, in 'desktop' (its own editor and copy). */
 const desktop = (info: TestInfo) => info.project.name === 'desktop';
@@ -32,12 +31,15 @@ test.beforeAll(async ({ browserName: _ }, info) => {
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   editor = spawn(process.execPath, ['scripts/editor.ts'], {
     cwd: ROOT,
-    env: { ...process.env, EDITOR_PORT: String(EDITOR_PORT), EDITOR_ROOT: copy },
+    env: { ...process.env, EDITOR_PORT: '0', EDITOR_ROOT: copy },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
+  editorUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
     editor.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Editor de contenido:')) resolve();
+      output += chunk;
+      const match = /Editor de contenido: (http:\/\/\S+\/editor)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
     });
     editor.on('exit', (code) => reject(new Error(`npm run editor terminó (${code})`)));
   });
@@ -84,7 +86,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
 }, info) => {
   test.skip(!desktop(info), 'the editor is for a computer');
   test.setTimeout(360_000);
-  await page.goto(`http://127.0.0.1:${EDITOR_PORT}/editor`);
+  await page.goto(editorUrl);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await page.getByRole('link', { name: 'Modelos y precios' }).click();
 
@@ -149,9 +151,9 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await publish();
   // The refusal: a list, one line per problem, where the form shows it, in the build's words. decap-cms's toast
   // says it in one line of text; a panel keeps it on screen until it is closed or a save passes.
-  await expect(
-    page.locator('.Toastify__toast', { hasText: 'No se ha podido guardar la entrada: hay 1 cosa' }),
-  ).toHaveCount(1);
+  await expect(page.locator('.Toastify__toast', { hasText: 'No se pudo guardar la entrada: hay 1 cosa' })).toHaveCount(
+    1,
+  );
   const refusal = page.getByRole('alert').filter({ hasText: 'No se guardó' });
   await expect(refusal).toContainText(
     '• «Modelos y precios», modelo "casa-ceiba" (núm. 6), «Características (de 3 a 6)», elemento 3: dice "4 a 6 semanas", pero el tiempo de entrega de este modelo (delivery) es "6-8 semanas".',

@@ -200,7 +200,7 @@ const MEXICAN: Phrases = {
       onFailToPersist: 'No se pudo guardar la entrada: %{details}',
       onFailToDelete: 'No se pudo borrar la entrada: %{details}',
       onFailToUpdateStatus: 'No se pudo cambiar el estado: %{details}',
-      missingRequiredField: 'Hay un campo vacío o con un error. Llénalo o corrígelo antes de guardar.',
+      missingRequiredField: 'Falta un campo obligatorio: llénalo antes de guardar.',
       onFailToPublishEntry: 'No se pudo publicar: %{details}',
       onFailToUnpublishEntry: 'No se pudo retirar la entrada: %{details}',
       entryUpdated: 'Se cambió el estado de la entrada',

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
 
@@ -99,6 +100,25 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await preview.locator('[data-preview-model="meridian"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath(info, 'editor-precio.png') });
 
+  // Every control of the form has a Spanish name (decap leaves its list items' buttons and handles nameless).
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .disableRules(['region']) // decap-cms's markup has no landmarks (decision 0051)
+    .analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`)).toEqual([]);
+  await expect(meridian.getByRole('button', { name: 'Quitar «Meridian»' })).toBeVisible();
+  await expect(page.getByText(/Expand|Copy Name|Toggle preview/)).toHaveCount(0);
+
+  // One price changed is one line of the file's diff: its key order and layout stay (decision 0051).
+  const modelsFile = path.join(copy, 'src/data/models.json');
+  const before = readFileSync(modelsFile, 'utf8').split('\n');
+  await page.getByRole('button', { name: 'Publicar' }).click();
+  await page.getByText('Publicar ahora').click();
+  await expect(page.getByText('CAMBIOS GUARDADOS')).toBeVisible();
+  const after = readFileSync(modelsFile, 'utf8').split('\n');
+  expect(after).toHaveLength(before.length);
+  expect(after.filter((line, index) => line !== before[index])).toEqual(['      "priceFromMxn": 299000,']);
+
   // A sixth model, with a photo uploaded from the computer.
   await page.getByRole('button', { name: 'Agregar modelo' }).click();
   await page.locator('[class*="listControlItem"]').last().getByLabel('Nombre del modelo').fill('Casa Ceiba');
@@ -162,6 +182,15 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   // Its lines stay lines.
   await expect(refusal.locator('p')).toHaveCSS('white-space', 'pre-line');
   await page.screenshot({ path: screenshotPath(info, 'editor-error.png') });
+  // On a phone too, the refusal heads the form and covers none of its fields.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(refusal).toBeInViewport();
+  const box = await refusal.boundingBox();
+  const field = await added.getByLabel('Tiempo de entrega').boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(field?.y ?? 0);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: screenshotPath(info, 'editor-error-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await refusal.getByRole('button', { name: 'Entendido' }).click();
   await expect(refusal).toHaveCount(0);
   await features.last().clear();

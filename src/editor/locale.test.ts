@@ -33,6 +33,6 @@ describe("the editor's interface language", () => {
       /rellen|relléne|guárdel|compruebe|infórmenos|copie|arrastre|\bestá seguro|\btiene cambios|actualice|añadir|ordenador|\bvale\b|no se ha podido/i;
     const found = [...spanish].filter(([, text]) => peninsular.test(text));
     expect(found).toEqual([]);
-    expect(spanish.get('ui.toast.missingRequiredField')).toContain('Llénalo');
+    expect(spanish.get('ui.toast.missingRequiredField')).toBe('Falta un campo obligatorio: llénalo antes de guardar.');
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fromJS } from 'immutable';
+import { fromJS, type Map as ImmutableMap } from 'immutable';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../data/content-check.ts';
 import { DATA_FILES } from '../data/rules.ts';
@@ -8,9 +8,11 @@ import { keepLayout } from './json-layout.ts';
 
 const file = (name: keyof typeof DATA_FILES) => readFileSync(path.join(PROJECT_ROOT, DATA_FILES[name]), 'utf8');
 
-/** The data as decap-cms hands it to a format's toFile: through its Immutable copy, then back. */
-function asDecapHolds(text: string, change: (data: ReturnType<typeof fromJS>) => ReturnType<typeof fromJS>): unknown {
-  return (change(fromJS(JSON.parse(text))) as { toJS(): unknown }).toJS();
+type Held = ImmutableMap<string, unknown>;
+
+/** The data as decap-cms hands it to a format's toFile: through its Immutable copy (decap-cms-core's own), then back. */
+function asDecapHolds(text: string, change: (data: Held) => Held): unknown {
+  return change(fromJS(JSON.parse(text)) as Held).toJS();
 }
 
 /** The lines of `after` that are not the same line of `before` (a diff's changed lines, for a same-length file). */

@@ -27,10 +27,11 @@ const outDir = mkdtempSync(path.join(os.tmpdir(), 'casas-editor-'));
 
 type Next = (error?: unknown) => void;
 type Handler = (request: IncomingMessage & { body?: unknown }, response: ServerResponse, next: Next) => void;
+type ErrorHandler = (error: unknown, request: IncomingMessage, response: ServerResponse, next: Next) => void;
 interface ExpressApp {
   (request: IncomingMessage, response: ServerResponse): void;
   disable(setting: string): void;
-  use(...handlers: Handler[]): void;
+  use(...handlers: (Handler | ErrorHandler)[]): void;
   post(path: string, ...handlers: Handler[]): void;
 }
 
@@ -55,10 +56,12 @@ const refuse = (response: ServerResponse, status: number, error: string) =>
 const app = express();
 app.disable('x-powered-by');
 // Before anything of decap-server's (its CORS answers any localhost origin): the editor's page, or nobody.
+const preparing = 'El editor se está preparando; vuelve a intentarlo en unos segundos.';
 app.use((request, response, next) => {
+  if (!origin) return refuse(response, 503, preparing);
   const problem = requestOriginProblem(origin, request.headers, request.method ?? 'GET');
   if (problem) refuse(response, 403, problem);
-  else if (!ready) refuse(response, 503, 'El editor se está preparando; vuelve a intentarlo en unos segundos.');
+  else if (!ready) refuse(response, 503, preparing);
   else next();
 });
 // An upload's image is at most 1.5 MB (base64: 2 MB); a data file is far less.
@@ -89,6 +92,12 @@ app.use((request, response) => {
   });
   response.end(readFileSync(path.join(outDir, target.file)));
 });
+
+// A body that is not JSON, or too big: a short Spanish answer, not express's page with a stack trace
+// (express knows an error handler by its four parameters).
+const unreadable: ErrorHandler = (_error, _request, response, _next) =>
+  refuse(response, 400, 'El editor mandó una petición que no se entiende.');
+app.use(unreadable);
 
 const server = createServer(app);
 function stop() {

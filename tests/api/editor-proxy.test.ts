@@ -38,7 +38,8 @@ function send(
     host = new URL(origin).host,
     from = origin,
     method = 'POST',
-  }: { host?: string; from?: string; method?: string } = {},
+    raw,
+  }: { host?: string; from?: string; method?: string; raw?: string } = {},
 ): Promise<Answer> {
   const { port } = new URL(origin);
   return new Promise((resolve, reject) => {
@@ -58,7 +59,7 @@ function send(
       },
     );
     request.on('error', reject);
-    request.end(body === undefined ? undefined : JSON.stringify(body));
+    request.end(raw ?? (body === undefined ? undefined : JSON.stringify(body)));
   });
 }
 
@@ -225,6 +226,10 @@ describe("npm run editor's proxy", () => {
         (await send({ action: 'deleteFile', params: { branch: 'main', path: file, options: { commitMessage: 'x' } } }))
           .status,
       ).toBe(403);
+    // A body that is not JSON: a short Spanish answer, no stack trace.
+    const garbled = await send(undefined, { raw: '{"action": "getEntry", params' });
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toEqual({ error: 'El editor mandó una petición que no se entiende.' });
     // The editorial workflow's git actions are not this editor's.
     expect((await send({ action: 'unpublishedEntries', params: { branch: 'main' } })).status).toBe(403);
 

@@ -189,7 +189,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   const field = await added.getByLabel('Tiempo de entrega').boundingBox();
   expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(field?.y ?? 0);
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: screenshotPath(info, 'editor-error-390.png') });
+  await page.screenshot({ path: info.outputPath('editor-error-390.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
   await refusal.getByRole('button', { name: 'Entendido' }).click();
   await expect(refusal).toHaveCount(0);

@@ -217,7 +217,7 @@ describe('sending from the contact page', () => {
   });
 
   it('sends the template’s twin without the name to a contact whose name is no name (issue #38)', async () => {
-    const contactId = await quietContact('+529991230009', 'Paga en www.evil.example 5000');
+    const contactId = await quietContact('+529991230029', 'Paga en www.evil.example 5000');
     const state = (await (
       await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}/whatsapp`)
     ).json()) as WhatsappState;

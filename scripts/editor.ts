@@ -1,38 +1,46 @@
 /**
  * `npm run editor`: the content editor on this machine, offline, over this
- * checkout's files (decision 0038). Builds /editor with the local mode on,
- * starts decap-cms's proxy (decap-server, which reads and writes src/data and
- * src/assets) and serves the editor at http://127.0.0.1:4400/editor. Saving
+ * checkout's files (decisions 0038, 0051). Serves /editor, built with the
+ * local mode on, at http://127.0.0.1:4400/editor, and answers its proxy's
+ * requests (decap-server's file-system middleware, run here) at /api/v1 of
+ * the same origin: only that page may use it (exact Host and Origin), and it
+ * reads and writes only the content (src/editor/local-proxy.ts). Saving
  * writes the files; `npm run dev` shows the pages with them, and a commit
- * publishes them. Ctrl+C stops both.
+ * publishes them. Ctrl+C stops it.
  *
- * EDITOR_PORT (4400; the proxy takes the next port) and EDITOR_ROOT (this
+ * EDITOR_PORT (4400; 0 takes a free one, printed) and EDITOR_ROOT (this
  * checkout) change where; the browser story points EDITOR_ROOT at a copy.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
 import { buildEditor } from '../src/editor/build.ts';
-import { LOCAL_HEADER_RULES, staticHeadersFor } from '../src/server/http/headers.ts';
+import { contentProblem, editorOrigin, requestOriginProblem } from '../src/editor/local-proxy.ts';
+import { EDITOR_LOCAL_CSP, staticHeadersFor } from '../src/server/http/headers.ts';
 
-const port = Number(process.env.EDITOR_PORT ?? 4400);
-const proxyPort = port + 1;
 const root = path.resolve(process.env.EDITOR_ROOT ?? PROJECT_ROOT);
 const outDir = mkdtempSync(path.join(os.tmpdir(), 'casas-editor-'));
 
-await buildEditor(outDir, { branch: 'main', localProxy: `http://127.0.0.1:${proxyPort}/api/v1` });
+type Next = (error?: unknown) => void;
+type Handler = (request: IncomingMessage & { body?: unknown }, response: ServerResponse, next: Next) => void;
+type ErrorHandler = (error: unknown, request: IncomingMessage, response: ServerResponse, next: Next) => void;
+interface ExpressApp {
+  (request: IncomingMessage, response: ServerResponse): void;
+  disable(setting: string): void;
+  use(...handlers: (Handler | ErrorHandler)[]): void;
+  post(path: string, ...handlers: Handler[]): void;
+}
 
-const proxyScript = createRequire(import.meta.url).resolve('decap-server/dist/index.js');
-const proxy = spawn(process.execPath, [proxyScript], {
-  cwd: root,
-  env: { ...process.env, PORT: String(proxyPort), BIND_HOST: '127.0.0.1', GIT_REPO_DIRECTORY: root, MODE: 'fs' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
+/** decap-server's own express (its dependency), and its file-system middleware without its command line. */
+const decapRequire = createRequire(createRequire(import.meta.url).resolve('decap-server'));
+const express = decapRequire('express') as { (): ExpressApp; json(options: { limit: string }): Handler };
+const { registerLocalFs } = decapRequire('./middlewares.js') as {
+  registerLocalFs(app: ExpressApp, options: { logLevel?: string }): Promise<void>;
+};
 
 const FILES: Record<string, { file: string; type: string }> = {
   '/editor': { file: 'editor.html', type: 'text/html; charset=utf-8' },
@@ -40,63 +48,69 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/editor/preview.css': { file: 'editor/preview.css', type: 'text/css; charset=utf-8' },
 };
 
-const server = createServer((request, response) => {
-  const { pathname } = new URL(request.url ?? '/', 'http://127.0.0.1');
+let origin = '';
+let ready = false;
+const refuse = (response: ServerResponse, status: number, error: string) =>
+  response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' }).end(JSON.stringify({ error }));
+
+const app = express();
+app.disable('x-powered-by');
+// Before anything of decap-server's (its CORS answers any localhost origin): the editor's page, or nobody.
+const preparing = 'El editor se está preparando; vuelve a intentarlo en unos segundos.';
+app.use((request, response, next) => {
+  if (!origin) return refuse(response, 503, preparing);
+  const problem = requestOriginProblem(origin, request.headers, request.method ?? 'GET');
+  if (problem) refuse(response, 403, problem);
+  else if (!ready) refuse(response, 503, preparing);
+  else next();
+});
+// An upload's image is at most 1.5 MB (base64: 2 MB); a data file is far less.
+app.post('/api/v1', express.json({ limit: '4mb' }), (request, response, next) => {
+  const problem = contentProblem(root, request.body);
+  if (problem) refuse(response, 403, problem);
+  else next();
+});
+process.env.GIT_REPO_DIRECTORY = root;
+await registerLocalFs(app, { logLevel: process.env.EDITOR_LOG_LEVEL ?? 'warn' });
+app.use((request, response) => {
+  const { pathname } = new URL(request.url ?? '/', origin);
   if (pathname === '/' || pathname === '/editor/') {
     response.writeHead(302, { Location: '/editor' }).end();
     return;
   }
   const target = FILES[pathname];
-  if (!target) {
+  if (!target || request.method !== 'GET') {
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('No existe.');
     return;
   }
-  // The local mode's policy: the deployed one and this proxy on 127.0.0.1.
-  response.writeHead(200, { ...staticHeadersFor(pathname, LOCAL_HEADER_RULES), 'Content-Type': target.type });
+  response.writeHead(200, {
+    ...staticHeadersFor(pathname),
+    'Content-Security-Policy': EDITOR_LOCAL_CSP,
+    // No sign-in pop-up here (the deployed editor's reason for same-origin-allow-popups).
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Content-Type': target.type,
+  });
   response.end(readFileSync(path.join(outDir, target.file)));
 });
-/** Stops both, and exits once the proxy has (its port is free for the next `npm run editor`). */
+
+// A body that is not JSON, or too big: a short Spanish answer, not express's page with a stack trace
+// (express knows an error handler by its four parameters).
+const unreadable: ErrorHandler = (_error, _request, response, _next) =>
+  refuse(response, 400, 'El editor mandó una petición que no se entiende.');
+app.use(unreadable);
+
+const server = createServer(app);
 function stop() {
   server.close();
+  server.closeAllConnections();
   rmSync(outDir, { recursive: true, force: true });
-  if (proxy.exitCode !== null || proxy.signalCode !== null) process.exit(0);
-  proxy.kill('SIGTERM');
 }
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-proxy.on('exit', (code) => {
-  if (code) console.error(`El proxy del editor (decap-server) terminó con el código ${code}.`);
-  stop();
-});
 
-/** True once something accepts connections on 127.0.0.1:`target`. */
-const accepting = (target: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(target, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-
-/**
- * The editor looks for the proxy once, when it opens: it is announced (and
- * served) only when the proxy answers, or an editor opened too early would
- * not find it and ask for GitHub instead (seen in the browser story on a busy machine).
- */
-const PROXY_START_BOUND_MS = 120_000;
-const startedAt = Date.now();
-while (!(await accepting(proxyPort))) {
-  if (proxy.exitCode !== null) break; // its exit handler above says why and stops
-  if (Date.now() - startedAt > PROXY_START_BOUND_MS) {
-    console.error(`El proxy del editor (decap-server) no respondió en el puerto ${proxyPort}.`);
-    proxy.kill('SIGTERM');
-    process.exit(1);
-  }
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
-
-server.listen(port, '127.0.0.1', () => {
-  console.log(`Editor de contenido: http://127.0.0.1:${port}/editor (archivos de ${root}). Ctrl+C para salir.`);
-});
+// The page names its proxy by its address, so the port is taken first (a free one with EDITOR_PORT=0), then it is built.
+await new Promise<void>((resolve) => server.listen(Number(process.env.EDITOR_PORT ?? 4400), '127.0.0.1', resolve));
+origin = editorOrigin((server.address() as AddressInfo).port);
+await buildEditor(outDir, { branch: 'main', localProxy: `${origin}/api/v1` });
+ready = true;
+console.log(`Editor de contenido: ${origin}/editor (archivos de ${root}). Ctrl+C para salir.`);

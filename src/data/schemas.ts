@@ -212,12 +212,14 @@ const slug = () =>
     .describe('Identificador, en minúsculas y con guiones');
 const order = () =>
   z.number().int().positive().describe('Posición en la página; el número más bajo se muestra primero');
+/** The image files the site takes (and the only files the editor's local proxy writes beside the data). */
+export const IMAGE_FILE = /\.(svg|png|jpe?g|webp|avif)$/i;
 /** An image file, relative to src/data/ (the content check makes sure it exists). */
 const imagePath = () =>
   z
     .string()
     .regex(
-      /\.(svg|png|jpe?g|webp|avif)$/i,
+      IMAGE_FILE,
       'debe ser la ruta de un archivo .svg, .png, .jpg, .webp o .avif, por ejemplo "../assets/models/lumo.svg"',
     )
     .describe('Ruta de la imagen desde src/data/, por ejemplo "../assets/models/lumo.svg"');

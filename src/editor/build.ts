@@ -41,6 +41,7 @@ export function editorHtml(settings: EditorSettings): string {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <meta name="robots" content="noindex">
     <title>Editor de contenido</title>
+    <link rel="icon" href="data:,">
     <script id="editor-settings" type="application/json">${json}</script>
   </head>
   <body>

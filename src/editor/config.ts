@@ -35,6 +35,9 @@ export interface EditorSettings {
 
 /** Where uploaded images go, by data file: beside the ones already there. */
 const MEDIA: Partial<Record<DataFileName, string>> = { models: 'models', gallery: 'gallery' };
+/** The whole media library's folder (the editor's "Multimedia"), and each data file's folder of images in it. */
+export const MEDIA_ROOT = 'src/assets';
+export const MEDIA_FOLDERS = Object.values(MEDIA).map((folder) => `${MEDIA_ROOT}/${folder}`);
 
 const LIST_SCHEMAS = {
   models: modelSchema,
@@ -105,12 +108,18 @@ export function editorForms(
   return forms;
 }
 
+/**
+ * The data files' format: JSON, saved into the file's own text so its layout
+ * stays (main.tsx registers it with keepLayout, json-layout.ts).
+ */
+export const DATA_FORMAT = 'json-as-written';
+
 const file = (name: DataFileName) => ({
   name,
   label: LABELS[name],
   file: DATA_FILES[name],
   // Uploads go beside the file's other images; values stay relative to src/data ("../assets/models/lumo.svg").
-  ...(MEDIA[name] ? { media_folder: `/src/assets/${MEDIA[name]}`, public_folder: `../assets/${MEDIA[name]}` } : {}),
+  ...(MEDIA[name] ? { media_folder: `/${MEDIA_ROOT}/${MEDIA[name]}`, public_folder: `../assets/${MEDIA[name]}` } : {}),
   fields: fileFields(name),
 });
 
@@ -138,22 +147,24 @@ export function editorConfig(settings: EditorSettings) {
       : {}),
     ...(settings.siteUrl ? { site_url: settings.siteUrl, display_url: settings.siteUrl } : {}),
     // Images are written relative to src/data ("../assets/models/lumo.svg"): this maps them to the files.
-    media_folder: 'src/assets',
+    media_folder: MEDIA_ROOT,
     public_folder: '../assets',
     publish_mode: 'simple',
     collections: [
       {
         name: 'catalogo',
         label: 'Catálogo',
+        format: DATA_FORMAT,
         editor: { preview: true },
         files: [file('models'), file('gallery')],
       },
       {
         name: 'paginas',
         label: 'Páginas',
+        format: DATA_FORMAT,
         files: [file('landing'), file('pages'), file('sellingPoints'), file('steps')],
       },
-      { name: 'sitio', label: 'Datos del sitio', files: [file('site')] },
+      { name: 'sitio', label: 'Datos del sitio', format: DATA_FORMAT, files: [file('site')] },
       {
         name: 'legal',
         label: 'Páginas legales',

@@ -205,6 +205,7 @@ describe('the local server in production', () => {
       verifyToken: 'verificar-ceiba',
       mediaHosts: ['127.0.0.1:9999', 'lookaside.fbsbx.com'],
       firstReplyTemplate: null,
+      firstReplyDailyLimit: 50,
     });
     // Token and number serve the conversations without the notification channel's template and number.
     expect(config.notifications.whatsapp).toBeNull();
@@ -220,5 +221,14 @@ describe('the local server in production', () => {
     expect(
       parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }).whatsapp?.firstReplyTemplate,
     ).toBe('primer_contacto');
+    // The daily limit of automatic first replies (issue #38): a whole number from 1.
+    expect(
+      parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_DAILY_LIMIT: '12' }).whatsapp?.firstReplyDailyLimit,
+    ).toBe(12);
+    for (const wrong of ['0', '-3', '2.5', 'muchos']) {
+      expect(() => parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_DAILY_LIMIT: wrong }), wrong).toThrow(
+        'WHATSAPP_FIRST_REPLY_DAILY_LIMIT',
+      );
+    }
   });
 });

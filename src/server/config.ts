@@ -163,6 +163,8 @@ export const environmentSchema = z.object({
       .regex(/^[a-z0-9_]{1,512}$/, 'must be a template name (a-z, 0-9, _) listed in src/lib/whatsapp/templates.ts')
       .optional(),
   ),
+  // Automatic first replies sent per day (Mérida) for the whole site; the rest wait for an adviser (decision 0049).
+  WHATSAPP_FIRST_REPLY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(50),
   NOTIFY_RETRY_DELAYS: z
     .string()
     .default('60,300,1800,7200,43200')
@@ -279,6 +281,8 @@ export interface WhatsappConfig {
   mediaHosts: string[];
   /** The template sent at once to a new lead with a phone; null: no first reply. */
   firstReplyTemplate: string | null;
+  /** First replies sent per day (Mérida) for the whole site; the rest are held for an adviser. */
+  firstReplyDailyLimit: number;
 }
 
 /** The notification channels that are configured; an absent channel is off and enqueues nothing. */
@@ -426,6 +430,7 @@ function whatsappConfig(env: Environment): WhatsappConfig | null {
     verifyToken: env.WHATSAPP_VERIFY_TOKEN as string,
     mediaHosts: [...new Set([new URL(apiUrl).host.toLowerCase(), ...env.WHATSAPP_MEDIA_HOSTS])],
     firstReplyTemplate: env.WHATSAPP_FIRST_REPLY_TEMPLATE ?? null,
+    firstReplyDailyLimit: env.WHATSAPP_FIRST_REPLY_DAILY_LIMIT,
   };
 }
 

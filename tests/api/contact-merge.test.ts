@@ -235,4 +235,32 @@ describe('merging two contacts', () => {
     );
     expect(jobs.map((job) => [job.key, job.run_at.toISOString()])).toEqual([[`reminder:${kept.id}`, soon]]);
   });
+
+  it('the person still has one automatic first reply, ever: the kept contact’s next lead sends none', async () => {
+    const contacts: { id: string; phone: string }[] = [];
+    for (const name of ['Gina Pech', 'Gina P.']) {
+      const phone = `99${uniqueDigits()}`;
+      expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }))).status).toBe(201);
+      const [row] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+      contacts.push({ id: row?.id as string, phone });
+    }
+    const [kept, gone] = contacts as [{ id: string; phone: string }, { id: string; phone: string }];
+    const reply = JSON.stringify({ template: 'primer_contacto', body: 'Hola Gina, gracias por escribir a Ceiba.' });
+    // The absorbed contact got the automatic first reply (the lead path's own function); the kept one none.
+    const [first] = await sql<{ id: string | null }>('SELECT queue_first_reply($1, $2::jsonb) AS id', [gone.id, reply]);
+    expect(first?.id).toBeTruthy();
+    const { version, email } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as {
+      version: number;
+      email: string | null;
+    };
+    const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone.id, name: 'Gina Pech', phone: gone.phone, email, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+    // The kept contact's next lead: the lead path asks for a first reply again, and none is stored.
+    const [again] = await sql<{ id: string | null }>('SELECT queue_first_reply($1, $2::jsonb) AS id', [kept.id, reply]);
+    expect(again?.id).toBeNull();
+    expect(await countRows('whatsapp_messages', 'contact_id = $1 AND automated', [kept.id])).toBe(1);
+  });
 });

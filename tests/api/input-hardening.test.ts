@@ -175,6 +175,17 @@ describe('the client address', () => {
     expect((await send(`${long}0`)).status).toBe(201);
     expect((await send(`${long}1`)).status).toBe(429);
   });
+
+  it('an IPv6 client is counted by its /64 network, whichever of its addresses it writes from (issue #38)', async () => {
+    const proxied = await freshServer({ LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
+    const send = (forwardedFor: string) =>
+      postJson(`${proxied.url}/api/quick-quotes`, quickQuote(), { 'X-Forwarded-For': forwardedFor });
+    expect((await send('2001:db8:1:2::a')).status).toBe(201);
+    expect((await send('2001:db8:1:2:ffff:ffff:ffff:b')).status).toBe(201);
+    expect((await send('2001:0db8:0001:0002::c')).status).toBe(429);
+    // The next /64 is another client.
+    expect((await send('2001:db8:1:3::a')).status).toBe(201);
+  });
 });
 
 describe('the administrator pages', () => {

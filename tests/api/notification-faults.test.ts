@@ -133,7 +133,9 @@ describe('a receiver that is down', () => {
 describe('a worker killed in the middle of a batch', () => {
   it('nothing is lost; a notification is delivered twice only when the receiver had accepted it as the worker died', async () => {
     webhook.delay(300);
-    const env = webhookEnv({ NOTIFY_LOCK_TIMEOUT_SECONDS: '2', NOTIFY_RETRY_DELAYS: '1,1,1,1,1' });
+    // 10 s: the send deadline is half of it (5 s), which a 300 ms receiver meets even beside a second suite; with 2 s
+    // (a 1 s deadline) a busy machine timed sends out that the receiver had accepted, and they went twice.
+    const env = webhookEnv({ NOTIFY_LOCK_TIMEOUT_SECONDS: '10', NOTIFY_RETRY_DELAYS: '1,1,1,1,1' });
     const first = await startServer(env);
     const ids = await postLeads(first.url, 30);
     while (deliveredIds().filter((id) => ids.includes(id)).length < 8) await sleep(20);

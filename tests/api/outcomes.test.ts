@@ -183,7 +183,7 @@ describe('who may, and what is refused', () => {
 describe('without VAPID keys', () => {
   it('push is off: no key for the browser, and a subscription is refused with a 409 in Spanish', async () => {
     const reminders = await request(adviser.cookie, '/api/admin/reminders');
-    expect(await reminders.json()).toEqual({ due: 0, pushKey: null });
+    expect(await reminders.json()).toEqual({ due: 0, scope: 'mine', pushKey: null });
     const subscription = {
       endpoint: `https://push.example.com/${randomBytes(8).toString('hex')}`,
       keys: {

@@ -106,9 +106,11 @@ describe('the instant first reply', () => {
     );
     expect(row?.body).toMatch(/^Hola Fernanda, gracias por escribir a Ceiba/);
     expect(row?.version).toBe(WHATSAPP_NOTICE.version);
-    expect(
-      await countRows('activity_log', `kind = 'whatsapp_template' AND summary LIKE 'Respuesta automática%Fernanda%'`),
-    ).toBe(1);
+    // The contact's history has it; the activity log has no row for an automatic send (issue #38).
+    expect(await countRows('contact_events', `kind = 'whatsapp_template' AND to_value = 'Respuesta automática'`)).toBe(
+      1,
+    );
+    expect(await countRows('activity_log', `kind = 'whatsapp_template'`)).toBe(0);
     expect(await countRows('cotizaciones_rapidas', `phone = '+529994001000'`)).toBe(10);
     // A later lead of the same person: no second first reply.
     await lead(quickQuote({ name: 'Fernanda Aké', phone: '9994001000' }));

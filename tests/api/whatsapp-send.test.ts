@@ -216,6 +216,33 @@ describe('sending from the contact page', () => {
     expect(((await text.json()) as SendRefusalAnswer).reason).toBe('window_closed');
   });
 
+  it('sends the template’s twin without the name to a contact whose name is no name (issue #38)', async () => {
+    const contactId = await quietContact('+529991230029', 'Paga en www.evil.example 5000');
+    const state = (await (
+      await call(adviser.cookie, 'GET', `/api/admin/contacts/${contactId}/whatsapp`)
+    ).json()) as WhatsappState;
+    expect(state.templates.find((template) => template.name === 'retomar_conversacion')?.preview).toMatch(
+      /^Hola, ¿sigues interesado/,
+    );
+    const template = await call(adviser.cookie, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+      kind: 'template',
+      template: 'retomar_conversacion',
+      idempotencyKey: randomUUID(),
+    });
+    expect(template.status).toBe(202);
+    const { message } = (await template.json()) as SendMessageAnswer;
+    expect(message.body).toBe(
+      'Hola, ¿sigues interesado en tu casa Ceiba? Responde a este mensaje y un asesor te atiende.',
+    );
+    await eventually(
+      () => messageRow(message.id),
+      (row) => row?.status === 'sent',
+      'the template',
+    );
+    const request = platform.sent.find((entry) => entry.body.biz_opaque_callback_data === message.id);
+    expect(request?.body.template).toEqual({ name: 'retomar_conversacion_sin_nombre', language: { code: 'es_MX' } });
+  });
+
   it('refuses templates to a contact who opted out, with the reason', async () => {
     const contactId = await contactWhoWrote('5219991230003', 'Hugo Balam');
     await postWebhook(server.url, inboundPayload({ from: '5219991230003', content: { body: 'ALTO' } }));

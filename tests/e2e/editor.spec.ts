@@ -2,9 +2,9 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { E2E_EDITOR_PORT } from './playwright.config.ts';
 
 /**
  * Marketing's journey in the content editor (issue #28, decision 0038), in its
@@ -16,10 +16,10 @@ import { E2E_EDITOR_PORT } from './playwright.config.ts';
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const EDITOR_PORT = E2E_EDITOR_PORT;
-
 let copy: string;
 let editor: ChildProcess;
+/** The editor's address, on the free port it took. */
+let editorUrl: string;
 
 /** The editor is for a computer: the story runs once, in 'desktop' (its own editor and copy). */
 const desktop = (info: TestInfo) => info.project.name === 'desktop';
@@ -32,12 +32,15 @@ test.beforeAll(async ({ browserName: _ }, info) => {
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
   editor = spawn(process.execPath, ['scripts/editor.ts'], {
     cwd: ROOT,
-    env: { ...process.env, EDITOR_PORT: String(EDITOR_PORT), EDITOR_ROOT: copy },
+    env: { ...process.env, EDITOR_PORT: '0', EDITOR_ROOT: copy },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((resolve, reject) => {
+  editorUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
     editor.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Editor de contenido:')) resolve();
+      output += chunk;
+      const match = /Editor de contenido: (http:\/\/\S+\/editor)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
     });
     editor.on('exit', (code) => reject(new Error(`npm run editor terminó (${code})`)));
   });
@@ -84,7 +87,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
 }, info) => {
   test.skip(!desktop(info), 'the editor is for a computer');
   test.setTimeout(360_000);
-  await page.goto(`http://127.0.0.1:${EDITOR_PORT}/editor`);
+  await page.goto(editorUrl);
   await page.getByRole('button', { name: 'Iniciar sesión' }).click();
   await page.getByRole('link', { name: 'Modelos y precios' }).click();
 
@@ -96,6 +99,25 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await expect(preview.locator('[data-preview-model="meridian"]')).toContainText('Desde $299,000 MXN', PREVIEW);
   await preview.locator('[data-preview-model="meridian"]').scrollIntoViewIfNeeded();
   await page.screenshot({ path: screenshotPath(info, 'editor-precio.png') });
+
+  // Every control of the form has a Spanish name (decap leaves its list items' buttons and handles nameless).
+  const axe = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .disableRules(['region']) // decap-cms's markup has no landmarks (decision 0051)
+    .analyze();
+  expect(axe.violations.map((violation) => `${violation.id}: ${violation.nodes.length}`)).toEqual([]);
+  await expect(meridian.getByRole('button', { name: 'Quitar «Meridian»' })).toBeVisible();
+  await expect(page.getByText(/Expand|Copy Name|Toggle preview/)).toHaveCount(0);
+
+  // One price changed is one line of the file's diff: its key order and layout stay (decision 0051).
+  const modelsFile = path.join(copy, 'src/data/models.json');
+  const before = readFileSync(modelsFile, 'utf8').split('\n');
+  await page.getByRole('button', { name: 'Publicar' }).click();
+  await page.getByText('Publicar ahora').click();
+  await expect(page.getByText('CAMBIOS GUARDADOS')).toBeVisible();
+  const after = readFileSync(modelsFile, 'utf8').split('\n');
+  expect(after).toHaveLength(before.length);
+  expect(after.filter((line, index) => line !== before[index])).toEqual(['      "priceFromMxn": 299000,']);
 
   // A sixth model, with a photo uploaded from the computer.
   await page.getByRole('button', { name: 'Agregar modelo' }).click();
@@ -149,9 +171,9 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await publish();
   // The refusal: a list, one line per problem, where the form shows it, in the build's words. decap-cms's toast
   // says it in one line of text; a panel keeps it on screen until it is closed or a save passes.
-  await expect(
-    page.locator('.Toastify__toast', { hasText: 'No se ha podido guardar la entrada: hay 1 cosa' }),
-  ).toHaveCount(1);
+  await expect(page.locator('.Toastify__toast', { hasText: 'No se pudo guardar la entrada: hay 1 cosa' })).toHaveCount(
+    1,
+  );
   const refusal = page.getByRole('alert').filter({ hasText: 'No se guardó' });
   await expect(refusal).toContainText(
     '• «Modelos y precios», modelo "casa-ceiba" (núm. 6), «Características (de 3 a 6)», elemento 3: dice "4 a 6 semanas", pero el tiempo de entrega de este modelo (delivery) es "6-8 semanas".',
@@ -160,6 +182,15 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   // Its lines stay lines.
   await expect(refusal.locator('p')).toHaveCSS('white-space', 'pre-line');
   await page.screenshot({ path: screenshotPath(info, 'editor-error.png') });
+  // On a phone too, the refusal heads the form and covers none of its fields.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(refusal).toBeInViewport();
+  const box = await refusal.boundingBox();
+  const field = await added.getByLabel('Tiempo de entrega').boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(field?.y ?? 0);
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
+  await page.screenshot({ path: info.outputPath('editor-error-390.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await refusal.getByRole('button', { name: 'Entendido' }).click();
   await expect(refusal).toHaveCount(0);
   await features.last().clear();

@@ -37,6 +37,12 @@ export function uniqueName(prefix: string): string {
   return `${prefix} ${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/** A unique person's name of letters only: one with digits is no name in our words (src/lib/person-name.ts). */
+export function uniquePersonName(prefix: string): string {
+  const letters = Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26)));
+  return `${prefix} ${letters.join('')}`;
+}
+
 /** The toast with this title (status or alert region). */
 export function toast(page: Page, title: string) {
   return page.locator('.toast').filter({ has: page.locator('.toast-title', { hasText: title }) });

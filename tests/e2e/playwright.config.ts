@@ -15,8 +15,6 @@ export const E2E_WEBHOOK = { port: PORTS.webhook, secret: 'e2e-webhook-secret-01
 export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
 /** The fake WhatsApp platform the conversations story starts (tests/support/whatsapp-platform.ts). */
 export const E2E_WHATSAPP = { port: PORTS.whatsapp };
-/** The content editor's port in the editor story. */
-export const E2E_EDITOR_PORT = PORTS.editor;
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${PORTS.postgres}/app`;
 

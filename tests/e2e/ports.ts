@@ -6,13 +6,12 @@ export interface E2ePorts {
   postgres: number;
   webhook: number;
   whatsapp: number;
-  editor: number;
 }
 
-/** Five ports the system hands out as free, all held at once so they differ; printed as JSON. */
+/** Four ports the system hands out as free, all held at once so they differ; printed as JSON. */
 const FIND_FREE_PORTS = `
 import { createServer } from 'node:net';
-const names = ['web', 'postgres', 'webhook', 'whatsapp', 'editor'];
+const names = ['web', 'postgres', 'webhook', 'whatsapp'];
 const servers = await Promise.all(names.map(() => new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
 })));

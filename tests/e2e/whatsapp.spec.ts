@@ -7,7 +7,7 @@ import {
   statusPayload,
 } from '../support/whatsapp-platform.ts';
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, test, toast, uniqueName, uniquePersonName } from './fixtures.ts';
 import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
 
 /**
@@ -64,7 +64,7 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   const nav = page.getByRole('navigation', { name: 'Vistas del panel' });
 
   // Their message, with marked-up text: the panel shows it as text.
-  const name = uniqueName('Wendy Chi');
+  const name = uniquePersonName('Wendy Chi');
   const from = `52199${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
   const markup = '<script>window.pwned = true</script><b>Hola</b>, me interesa la casa';
   const answer = await postWebhook(SERVER, inboundPayload({ from, name, content: { body: markup } }));

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import { CONTACT_KINDS, type ContactKind, LEAD_FORMS, type LeadForm, type LeadKind } from '../leads/kinds.ts';
+import { greetingName } from '../person-name.ts';
 import { fromMeridaWallTime } from './merida-time.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
@@ -260,14 +261,10 @@ export interface Metrics {
   overdue: number;
 }
 
-/** The first word of a name, for a greeting. */
-export function firstName(name: string): string {
-  return name.trim().split(/\s+/)[0] ?? name;
-}
-
-/** A one-tap WhatsApp link with a Spanish greeting by first name. */
+/** A one-tap WhatsApp link with a Spanish greeting by first name (when the name is a real name, decision 0049). */
 export function whatsappLink(phone: string, name: string, brand: string): string {
-  const text = `¡Hola ${firstName(name)}! Te escribe tu asesor de ${brand}. Recibimos tu solicitud y con gusto te ayudamos.`;
+  const first = greetingName(name);
+  const text = `¡Hola${first ? ` ${first}` : ''}! Te escribe tu asesor de ${brand}. Recibimos tu solicitud y con gusto te ayudamos.`;
   return `https://wa.me/${phone.replace(/\D/g, '')}?text=${encodeURIComponent(text)}`;
 }
 

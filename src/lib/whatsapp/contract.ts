@@ -21,6 +21,7 @@ export {
   type MessageKind,
   type MessageStatus,
   QUICK_REPLY_VARIABLES,
+  quickReplyValues,
   renderQuickReply,
   WAITING_MINUTES,
 } from './words.ts';

@@ -6,6 +6,8 @@
  * (`npm run bench:bundle`). Browser-safe.
  */
 
+import { greetingName } from '../person-name.ts';
+
 export const MESSAGE_KINDS = [
   'text',
   'image',
@@ -23,8 +25,12 @@ export const MESSAGE_KINDS = [
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-/** Ours: sending -> sent -> delivered -> read, or failed. Theirs: received. */
-export const MESSAGE_STATUSES = ['received', 'sending', 'sent', 'delivered', 'read', 'failed'] as const;
+/**
+ * Ours: sending -> sent -> delivered -> read, or failed; an automatic first
+ * reply over the day's limit is held (never sent: an adviser writes instead).
+ * Theirs: received.
+ */
+export const MESSAGE_STATUSES = ['received', 'sending', 'sent', 'delivered', 'read', 'failed', 'held'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
@@ -34,6 +40,7 @@ export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
   delivered: 'Entregado',
   read: 'Leído',
   failed: 'No se envió',
+  held: 'Retenida: escríbele tú',
 };
 
 /** What the panel says for a kind without text of its own (a voice note, a sticker...). */
@@ -58,9 +65,19 @@ export const MESSAGE_TEXT_MAX = 4096;
 /** In a quick reply: `{nombre}` the contact's first name, `{asesor}` the sending member's first name. */
 export const QUICK_REPLY_VARIABLES = { nombre: 'el nombre del prospecto', asesor: 'tu nombre' } as const;
 
-/** `{nombre}` and `{asesor}` filled in (unknown marks stay as written). */
+/**
+ * `{nombre}` and `{asesor}` filled in (unknown marks stay as written); an
+ * empty value takes the space before its mark with it ("Hola {nombre}," -> "Hola,").
+ */
 export function renderQuickReply(body: string, values: { nombre: string; asesor: string }): string {
-  return body.replace(/\{(nombre|asesor)\}/g, (_mark, name: 'nombre' | 'asesor') => values[name]);
+  return body.replace(/( ?)\{(nombre|asesor)\}/g, (_mark, space: string, name: 'nombre' | 'asesor') =>
+    values[name] ? `${space}${values[name]}` : '',
+  );
+}
+
+/** The values of a quick reply: the contact's first name only when it is a real name (decision 0049), the member's. */
+export function quickReplyValues(contactName: string, memberName: string): { nombre: string; asesor: string } {
+  return { nombre: greetingName(contactName) ?? '', asesor: memberName.trim().split(/\s+/)[0] ?? '' };
 }
 
 export const CONVERSATION_FILTERS = ['all', 'mine', 'unassigned', 'waiting', 'opted_out', 'unread'] as const;

@@ -86,6 +86,14 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
         merge.from,
       ]);
     }
+    // One automatic first reply per person, ever: the merged contact's (keyed by its id) becomes the kept one's,
+    // so the kept contact's next lead finds it and sends none (queue_first_reply(), migration 0033).
+    await tx.query(
+      `UPDATE whatsapp_messages SET idempotency_key = 'first-reply:' || $1::uuid
+       WHERE idempotency_key = 'first-reply:' || $2::uuid
+         AND NOT EXISTS (SELECT 1 FROM whatsapp_messages WHERE idempotency_key = 'first-reply:' || $1::uuid)`,
+      [id, merge.from],
+    );
     await tx.query(
       `UPDATE contacts k SET
          is_buyer = k.is_buyer OR g.is_buyer,

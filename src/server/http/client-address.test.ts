@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientAddress, normalizeAddress, UNKNOWN_ADDRESS } from './client-address.ts';
+import { clientAddress, limitSubject, normalizeAddress, UNKNOWN_ADDRESS } from './client-address.ts';
 
 describe('normalizeAddress', () => {
   it('keeps valid IPv4 and IPv6 addresses, canonical', () => {
@@ -34,5 +34,25 @@ describe('clientAddress', () => {
     expect(clientAddress('127.0.0.1', `${'x'.repeat(6000)}`, 'loopback')).toBe('127.0.0.1');
     expect(clientAddress('127.0.0.1', '203.0.113.7, basura', 'loopback')).toBe('127.0.0.1');
     expect(clientAddress(undefined, '203.0.113.7', 'loopback')).toBe(UNKNOWN_ADDRESS);
+  });
+});
+
+describe('limitSubject (issue #38)', () => {
+  it('counts an IPv6 client by its /64 network, whichever address of it is written how', () => {
+    const subject = '2001:db8:1:2::/64';
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:0db8:0001:0002:0:0:0:9']) {
+      expect(limitSubject(normalizeAddress(address) as string), address).toBe(subject);
+    }
+    expect(limitSubject('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(limitSubject('::1')).toBe('0:0:0:0::/64');
+    expect(limitSubject('2001:db8::')).toBe('2001:db8:0:0::/64');
+    expect(limitSubject('64:ff9b::192.0.2.1')).toBe('64:ff9b:0:0::/64');
+    expect(limitSubject('1:2:3:4:5:6:7:8')).toBe('1:2:3:4::/64');
+    expect(limitSubject('1:2:3::4.5.6.7')).toBe('1:2:3:0::/64');
+  });
+
+  it('keeps an IPv4 address, and the unknown address, as they are', () => {
+    expect(limitSubject('203.0.113.7')).toBe('203.0.113.7');
+    expect(limitSubject(UNKNOWN_ADDRESS)).toBe(UNKNOWN_ADDRESS);
   });
 });

@@ -1,7 +1,7 @@
-import { normalizeAddress, type TrustProxy, UNKNOWN_ADDRESS } from '../ip-address.ts';
+import { limitSubject, normalizeAddress, type TrustProxy, UNKNOWN_ADDRESS } from '../ip-address.ts';
 
 // Where the HTTP layer reads them (tests, the local server).
-export { normalizeAddress, type TrustProxy, UNKNOWN_ADDRESS };
+export { limitSubject, normalizeAddress, type TrustProxy, UNKNOWN_ADDRESS };
 
 function isLoopback(address: string): boolean {
   return address === '::1' || address.startsWith('127.');

@@ -38,8 +38,10 @@ export const HTML_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
  * validators at run time ('unsafe-eval') and injects its styles
  * ('unsafe-inline'); it talks to GitHub through Netlify's sign-in. The
  * public pages and /admin keep their strict, hashed policy. This is the
- * deployed policy (dist/_headers); the local server adds `npm run editor`'s
- * proxy on this machine (EDITOR_LOCAL_CSP), which no deployed editor may reach.
+ * deployed policy (dist/_headers), and the local server's: its /editor is the
+ * deployed build's (GitHub), which never reaches this machine's ports.
+ * `npm run editor` serves its own page with EDITOR_LOCAL_CSP. Decision 0051
+ * says why 'unsafe-eval' and 'unsafe-inline' remain.
  */
 export const EDITOR_CSP = [
   "default-src 'self'",
@@ -55,8 +57,15 @@ export const EDITOR_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** /editor's policy as the local server sends it: the deployed one, and the local mode's proxy on this machine. */
-export const EDITOR_LOCAL_CSP = EDITOR_CSP.replace(/(connect-src [^;]*)/, '$1 http://127.0.0.1:* http://localhost:*');
+/**
+ * `npm run editor`'s policy (decision 0051): the deployed one, talking to
+ * nothing but its own origin, where scripts/editor.ts answers the proxy's
+ * requests itself (no GitHub, no other port of this machine).
+ */
+export const EDITOR_LOCAL_CSP = EDITOR_CSP.replace(/connect-src [^;]*/, "connect-src 'self' blob: data:").replace(
+  /img-src [^;]*/,
+  "img-src 'self' data: blob:",
+);
 
 const EDITOR_HEADERS = {
   'Content-Security-Policy': EDITOR_CSP,
@@ -74,13 +83,6 @@ export const HEADER_RULES: readonly HeaderRule[] = [
   { path: '/_astro/*', headers: { 'Cache-Control': 'public, max-age=31536000, immutable' } },
   { path: `${EDITOR_PATH}/*`, headers: { ...EDITOR_HEADERS, 'Cache-Control': 'public, max-age=0, must-revalidate' } },
 ];
-
-/** The rules the local server applies: HEADER_RULES, with /editor's local policy (the proxy of `npm run editor`). */
-export const LOCAL_HEADER_RULES: readonly HeaderRule[] = HEADER_RULES.map((rule) =>
-  rule.path === `${EDITOR_PATH}/*`
-    ? { ...rule, headers: { ...rule.headers, 'Content-Security-Policy': EDITOR_LOCAL_CSP } }
-    : rule,
-);
 
 /**
  * Each page's Content-Security-Policy (with its script and style hashes) is

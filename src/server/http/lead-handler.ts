@@ -18,7 +18,7 @@ import { deliverSoon } from '../notifications/soon.ts';
 import { enabledChannels, scheduleSoon } from '../outbox/queue.ts';
 import { scheduleSoon as scheduleWhatsappSoon } from '../whatsapp/queue.ts';
 import { readJsonObject } from './body.ts';
-import { requestAddress } from './client-address.ts';
+import { limitSubject, requestAddress } from './client-address.ts';
 import type { Handler } from './handler.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
@@ -80,7 +80,8 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
       const { leadRateLimit } = getConfig();
       return await withDatabase(async (db) => {
         const rule = { bucket: `lead:${endpoint.name}`, limit: leadRateLimit, windowSeconds: RATE_WINDOW_SECONDS };
-        const subject = requestAddress(context);
+        // An IPv6 client is counted by its /64 network (limitSubject): it may take any address of it.
+        const subject = limitSubject(requestAddress(context));
         if (isBot || !parsed.success) {
           // Counted like a lead, answered like one, stored never.
           return (await hitRateLimit(db, rule, subject)) ? json(201, endpoint.decoy()) : tooMany();

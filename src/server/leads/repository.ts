@@ -1,5 +1,5 @@
 import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
-import { findTemplate, renderTemplate, templateParameters, templateValues } from '../../lib/whatsapp/templates.ts';
+import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
 import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enabledChannels } from '../outbox/queue.ts';
@@ -58,9 +58,10 @@ type Stored =
  */
 function firstReplyOf(row: Row): { template: string; body: string; parameters: unknown } | null {
   const name = getConfig().whatsapp?.firstReplyTemplate;
-  const template = name ? findTemplate(name) : undefined;
-  if (!template || !row.whatsapp_notice_version) return null;
-  const values = templateValues({ name: String(row.name) });
+  const configured = name ? findTemplate(name) : undefined;
+  if (!configured || !row.whatsapp_notice_version) return null;
+  // The lead's first name, or the template's twin without it when the name is no name (decision 0049).
+  const { template, values } = templateFor(configured, { name: String(row.name) });
   // An object: pg sends it as JSON to store_lead()'s jsonb, and store_leads()' array carries it as it is.
   return {
     template: template.name,

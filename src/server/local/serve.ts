@@ -20,8 +20,8 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from '../db/embedded.ts'
 import { clientAddress } from '../http/client-address.ts';
 import {
   BUILD_HEADERS_FILE,
+  HEADER_RULES,
   HTML_CACHE_CONTROL,
-  LOCAL_HEADER_RULES,
   PAGE_OPENER_POLICY,
   parseBuildHeaders,
   staticHeadersFor,
@@ -82,7 +82,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   const routes = await loadFunctionRoutes();
   const buildHeaders = path.join(PROJECT_ROOT, BUILD_HEADERS_FILE);
   const headerRules = [
-    ...LOCAL_HEADER_RULES,
+    ...HEADER_RULES,
     ...(existsSync(buildHeaders) ? parseBuildHeaders(await readFile(buildHeaders, 'utf8')) : []),
   ];
   const notFoundPage = path.join(options.distDir, '404.html');

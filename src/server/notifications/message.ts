@@ -4,6 +4,7 @@ import { COLUMNS, type LeadRow } from '../../lib/admin/columns.ts';
 import { type LeadForm, leadForm, whatsappLink } from '../../lib/admin/contacts.ts';
 import type { NotifiedKind } from '../../lib/admin/notifications.ts';
 import { FORM_NOTICES } from '../../lib/leads/kinds.ts';
+import { nameOrPhone, realName } from '../../lib/person-name.ts';
 import { CALL_KIND, endedReasonLabel, formatDuration } from '../../lib/voice/calls.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLE_OF_KIND } from '../leads/repository.ts';
@@ -17,8 +18,13 @@ export interface LeadMessage {
   form: LeadForm | 'llamada';
   /** "Nueva estimación" */
   title: string;
-  /** "Nueva estimación: Ana López (Mérida)" */
+  /**
+   * "Nueva estimación: Ana López (Mérida)": the name and place only when they
+   * read as a name and a place (src/lib/person-name.ts), else the phone.
+   */
   subject: string;
+  /** The subject's part after the title: "Ana López (Mérida)", "999 404 0404". */
+  headline: string;
   name: string;
   phone: string;
   email: string | null;
@@ -70,6 +76,8 @@ export async function leadMessage(
   const phone = String(row.phone);
   const municipality = typeof row.municipality === 'string' && row.municipality ? row.municipality : null;
   const title = FORM_NOTICES[form];
+  const place = realName(municipality);
+  const headline = `${nameOrPhone(name, phone)}${place ? ` (${place})` : ''}`;
   const panel = `${siteUrl}/admin/prospecto?id=${row.contact_id}`;
   const data = Object.fromEntries(
     Object.entries(row).filter(([key]) => !['idempotency_key', 'idempotency_fingerprint'].includes(key)),
@@ -80,7 +88,8 @@ export async function leadMessage(
     kind,
     form,
     title,
-    subject: `${title}: ${name}${municipality ? ` (${municipality})` : ''}`,
+    subject: `${title}: ${headline}`,
+    headline,
     name,
     phone,
     email: typeof row.email === 'string' && row.email ? row.email : null,
@@ -125,7 +134,8 @@ async function callMessage(db: Queryable, id: string, siteUrl: string): Promise<
     kind: CALL_KIND,
     form: 'llamada',
     title,
-    subject: `${title}: ${name}`,
+    subject: `${title}: ${nameOrPhone(name, call.phone)}`,
+    headline: nameOrPhone(name, call.phone),
     name,
     phone: call.phone,
     email: call.email,

@@ -29,8 +29,8 @@ export interface PushPayload {
 export async function sendPushReminder(db: Database, job: PushJob, config: ServerConfig): Promise<string> {
   const push = config.push;
   if (!push) return 'push off';
-  const { rows } = await db.query<{ endpoint: string; p256dh: string; auth: string; name: string }>(
-    `SELECT s.endpoint, s.p256dh, s.auth, c.name FROM push_subscriptions s, contacts c
+  const { rows } = await db.query<{ endpoint: string; p256dh: string; auth: string; name: string; phone: string }>(
+    `SELECT s.endpoint, s.p256dh, s.auth, c.name, c.phone FROM push_subscriptions s, contacts c
      WHERE s.id = $1 AND c.id = $2`,
     [job.subscriptionId, job.contactId],
   );
@@ -43,7 +43,7 @@ export async function sendPushReminder(db: Database, job: PushJob, config: Serve
     return 'refused';
   }
   const payload: PushPayload = {
-    title: reminderTitle({ contactName: target.name }),
+    title: reminderTitle({ contactName: target.name, phone: target.phone }),
     body: `Próximo contacto: ${formatNextContact(job.at)}`,
     url: `/admin/prospecto?id=${job.contactId}`,
     tag: `recordatorio-${job.contactId}`,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { leadWebhookBody, webhookSignature } from './channels/webhook.ts';
 import { leadWhatsappParameters } from './channels/whatsapp.ts';
 import type { LeadMessage } from './message.ts';
-import { escapeHtml, leadEmail, reminderEmail, summaryEmail } from './render.ts';
+import { escapeHtml, inboundMessageEmail, leadEmail, reminderEmail, summaryEmail } from './render.ts';
 
 const visitorText = fc
   .tuple(
@@ -20,6 +20,7 @@ function lead(text: string): LeadMessage {
     form: 'estimacion',
     title: 'Nueva estimación',
     subject: `Nueva estimación: ${text}`,
+    headline: text,
     name: text,
     phone: '+529991234567',
     email: null,
@@ -60,8 +61,8 @@ describe('what a visitor typed, in a notification', () => {
         const body = JSON.parse(leadWebhookBody(lead(text)));
         expect(body.lead.name).toBe(text);
         expect(body.lead.attribution.utm_campaign).toBe(text);
-        // Name and municipality, the latter in parentheses when there is one.
-        expect(leadWhatsappParameters(lead(text))[1]).toBe(text ? `${text} (${text})` : '');
+        // The subject's name and place (src/lib/person-name.ts decides what of them is said).
+        expect(leadWhatsappParameters(lead(text))[1]).toBe(text);
       }),
     );
   });
@@ -118,5 +119,29 @@ describe('phones in the e-mails (issue #26)', () => {
     });
     expect(summary.text).toContain('Rosa · 999 123 4567');
     expect(summary.text).toContain('Luis · 999 765 4321');
+  });
+});
+
+describe('a name that is no name, in a subject (issue #38)', () => {
+  it('is replaced by the phone as a person reads it; a real name stays', () => {
+    const reminder = (contactName: string) =>
+      reminderEmail('5266dc2b-5368-4679-b2b0-292be1b7e5a9', {
+        contactName,
+        phone: '+529991234567',
+        at: '2026-11-25T16:00:00.000Z',
+        url: 'https://www.ceibacasas.mx/admin/prospecto?id=1',
+        to: 'ana@ceiba.mx',
+      }).subject;
+    expect(reminder('Raúl Canché')).toMatch(/^Toca contactar a Raúl Canché · /);
+    expect(reminder('https://evil.example/pago-anticipo Juan')).toMatch(/^Toca contactar a 999 123 4567 · /);
+    const inbound = inboundMessageEmail('5266dc2b-5368-4679-b2b0-292be1b7e5a9', {
+      contactName: 'Paga ya en evil.example',
+      phone: '+529991234567',
+      preview: 'Hola',
+      unread: 1,
+      url: 'https://www.ceibacasas.mx/admin/prospecto?id=1',
+      to: 'ana@ceiba.mx',
+    });
+    expect(inbound.subject).toMatch(/^999 123 4567 te escribió por WhatsApp · /);
   });
 });

@@ -1,6 +1,7 @@
 import { site } from '../../data/site.ts';
 import { attributionRows as labelledAttribution } from '../../lib/admin/attribution.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
+import { nameOrPhone } from '../../lib/person-name.ts';
 import type { InboundMessageNotice } from '../whatsapp/notify.ts';
 import type { LeadMessage } from './message.ts';
 
@@ -188,8 +189,8 @@ export interface ReminderMessage {
   to: string;
 }
 
-export const reminderTitle = (reminder: Pick<ReminderMessage, 'contactName'>): string =>
-  `Toca contactar a ${reminder.contactName}`;
+export const reminderTitle = (reminder: Pick<ReminderMessage, 'contactName' | 'phone'>): string =>
+  `Toca contactar a ${nameOrPhone(reminder.contactName, reminder.phone)}`;
 
 /** The e-mail to the member who follows the contact (or the administrators, when nobody does). */
 export function reminderEmail(deliveryId: string, reminder: ReminderMessage): EmailContent {
@@ -228,7 +229,7 @@ function panelLinkEmail(
 }
 
 export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNotice): EmailContent {
-  const title = `${notice.contactName} te escribió por WhatsApp`;
+  const title = `${nameOrPhone(notice.contactName, notice.phone)} te escribió por WhatsApp`;
   const rows = [
     { label: 'Mensaje', value: notice.preview },
     { label: 'Sin leer', value: String(notice.unread) },

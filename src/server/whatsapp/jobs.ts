@@ -3,8 +3,9 @@ import type { ServerConfig } from '../config.ts';
 import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
 import { processEvent } from './inbound.ts';
+import { alertAdministrators } from './limit-alert.ts';
 import { notifyInbound } from './notify.ts';
-import { maintainWhatsapp, PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
+import { LIMIT_ALERT_TASK, maintainWhatsapp, PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
 import { sendMessage } from './send.ts';
 import { acknowledging } from './webhook.ts';
 
@@ -73,6 +74,9 @@ export function conversationTasks(config: ServerConfig): TaskList {
     async [SEND_MESSAGE_TASK](payload) {
       const { messageId } = payload as { messageId: string };
       await withDatabase((db) => sendMessage(db, messageId, config), config);
+    },
+    async [LIMIT_ALERT_TASK](payload) {
+      await withDatabase((db) => alertAdministrators(db, payload, config), config);
     },
   };
 }

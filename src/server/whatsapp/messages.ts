@@ -53,7 +53,7 @@ export function toMessage(row: MessageRow): WhatsappMessage {
     status: row.status,
     statusAt: new Date(row.status_at).toISOString(),
     error:
-      row.status === 'failed'
+      row.status === 'failed' || row.status === 'held'
         ? { code: row.error_code, reason: row.error_reason ?? 'WhatsApp no aceptó el mensaje.' }
         : null,
     templateName: row.template_name,

@@ -6,6 +6,7 @@ import { scheduleDeliveries } from '../outbox/queue.ts';
 /** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
 export interface InboundMessageNotice {
   contactName: string;
+  phone: string;
   /** The first line of their latest message (plain text). */
   preview: string;
   /** Their messages not read yet. */
@@ -100,8 +101,14 @@ export async function inboundMessageNotice(
   recipientId: string,
   site: string,
 ): Promise<InboundMessageNotice | null> {
-  const { rows } = await db.query<{ name: string; preview: string | null; unread: number | null; email: string }>(
-    `SELECT c.name, w.last_preview AS preview, w.unread_count AS unread, u.email
+  const { rows } = await db.query<{
+    name: string;
+    phone: string;
+    preview: string | null;
+    unread: number | null;
+    email: string;
+  }>(
+    `SELECT c.name, c.phone, w.last_preview AS preview, w.unread_count AS unread, u.email
      FROM contacts c JOIN users u ON u.id = $2 LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE c.id = $1`,
     [contactId, recipientId],
@@ -110,6 +117,7 @@ export async function inboundMessageNotice(
   if (!row) return null;
   return {
     contactName: row.name,
+    phone: row.phone,
     preview: row.preview ?? '',
     unread: row.unread ?? 0,
     url: `${site}/admin/prospecto?id=${contactId}`,

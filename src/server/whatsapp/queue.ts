@@ -7,6 +7,8 @@ import { coalesced } from '../queue/coalesce.ts';
 export const PROCESS_EVENT_TASK = 'whatsapp_process_event';
 /** A message of ours to send (payload {messageId}). */
 export const SEND_MESSAGE_TASK = 'whatsapp_send_message';
+/** The day's automatic first replies ran out: tell the administrators (payload {day, sent}; limit-alert.ts). */
+export const LIMIT_ALERT_TASK = 'whatsapp_first_reply_limit';
 
 /** Sends tried before a message that keeps failing on the network or an outage is `failed`. */
 export const SEND_MAX_ATTEMPTS = 8;

@@ -1,5 +1,9 @@
-import { type QuickReply, type QuickReplyInput, renderQuickReply } from '../../lib/whatsapp/contract.ts';
-import { firstName } from '../../lib/whatsapp/templates.ts';
+import {
+  type QuickReply,
+  type QuickReplyInput,
+  quickReplyValues,
+  renderQuickReply,
+} from '../../lib/whatsapp/contract.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 
@@ -35,7 +39,7 @@ export async function listQuickReplies(
   const contact = await db.query<{ name: string }>('SELECT name FROM contacts WHERE id = $1', [contactId]);
   const name = contact.rows[0]?.name;
   if (name === undefined) return null;
-  const values = { nombre: firstName(name) || name, asesor: firstName(member.name) || member.name };
+  const values = quickReplyValues(name, member.name);
   return rows.map((row) => toQuickReply(row, renderQuickReply(row.body, values)));
 }
 

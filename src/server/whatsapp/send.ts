@@ -11,8 +11,8 @@ import { errorReason, UNREACHABLE_REASON } from '../../lib/whatsapp/errors.ts';
 import {
   findTemplate,
   renderTemplate,
+  templateFor,
   templateParameters,
-  templateValues,
   WHATSAPP_TEMPLATES,
   type WhatsappTemplate,
 } from '../../lib/whatsapp/templates.ts';
@@ -20,6 +20,7 @@ import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { holdFirstReply, takeAllowance } from './allowance.ts';
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
@@ -59,12 +60,13 @@ async function contactWindow(db: Queryable, contactId: string): Promise<ContactW
 }
 
 function templateOption(template: WhatsappTemplate, contact: { name: string }): TemplateOption {
+  const sent = templateFor(template, contact);
   return {
     name: template.name as TemplateOption['name'],
     label: template.label,
     language: template.language,
     body: template.body,
-    preview: renderTemplate(template, templateValues(contact)),
+    preview: renderTemplate(sent.template, sent.values),
   };
 }
 
@@ -150,11 +152,13 @@ export async function enqueueMessage(
         if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
       } else {
         if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
-        template = findTemplate(input.template);
-        if (!template) return { kind: 'refused', reason: 'not_configured' };
-        const values = templateValues(contact);
-        body = renderTemplate(template, values);
-        raw = { parameters: templateParameters(template, values) };
+        const chosen = findTemplate(input.template);
+        if (!chosen) return { kind: 'refused', reason: 'not_configured' };
+        // The contact's first name, or the template's twin without it when the name is no name.
+        const sent = templateFor(chosen, contact);
+        template = sent.template;
+        body = renderTemplate(template, sent.values);
+        raw = { parameters: templateParameters(template, sent.values) };
       }
       const id = randomUUID();
       const inserted = await tx.query<{ id: string }>(
@@ -252,6 +256,7 @@ interface ClaimedMessage {
   raw: { parameters?: string[] };
   attempts: number;
   automated: boolean;
+  allowance_day: Date | null;
   cut_short: boolean;
   phone: string;
   wa_id: string | null;
@@ -269,22 +274,23 @@ function requestOf(message: ClaimedMessage): object {
   };
   if (message.kind === 'text') return { ...common, type: 'text', text: { body: message.body, preview_url: false } };
   const template = findTemplate(message.template_name ?? '');
+  const parameters = message.raw.parameters ?? [];
   return {
     ...common,
     type: 'template',
     template: {
       name: message.template_name,
       language: { code: template?.language ?? 'es_MX' },
-      components: [
-        {
-          type: 'body',
-          // Meta refuses a parameter with new lines, tabs or more than 4 spaces in a row.
-          parameters: (message.raw.parameters ?? []).map((text) => ({
-            type: 'text',
-            text: text.replace(/\s+/g, ' ').trim() || '—',
-          })),
-        },
-      ],
+      // A template without variables (a twin without the name) is sent without components.
+      ...(parameters.length > 0 && {
+        components: [
+          {
+            type: 'body',
+            // Meta refuses a parameter with new lines, tabs or more than 4 spaces in a row.
+            parameters: parameters.map((text) => ({ type: 'text', text: text.replace(/\s+/g, ' ').trim() || '—' })),
+          },
+        ],
+      }),
     },
   };
 }
@@ -324,7 +330,7 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
      UPDATE whatsapp_messages m SET claimed_at = now(), attempts = m.attempts + 1
      FROM previous p, contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE m.id = p.id AND c.id = m.contact_id
-     RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated,
+     RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated, m.allowance_day,
                p.claimed_at IS NOT NULL AS cut_short, c.phone, w.wa_id, w.opted_out_at IS NOT NULL AS opted_out`,
     [messageId, config.notifications.lockTimeoutSeconds],
   );
@@ -348,6 +354,15 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   if (message.kind === 'template' && message.opted_out) {
     await fail(db, message.id, null, REFUSALS.opted_out);
     return 'failed';
+  }
+  // An automatic first reply takes one of the day's allowance, once; over it, an adviser writes instead.
+  if (
+    message.automated &&
+    message.allowance_day === null &&
+    !(await takeAllowance(db, message.id, whatsapp.firstReplyDailyLimit))
+  ) {
+    await holdFirstReply(db, message.id, config);
+    return 'held';
   }
   const request = requestOf(message);
   const result = await postMessage(whatsapp, request);

@@ -2,8 +2,8 @@ import { type FormEvent, useRef, useState } from 'react';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import type { ContactDetail } from '../../../lib/admin/contacts.ts';
 import type { QuickReply } from '../../../lib/whatsapp/contract.ts';
-import { firstName, type TemplateName } from '../../../lib/whatsapp/templates.ts';
-import { MESSAGE_TEXT_MAX, renderQuickReply } from '../../../lib/whatsapp/words.ts';
+import type { TemplateName } from '../../../lib/whatsapp/templates.ts';
+import { MESSAGE_TEXT_MAX, quickReplyValues, renderQuickReply } from '../../../lib/whatsapp/words.ts';
 import { explain } from '../api.ts';
 import { useQuickReplies, useSendMessage, useWhatsappState } from '../conversations/queries.ts';
 import { usePanelUser } from '../session.ts';
@@ -166,10 +166,7 @@ function QuickReplies({ contact, onPick }: { contact: ContactDetail; onPick(repl
         {list.map((reply) => {
           const filled =
             reply.text ??
-            renderQuickReply(reply.body, {
-              nombre: firstName(contact.name) || contact.name,
-              asesor: firstName(member?.name ?? member?.email ?? ''),
-            });
+            renderQuickReply(reply.body, quickReplyValues(contact.name, member?.name ?? member?.email ?? ''));
           return (
             <li key={reply.id}>
               <button

@@ -253,6 +253,46 @@ describe('the conversation on the contact’s page', () => {
     expect(within(log).queryByRole('button', { name: 'Cargar anteriores' })).toBeNull();
   });
 
+  test('a first reply held by the daily limit says so on the bubble and in the history (issue #38)', async () => {
+    const held: MessagePage = {
+      messages: [
+        message(1, {
+          direction: 'out',
+          kind: 'template',
+          status: 'held',
+          automated: true,
+          templateName: 'primer_contacto',
+          body: 'Hola Ana, gracias por escribir a Ceiba Casas Modulares.',
+          error: { code: null, reason: 'No se envió: hoy ya se enviaron todas las respuestas automáticas permitidas.' },
+          createdAt: '2026-11-24T18:30:00.000Z',
+        }),
+      ],
+      nextCursor: null,
+    };
+    const timeline: ContactDetail['timeline'] = [
+      {
+        type: 'event',
+        at: '2026-11-24T18:30:00.000Z',
+        kind: 'whatsapp_held',
+        actor: null,
+        from: null,
+        to: 'Respuesta automática',
+      },
+    ];
+    api.on(`GET ${MESSAGES}`, { body: held });
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    renderPanel(
+      api,
+      <Conversation contact={{ ...CONTACT, timeline }} member={MEMBER} />,
+      `/admin/prospecto?id=${CONTACT.id}`,
+    );
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
+    expect(await within(log).findByText(/Retenida: escríbele tú/)).toBeTruthy();
+    expect(within(log).getByText(/hoy ya se enviaron todas las respuestas automáticas/)).toBeTruthy();
+    expect(within(log).getByText(/la respuesta automática no se envió \(límite diario alcanzado\)/)).toBeTruthy();
+  });
+
   test('outside the window: only templates, the reason why, and the message shown at once as “Enviando”', async () => {
     const posted: unknown[] = [];
     let release: () => void = () => {};

@@ -11,6 +11,7 @@ const TICKS: Record<MessageStatus, string> = {
   delivered: '✓✓',
   read: '✓✓',
   failed: '⚠',
+  held: '✋',
 };
 
 /** What a media message shows: inline for a photo, sticker, audio or video; a link for a document. */
@@ -58,7 +59,7 @@ export function MessageBubble({ message }: { message: WhatsappMessage }) {
       data-status={message.status}
     >
       <div
-        className={`grid max-w-[85%] min-w-0 gap-1 rounded-2xl px-3 py-2 ring-1 sm:max-w-[70%] ${ours ? 'rounded-br-sm bg-brand-100 ring-brand-700/20' : 'rounded-bl-sm bg-white ring-brand-900/10'} ${message.status === 'failed' ? 'ring-2 ring-danger-600' : ''}`}
+        className={`grid max-w-[85%] min-w-0 gap-1 rounded-2xl px-3 py-2 ring-1 sm:max-w-[70%] ${ours ? 'rounded-br-sm bg-brand-100 ring-brand-700/20' : 'rounded-bl-sm bg-white ring-brand-900/10'} ${message.status === 'failed' || message.status === 'held' ? 'ring-2 ring-danger-600' : ''}`}
       >
         {message.templateName && <p className="text-xs font-semibold text-brand-800">Plantilla</p>}
         <Media message={message} />

@@ -38,6 +38,7 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   email: (entry) => `Correo: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
   whatsapp_opt_out: (entry) => `WhatsApp: se dio de baja («${entry.to ?? ''}»)`,
   whatsapp_template: (entry) => `WhatsApp: plantilla «${entry.to ?? ''}» enviada`,
+  whatsapp_held: () => 'WhatsApp: la respuesta automática no se envió (límite diario alcanzado); escríbele tú',
   merged: (entry) =>
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };

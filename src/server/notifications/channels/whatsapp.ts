@@ -74,12 +74,7 @@ function templateText(text: string): string {
 
 /** The WhatsApp template's body parameters {{1}} to {{4}} (README): form, person, phone, panel link. */
 export function leadWhatsappParameters(lead: LeadMessage): string[] {
-  return [
-    lead.title,
-    `${lead.name}${lead.municipality ? ` (${lead.municipality})` : ''}`,
-    lead.phone,
-    lead.links.panel,
-  ];
+  return [lead.title, lead.headline, lead.phone, lead.links.panel];
 }
 
 export function testWhatsappParameters(panelUrl: string): string[] {

@@ -12,6 +12,7 @@ import {
 import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { FormError } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
@@ -181,11 +182,7 @@ export function FollowUpForm({
       <button type="submit" className="btn btn-primary min-h-12" disabled={save.isPending}>
         {save.isPending ? 'Guardando…' : 'Guardar cambios'}
       </button>
-      {error && (
-        <p role="alert" className="field-error sm:col-span-3">
-          {error}
-        </p>
-      )}
+      <FormError error={error} className="field-error sm:col-span-3" />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { FormActions, FormError } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useBulkChange } from './queries.ts';
 
@@ -111,19 +112,15 @@ export default function BulkBar({
           invalid={error === LOST_REASON_REQUIRED}
         />
       )}
-      <div className="flex flex-wrap gap-2 sm:col-start-4 sm:row-start-1">
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={change.isPending}>
-          {change.isPending ? 'Aplicando…' : 'Aplicar'}
-        </button>
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onDone}>
-          Quitar selección
-        </button>
-      </div>
-      {error && (
-        <p role="alert" className="field-error sm:col-span-4">
-          {error}
-        </p>
-      )}
+      <FormActions
+        align="start"
+        className="sm:col-start-4 sm:row-start-1"
+        submit={change.isPending ? 'Aplicando…' : 'Aplicar'}
+        disabled={change.isPending}
+        onCancel={onDone}
+        cancel="Quitar selección"
+      />
+      <FormError error={error} className="field-error sm:col-span-4" />
     </form>
   );
 }

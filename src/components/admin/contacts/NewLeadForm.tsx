@@ -6,6 +6,7 @@ import { flashToast } from '../../../lib/client/flash.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors, goTo } from '../api.ts';
+import { FormActions } from '../shared/FormActions.tsx';
 import { type CaptureInput, useCapture } from './queries.ts';
 
 /** The form of "Nuevo prospecto" (NewLeadDialog.tsx), loaded when the dialog first opens. */
@@ -96,19 +97,12 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
         />
         {errors.note && <p className="field-error">{errors.note}</p>}
       </div>
-      {failure && (
-        <p role="alert" className="field-error">
-          {failure}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onCancel}>
-          Cancelar
-        </button>
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={capture.isPending}>
-          {capture.isPending ? 'Guardando…' : 'Guardar prospecto'}
-        </button>
-      </div>
+      <FormActions
+        error={failure}
+        onCancel={onCancel}
+        submit={capture.isPending ? 'Guardando…' : 'Guardar prospecto'}
+        disabled={capture.isPending}
+      />
     </form>
   );
 }

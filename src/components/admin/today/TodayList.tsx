@@ -7,6 +7,7 @@ import {
   type TodaySectionPage,
 } from '../../../lib/admin/today.ts';
 import { ContactCard } from '../contacts/ContactCard.tsx';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { useMoreOfSection } from './queries.ts';
 
 /** One section of "Hoy": its heading with the number it counts, its cards, and "Cargar más" past the first page. */
@@ -39,21 +40,14 @@ export function TodayList({
           ))}
         </ul>
       )}
-      {items.length < page.total && (
-        <p className="text-sm text-brand-800">
-          Mostrando {items.length.toLocaleString('es-MX')} de {page.total.toLocaleString('es-MX')}
-        </p>
-      )}
-      {more.nextCursor && (
-        <button
-          type="button"
-          className="btn btn-outline min-h-11 justify-self-center"
-          disabled={more.loading}
-          onClick={() => (wanted ? more.more() : setWanted(true))}
-        >
-          Cargar más
-        </button>
-      )}
+      <ListFooter
+        shown={items.length}
+        total={page.total}
+        more={Boolean(more.nextCursor)}
+        loading={more.loading}
+        onMore={() => (wanted ? more.more() : setWanted(true))}
+        className="btn btn-outline min-h-11 justify-self-center"
+      />
     </section>
   );
 }

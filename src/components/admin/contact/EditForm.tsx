@@ -7,6 +7,7 @@ import { formatPhone } from '../../../lib/forms/phone.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors } from '../api.ts';
 import { FormActions, FormError } from '../shared/FormActions.tsx';
+import { PhoneField } from '../shared/PhoneField.tsx';
 import { otherContactOf, useEditContact, useMerge } from './queries.ts';
 
 interface Values {
@@ -90,18 +91,7 @@ export default function EditForm({
         defaultValue={contact.name}
         error={errors.name}
       />
-      <TextField
-        name="phone"
-        label="Teléfono"
-        type="tel"
-        inputMode="tel"
-        required
-        autoComplete="off"
-        hint="10 dígitos."
-        maxLength={30}
-        defaultValue={contact.phone}
-        error={errors.phone}
-      />
+      <PhoneField defaultValue={contact.phone} error={errors.phone} />
       <TextField
         name="email"
         label="Correo electrónico"

@@ -7,6 +7,7 @@ import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors, goTo } from '../api.ts';
 import { FormActions } from '../shared/FormActions.tsx';
+import { PhoneField } from '../shared/PhoneField.tsx';
 import { type CaptureInput, useCapture } from './queries.ts';
 
 /** The form of "Nuevo prospecto" (NewLeadDialog.tsx), loaded when the dialog first opens. */
@@ -46,18 +47,7 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Datos del nuevo prospecto">
       <TextField name="name" label="Nombre" required autoComplete="off" maxLength={120} error={errors.name} />
-      <TextField
-        name="phone"
-        label="Teléfono"
-        type="tel"
-        inputMode="tel"
-        required
-        autoComplete="off"
-        placeholder="999 123 4567"
-        hint="10 dígitos."
-        maxLength={30}
-        error={errors.phone}
-      />
+      <PhoneField placeholder="999 123 4567" error={errors.phone} />
       <TextField name="email" label="Correo electrónico" type="email" autoComplete="off" error={errors.email} />
       <fieldset className="field" aria-describedby={errors.origin ? 'origin-error' : undefined}>
         <legend className="field-label">

@@ -36,9 +36,8 @@ export function PipelineColumn({
   onDragEnd(): void;
   onMoveMenu(card: Card): void;
 }) {
-  const [wanted, setWanted] = useState(false);
   const [over, setOver] = useState(false);
-  const more = useMoreOfColumn(assigned, column.state, column.nextCursor, wanted);
+  const more = useMoreOfColumn(assigned, column.state, column.nextCursor);
   const seen = new Set(column.items.map((item) => item.id));
   const items = [...column.items, ...more.items.filter((item) => !seen.has(item.id))];
   const id = `id${useId()}`;
@@ -104,7 +103,7 @@ export function PipelineColumn({
         total={column.total}
         more={Boolean(more.nextCursor)}
         loading={more.loading}
-        onMore={() => (wanted ? more.more() : setWanted(true))}
+        onMore={more.more}
         of={STATE_LABELS[column.state]}
         countClassName="text-xs text-brand-800"
         className="btn btn-outline min-h-11 justify-self-center px-4 py-2 text-sm"

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import {
   TODAY_SECTION_EMPTY,
   TODAY_SECTION_LABELS,
@@ -22,8 +22,7 @@ export function TodayList({
   page: TodaySectionPage;
   today: string;
 }) {
-  const [wanted, setWanted] = useState(false);
-  const more = useMoreOfSection(scope, section, page.nextCursor, wanted);
+  const more = useMoreOfSection(scope, section, page.nextCursor);
   const items = [...page.items, ...more.items];
   const id = `id${useId()}`; // an id begins with a letter (html-validate); React's begin with _
   return (
@@ -45,7 +44,7 @@ export function TodayList({
         total={page.total}
         more={Boolean(more.nextCursor)}
         loading={more.loading}
-        onMore={() => (wanted ? more.more() : setWanted(true))}
+        onMore={more.more}
         className="btn btn-outline min-h-11 justify-self-center"
       />
     </section>

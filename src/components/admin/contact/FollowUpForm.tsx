@@ -13,7 +13,7 @@ import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/m
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormError } from '../shared/FormActions.tsx';
-import { LostReasonField } from '../shared/ui.tsx';
+import { LostReasonField, MemberOptions } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -113,11 +113,7 @@ export function FollowUpForm({
           <span className="field-label">Asignado a</span>
           <select className="field-input" value={assigned} onChange={(event) => setAssigned(event.target.value)}>
             <option value="">Sin asignar</option>
-            {members.map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.name}
-              </option>
-            ))}
+            <MemberOptions members={members} />
           </select>
         </label>
       ) : (

@@ -10,7 +10,7 @@ import {
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormActions, FormError } from '../shared/FormActions.tsx';
-import { LostReasonField } from '../shared/ui.tsx';
+import { LostReasonField, MemberOptions } from '../shared/ui.tsx';
 import { useBulkChange } from './queries.ts';
 
 const UNASSIGN = 'none';
@@ -80,11 +80,7 @@ export default function BulkBar({
         <select className="field-input" value={assignee} onChange={(event) => setAssignee(event.target.value)}>
           <option value="">Sin cambiar</option>
           <option value={UNASSIGN}>Sin asignar</option>
-          {members?.map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.name}
-            </option>
-          ))}
+          <MemberOptions members={members} />
         </select>
       </label>
       <label className="field">

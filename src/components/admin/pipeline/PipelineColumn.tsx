@@ -101,9 +101,7 @@ export function PipelineColumn({
       <ListFooter
         shown={items.length}
         total={column.total}
-        more={Boolean(more.nextCursor)}
-        loading={more.loading}
-        onMore={more.more}
+        {...more.footer}
         of={STATE_LABELS[column.state]}
         countClassName="text-xs text-brand-800"
         className="btn btn-outline min-h-11 justify-self-center px-4 py-2 text-sm"

@@ -4,8 +4,8 @@ import { useState } from 'react';
 /**
  * The pages of a list after its first (which came with its view: a column of
  * the pipeline, a section of "Hoy"), fetched from `from` (the first page's
- * cursor) once "Cargar más" is first pressed, then one page a press: what
- * ListFooter shows and does.
+ * cursor) once "Cargar más" is first pressed, then one page a press.
+ * `footer`: ListFooter's button (`<ListFooter {...more.footer} />`).
  */
 export function useMorePages<T>(
   queryKey: readonly unknown[],
@@ -22,10 +22,13 @@ export function useMorePages<T>(
     meta: { errorTitle: 'Error al cargar más prospectos' },
   });
   const pages = query.data?.pages ?? [];
+  const nextCursor = pages.length ? (pages.at(-1)?.nextCursor ?? null) : from;
   return {
     items: pages.flatMap((page) => page.items),
-    nextCursor: pages.length ? (pages.at(-1)?.nextCursor ?? null) : from,
-    loading: query.isFetching,
-    more: () => (wanted ? void query.fetchNextPage() : setWanted(true)),
+    footer: {
+      more: Boolean(nextCursor),
+      loading: query.isFetching,
+      onMore: () => (wanted ? void query.fetchNextPage() : setWanted(true)),
+    },
   };
 }

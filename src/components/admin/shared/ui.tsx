@@ -72,6 +72,15 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
   );
 }
 
+/** The team's members as a select's options, for whom a contact is assigned to (the follow-up, a change from the list). */
+export function MemberOptions({ members }: { members: readonly { id: string; name: string }[] | null }) {
+  return members?.map((member) => (
+    <option key={member.id} value={member.id}>
+      {member.name}
+    </option>
+  ));
+}
+
 /**
  * The reason a deal was lost, one select for every form that closes one
  * (the follow-up, an outcome, a change from the list). `choose`: an empty

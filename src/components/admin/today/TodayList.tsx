@@ -42,9 +42,7 @@ export function TodayList({
       <ListFooter
         shown={items.length}
         total={page.total}
-        more={Boolean(more.nextCursor)}
-        loading={more.loading}
-        onMore={more.more}
+        {...more.footer}
         className="btn btn-outline min-h-11 justify-self-center"
       />
     </section>

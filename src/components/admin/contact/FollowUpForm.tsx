@@ -1,19 +1,17 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { CATALOGUE_MODELS, catalogueModel, formatPesos } from '../../../lib/admin/catalogue.ts';
 import {
-  CONTACT_STATES,
   type ContactDetail,
   type ContactState,
   ESTIMATED_VALUE_INVALID,
   ESTIMATED_VALUE_MAX,
   type LostReason,
-  STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormError } from '../shared/FormActions.tsx';
-import { LostReasonField, MemberOptions } from '../shared/ui.tsx';
+import { LostReasonField, MemberOptions, StateOptions } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -98,11 +96,7 @@ export function FollowUpForm({
           value={state}
           onChange={(event) => setState(event.target.value as ContactState)}
         >
-          {CONTACT_STATES.map((value) => (
-            <option key={value} value={value}>
-              {STATE_LABELS[value]}
-            </option>
-          ))}
+          <StateOptions />
         </select>
       </label>
       {state === 'cerrado_perdido' && (

@@ -1,16 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import {
-  CONTACT_STATES,
-  type ContactState,
-  counted,
-  LOST_REASON_REQUIRED,
-  type LostReason,
-  STATE_LABELS,
-} from '../../../lib/admin/contacts.ts';
+import { type ContactState, counted, LOST_REASON_REQUIRED, type LostReason } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormActions, FormError } from '../shared/FormActions.tsx';
-import { LostReasonField, MemberOptions } from '../shared/ui.tsx';
+import { LostReasonField, MemberOptions, StateOptions } from '../shared/ui.tsx';
 import { useBulkChange } from './queries.ts';
 
 const UNASSIGN = 'none';
@@ -91,11 +84,7 @@ export default function BulkBar({
           onChange={(event) => setState(event.target.value as ContactState | '')}
         >
           <option value="">Sin cambiar</option>
-          {CONTACT_STATES.map((value) => (
-            <option key={value} value={value}>
-              {STATE_LABELS[value]}
-            </option>
-          ))}
+          <StateOptions />
         </select>
       </label>
       {state === 'cerrado_perdido' && (

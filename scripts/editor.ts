@@ -57,13 +57,17 @@ const app = express();
 app.disable('x-powered-by');
 // Before anything of decap-server's (its CORS answers any localhost origin): the editor's page, or nobody.
 const preparing = 'El editor se está preparando; vuelve a intentarlo en unos segundos.';
-app.use((request, response, next) => {
-  if (!origin) return refuse(response, 503, preparing);
+const guard: Handler = (request, response, next) => {
+  if (!origin) {
+    refuse(response, 503, preparing);
+    return;
+  }
   const problem = requestOriginProblem(origin, request.headers, request.method ?? 'GET');
   if (problem) refuse(response, 403, problem);
   else if (!ready) refuse(response, 503, preparing);
   else next();
-});
+};
+app.use(guard);
 // An upload's image is at most 1.5 MB (base64: 2 MB); a data file is far less.
 app.post('/api/v1', express.json({ limit: '4mb' }), (request, response, next) => {
   const problem = contentProblem(root, request.body);
@@ -72,7 +76,7 @@ app.post('/api/v1', express.json({ limit: '4mb' }), (request, response, next) =>
 });
 process.env.GIT_REPO_DIRECTORY = root;
 await registerLocalFs(app, { logLevel: process.env.EDITOR_LOG_LEVEL ?? 'warn' });
-app.use((request, response) => {
+const files: Handler = (request, response) => {
   const { pathname } = new URL(request.url ?? '/', origin);
   if (pathname === '/' || pathname === '/editor/') {
     response.writeHead(302, { Location: '/editor' }).end();
@@ -91,7 +95,8 @@ app.use((request, response) => {
     'Content-Type': target.type,
   });
   response.end(readFileSync(path.join(outDir, target.file)));
-});
+};
+app.use(files);
 
 // A body that is not JSON, or too big: a short Spanish answer, not express's page with a stack trace
 // (express knows an error handler by its four parameters).

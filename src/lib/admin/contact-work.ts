@@ -7,8 +7,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import { LEAD_ORIGIN_VALUES } from '../../data/lead-origins.ts';
-import { LIMITS, optionalEmailField, requiredText } from '../forms/fields.ts';
-import { normalizePhone } from '../forms/phone.ts';
+import { LIMITS, optionalEmailField, requiredPhone, requiredText } from '../forms/fields.ts';
 import type { ContactState } from './contacts.ts';
 import { NOTE_MAX } from './contacts.ts';
 import { multiLineChecks } from './text.ts';
@@ -24,20 +23,8 @@ export const MERGE_NOT_YOURS =
 export const EDIT_NOT_YOURS =
   'Solo puedes corregir los datos de prospectos tuyos o sin asignar. Pide a un administrador o a su asesor que los corrija.';
 
-/** A phone typed by the team: the public forms' rule (src/lib/forms/phone.ts), the team's words. */
-const phoneField = z.pipe(
-  requiredText('Escribe el teléfono.', LIMITS.phoneInput),
-  z.transform((value: string, context) => {
-    const phone = normalizePhone(value);
-    if (phone) return phone;
-    context.issues.push({
-      code: 'custom',
-      message: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.',
-      input: value,
-    });
-    return z.NEVER;
-  }),
-);
+/** A phone typed by the team: the public forms' rule, the team's words. */
+const phoneField = requiredPhone('Escribe el teléfono.');
 const nameField = requiredText('Escribe el nombre.', LIMITS.name);
 const version = z.int({ error: 'Falta la versión del prospecto.' }).check(z.gte(1, 'Falta la versión del prospecto.'));
 

@@ -74,20 +74,29 @@ export function optionalChoice<const T extends readonly [string, ...string[]]>(v
 
 export const nameField = requiredText('Escribe tu nombre.', LIMITS.name);
 
-/** A phone (WhatsApp) number, normalised to E.164 (+52... for Mexico). */
-export const phoneField = z.pipe(
-  requiredText('Escribe tu número de WhatsApp.', LIMITS.phoneInput),
-  z.transform((value: string, context) => {
-    const phone = normalizePhone(value);
-    if (phone) return phone;
-    context.issues.push({
-      code: 'custom',
-      message: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.',
-      input: value,
-    });
-    return z.NEVER;
-  }),
-);
+/**
+ * A required phone number, normalised to E.164 (+52... for Mexico):
+ * `requiredMessage` when it is missing, one message for any number that is
+ * not one. The public forms' and the panel's phone (src/lib/admin/contact-work.ts).
+ */
+export function requiredPhone(requiredMessage: string) {
+  return z.pipe(
+    requiredText(requiredMessage, LIMITS.phoneInput),
+    z.transform((value: string, context) => {
+      const phone = normalizePhone(value);
+      if (phone) return phone;
+      context.issues.push({
+        code: 'custom',
+        message: 'Escribe un número de 10 dígitos, por ejemplo 999 123 4567.',
+        input: value,
+      });
+      return z.NEVER;
+    }),
+  );
+}
+
+/** A visitor's phone (WhatsApp) number. */
+export const phoneField = requiredPhone('Escribe tu número de WhatsApp.');
 
 /** An optional e-mail: trimmed, lower-cased; empty becomes null. */
 export const optionalEmailField = z.pipe(

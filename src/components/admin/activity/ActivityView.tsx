@@ -4,6 +4,7 @@ import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { ACTIVITY_KINDS, ACTIVITY_LABELS, type ActivityPage } from '../../../lib/admin/team.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { card, LoadFailed, Loading } from '../shared/ui.tsx';
 import { useTeam } from '../team/queries.ts';
 
@@ -81,16 +82,11 @@ export function ActivityView() {
           ))}
         </ol>
       )}
-      {activity.hasNextPage && (
-        <button
-          type="button"
-          className="btn btn-outline justify-self-center"
-          disabled={activity.isFetchingNextPage}
-          onClick={() => void activity.fetchNextPage()}
-        >
-          Cargar más
-        </button>
-      )}
+      <ListFooter
+        more={activity.hasNextPage}
+        loading={activity.isFetchingNextPage}
+        onMore={() => void activity.fetchNextPage()}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { card, Loading } from '../shared/ui.tsx';
 import { useCalls } from './queries.ts';
 
@@ -55,16 +56,13 @@ export function CallsView({ canExport }: { canExport: boolean }) {
           ))}
         </ul>
       )}
-      {hasMore && (
-        <button
-          type="button"
-          className="btn btn-outline min-h-11 justify-self-center px-4 py-2"
-          disabled={loadingMore}
-          onClick={more}
-        >
-          {loadingMore ? 'Cargando...' : 'Cargar más'}
-        </button>
-      )}
+      <ListFooter
+        more={hasMore}
+        loading={loadingMore}
+        onMore={more}
+        loadingText="Cargando..."
+        className="btn btn-outline min-h-11 justify-self-center px-4 py-2"
+      />
     </section>
   );
 }

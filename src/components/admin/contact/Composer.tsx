@@ -7,6 +7,7 @@ import { MESSAGE_TEXT_MAX, quickReplyValues, renderQuickReply } from '../../../l
 import { explain } from '../api.ts';
 import { useQuickReplies, useSendMessage, useWhatsappState } from '../conversations/queries.ts';
 import { usePanelUser } from '../session.ts';
+import { FormError } from '../shared/FormActions.tsx';
 
 const newKey = () => crypto.randomUUID();
 
@@ -83,11 +84,7 @@ export function Composer({ contact }: { contact: ContactDetail }) {
           }
         />
       ) : null}
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
     </div>
   );
 }

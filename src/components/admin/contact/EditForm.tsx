@@ -6,6 +6,8 @@ import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { formatPhone } from '../../../lib/forms/phone.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors } from '../api.ts';
+import { FormActions, FormError } from '../shared/FormActions.tsx';
+import { PhoneField } from '../shared/PhoneField.tsx';
 import { otherContactOf, useEditContact, useMerge } from './queries.ts';
 
 interface Values {
@@ -89,18 +91,7 @@ export default function EditForm({
         defaultValue={contact.name}
         error={errors.name}
       />
-      <TextField
-        name="phone"
-        label="Teléfono"
-        type="tel"
-        inputMode="tel"
-        required
-        autoComplete="off"
-        hint="10 dígitos."
-        maxLength={30}
-        defaultValue={contact.phone}
-        error={errors.phone}
-      />
+      <PhoneField defaultValue={contact.phone} error={errors.phone} />
       <TextField
         name="email"
         label="Correo electrónico"
@@ -109,11 +100,7 @@ export default function EditForm({
         defaultValue={contact.email ?? ''}
         error={errors.email}
       />
-      {failure && (
-        <p role="alert" className="field-error">
-          {failure}
-        </p>
-      )}
+      <FormError error={failure} />
       {collision ? (
         <section
           role="alert"
@@ -154,14 +141,11 @@ export default function EditForm({
           </div>
         </section>
       ) : null}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onDone}>
-          Cancelar
-        </button>
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={edit.isPending}>
-          {edit.isPending ? 'Guardando…' : 'Guardar datos'}
-        </button>
-      </div>
+      <FormActions
+        onCancel={onDone}
+        submit={edit.isPending ? 'Guardando…' : 'Guardar datos'}
+        disabled={edit.isPending}
+      />
     </form>
   );
 }

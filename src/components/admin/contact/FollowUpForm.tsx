@@ -1,18 +1,17 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { CATALOGUE_MODELS, catalogueModel, formatPesos } from '../../../lib/admin/catalogue.ts';
 import {
-  CONTACT_STATES,
   type ContactDetail,
   type ContactState,
   ESTIMATED_VALUE_INVALID,
   ESTIMATED_VALUE_MAX,
   type LostReason,
-  STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
-import { LostReasonField } from '../shared/ui.tsx';
+import { FormError } from '../shared/FormActions.tsx';
+import { LostReasonField, MemberOptions, StateOptions } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -97,11 +96,7 @@ export function FollowUpForm({
           value={state}
           onChange={(event) => setState(event.target.value as ContactState)}
         >
-          {CONTACT_STATES.map((value) => (
-            <option key={value} value={value}>
-              {STATE_LABELS[value]}
-            </option>
-          ))}
+          <StateOptions />
         </select>
       </label>
       {state === 'cerrado_perdido' && (
@@ -112,11 +107,7 @@ export function FollowUpForm({
           <span className="field-label">Asignado a</span>
           <select className="field-input" value={assigned} onChange={(event) => setAssigned(event.target.value)}>
             <option value="">Sin asignar</option>
-            {members.map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.name}
-              </option>
-            ))}
+            <MemberOptions members={members} />
           </select>
         </label>
       ) : (
@@ -181,11 +172,7 @@ export function FollowUpForm({
       <button type="submit" className="btn btn-primary min-h-12" disabled={save.isPending}>
         {save.isPending ? 'Guardando…' : 'Guardar cambios'}
       </button>
-      {error && (
-        <p role="alert" className="field-error sm:col-span-3">
-          {error}
-        </p>
-      )}
+      <FormError error={error} className="field-error sm:col-span-3" />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { NOTE_MAX } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { FormError } from '../shared/FormActions.tsx';
 import { useAddNote } from './queries.ts';
 
 /** A note on the contact, with the count of characters left. */
@@ -45,11 +46,7 @@ export function NoteForm({ contactId }: { contactId: string }) {
           {body.length.toLocaleString('es-MX')} de {NOTE_MAX.toLocaleString('es-MX')} caracteres
         </span>
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <button type="submit" className="btn btn-outline min-h-12 justify-self-start" disabled={save.isPending}>
         {save.isPending ? 'Guardando…' : 'Agregar nota'}
       </button>

@@ -11,6 +11,7 @@ import {
 } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
 
@@ -159,19 +160,13 @@ function OutcomeSheet({
           onChange={(event) => setNote(event.target.value)}
         />
       </div>
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={close}>
-          Cancelar
-        </button>
-        <button type="submit" className="btn btn-primary min-h-11 px-5 py-2" disabled={save.isPending}>
-          {save.isPending ? 'Guardando…' : 'Guardar'}
-        </button>
-      </div>
+      <FormActions
+        error={error}
+        onCancel={close}
+        submit={save.isPending ? 'Guardando…' : 'Guardar'}
+        disabled={save.isPending}
+        submitClassName="px-5 py-2"
+      />
     </form>
   );
 }

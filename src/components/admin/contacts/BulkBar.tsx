@@ -1,15 +1,9 @@
 import { type FormEvent, useState } from 'react';
-import {
-  CONTACT_STATES,
-  type ContactState,
-  counted,
-  LOST_REASON_REQUIRED,
-  type LostReason,
-  STATE_LABELS,
-} from '../../../lib/admin/contacts.ts';
+import { type ContactState, counted, LOST_REASON_REQUIRED, type LostReason } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
-import { LostReasonField } from '../shared/ui.tsx';
+import { FormActions, FormError } from '../shared/FormActions.tsx';
+import { LostReasonField, MemberOptions, StateOptions } from '../shared/ui.tsx';
 import { useBulkChange } from './queries.ts';
 
 const UNASSIGN = 'none';
@@ -79,11 +73,7 @@ export default function BulkBar({
         <select className="field-input" value={assignee} onChange={(event) => setAssignee(event.target.value)}>
           <option value="">Sin cambiar</option>
           <option value={UNASSIGN}>Sin asignar</option>
-          {members?.map((member) => (
-            <option key={member.id} value={member.id}>
-              {member.name}
-            </option>
-          ))}
+          <MemberOptions members={members} />
         </select>
       </label>
       <label className="field">
@@ -94,11 +84,7 @@ export default function BulkBar({
           onChange={(event) => setState(event.target.value as ContactState | '')}
         >
           <option value="">Sin cambiar</option>
-          {CONTACT_STATES.map((value) => (
-            <option key={value} value={value}>
-              {STATE_LABELS[value]}
-            </option>
-          ))}
+          <StateOptions />
         </select>
       </label>
       {state === 'cerrado_perdido' && (
@@ -111,19 +97,15 @@ export default function BulkBar({
           invalid={error === LOST_REASON_REQUIRED}
         />
       )}
-      <div className="flex flex-wrap gap-2 sm:col-start-4 sm:row-start-1">
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={change.isPending}>
-          {change.isPending ? 'Aplicando…' : 'Aplicar'}
-        </button>
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onDone}>
-          Quitar selección
-        </button>
-      </div>
-      {error && (
-        <p role="alert" className="field-error sm:col-span-4">
-          {error}
-        </p>
-      )}
+      <FormActions
+        align="start"
+        className="sm:col-start-4 sm:row-start-1"
+        submit={change.isPending ? 'Aplicando…' : 'Aplicar'}
+        disabled={change.isPending}
+        onCancel={onDone}
+        cancel="Quitar selección"
+      />
+      <FormError error={error} className="field-error sm:col-span-4" />
     </form>
   );
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { type ContactFilter, contactFilterSchema } from '../../../lib/admin/contacts.ts';
 import { useAssignable } from '../contact/queries.ts';
 import { todayInMerida, useDebounced } from '../session.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';
 import { ContactCard } from './ContactCard.tsx';
 import { ContactFilters, type Filter } from './ContactFilters.tsx';
@@ -109,11 +110,7 @@ export function ContactsView({ canExport = true, canSelect = false }: { canExpor
           <BulkBar ids={[...selected]} members={members} onDone={() => setSelected(new Set())} />
         </Suspense>
       )}
-      {page?.nextCursor && (
-        <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>
-          Cargar más
-        </button>
-      )}
+      <ListFooter more={Boolean(page?.nextCursor)} loading={loading} onMore={more} />
     </section>
   );
 }

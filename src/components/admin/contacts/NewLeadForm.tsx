@@ -6,6 +6,8 @@ import { flashToast } from '../../../lib/client/flash.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors, goTo } from '../api.ts';
+import { FormActions } from '../shared/FormActions.tsx';
+import { PhoneField } from '../shared/PhoneField.tsx';
 import { type CaptureInput, useCapture } from './queries.ts';
 
 /** The form of "Nuevo prospecto" (NewLeadDialog.tsx), loaded when the dialog first opens. */
@@ -45,18 +47,7 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Datos del nuevo prospecto">
       <TextField name="name" label="Nombre" required autoComplete="off" maxLength={120} error={errors.name} />
-      <TextField
-        name="phone"
-        label="Teléfono"
-        type="tel"
-        inputMode="tel"
-        required
-        autoComplete="off"
-        placeholder="999 123 4567"
-        hint="10 dígitos."
-        maxLength={30}
-        error={errors.phone}
-      />
+      <PhoneField placeholder="999 123 4567" error={errors.phone} />
       <TextField name="email" label="Correo electrónico" type="email" autoComplete="off" error={errors.email} />
       <fieldset className="field" aria-describedby={errors.origin ? 'origin-error' : undefined}>
         <legend className="field-label">
@@ -96,19 +87,12 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
         />
         {errors.note && <p className="field-error">{errors.note}</p>}
       </div>
-      {failure && (
-        <p role="alert" className="field-error">
-          {failure}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onCancel}>
-          Cancelar
-        </button>
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={capture.isPending}>
-          {capture.isPending ? 'Guardando…' : 'Guardar prospecto'}
-        </button>
-      </div>
+      <FormActions
+        error={failure}
+        onCancel={onCancel}
+        submit={capture.isPending ? 'Guardando…' : 'Guardar prospecto'}
+        disabled={capture.isPending}
+      />
     </form>
   );
 }

@@ -9,6 +9,7 @@ import {
   WAITING_MINUTES,
 } from '../../../lib/whatsapp/words.ts';
 import { useDebounced } from '../session.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { LoadFailed, Loading } from '../shared/ui.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';
 import { QuickRepliesEditor } from './QuickRepliesEditor.tsx';
@@ -88,11 +89,7 @@ export function ConversationsView({ admin }: { admin: boolean }) {
           ))}
         </ul>
       )}
-      {nextCursor && (
-        <button type="button" className="btn btn-outline justify-self-center" disabled={loading} onClick={more}>
-          Cargar más
-        </button>
-      )}
+      <ListFooter more={Boolean(nextCursor)} loading={loading} onMore={more} />
       {admin && <QuickRepliesEditor />}
     </section>
   );

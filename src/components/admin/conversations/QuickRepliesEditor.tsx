@@ -5,6 +5,7 @@ import type { QuickReply } from '../../../lib/whatsapp/contract.ts';
 import { quickReplySchema } from '../../../lib/whatsapp/quick-reply.ts';
 import { QUICK_REPLY_VARIABLES } from '../../../lib/whatsapp/words.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { FormActions } from '../shared/FormActions.tsx';
 import { useDeleteQuickReply, useQuickReplies, useSaveQuickReply } from './queries.ts';
 
 /** "Respuestas rápidas" (administrators): the saved answers every member inserts in the composer. */
@@ -111,21 +112,13 @@ function QuickReplyForm({ editing, onDone }: { editing: QuickReply | null; onDon
         />
         {errors.body && <span className="field-error">{errors.body}</span>}
       </label>
-      {errors.form && (
-        <p role="alert" className="field-error">
-          {errors.form}
-        </p>
-      )}
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={save.isPending}>
-          {editing ? 'Guardar cambios' : 'Agregar respuesta'}
-        </button>
-        {editing && (
-          <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onDone}>
-            Cancelar
-          </button>
-        )}
-      </div>
+      <FormActions
+        align="start"
+        error={errors.form}
+        submit={editing ? 'Guardar cambios' : 'Agregar respuesta'}
+        disabled={save.isPending}
+        onCancel={editing ? onDone : undefined}
+      />
     </form>
   );
 }

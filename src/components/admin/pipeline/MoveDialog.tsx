@@ -8,6 +8,7 @@ import {
 } from '../../../lib/admin/contacts.ts';
 import type { PipelineCard } from '../../../lib/admin/pipeline.ts';
 import { Dialog } from '../shared/Dialog.tsx';
+import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 
 /**
@@ -96,19 +97,7 @@ function MoveForm({
           invalid={error !== null && !reason}
         />
       )}
-      {error && (
-        <p role="alert" className="field-error">
-          {error}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onClose}>
-          Cancelar
-        </button>
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2">
-          Mover
-        </button>
-      </div>
+      <FormActions error={error} onCancel={onClose} submit="Mover" />
     </form>
   );
 }

@@ -3,6 +3,7 @@ import { formatPesos } from '../../../lib/admin/catalogue.ts';
 import { type ContactState, counted, STATE_LABELS } from '../../../lib/admin/contacts.ts';
 import type { PipelineCard as Card, PipelineColumn as Column } from '../../../lib/admin/pipeline.ts';
 import { STATE_BADGE } from '../contacts/badges.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { CARD_DRAG_TYPE, PipelineCard } from './PipelineCard.tsx';
 import { type PipelineScope, useMoreOfColumn } from './queries.ts';
 
@@ -35,9 +36,8 @@ export function PipelineColumn({
   onDragEnd(): void;
   onMoveMenu(card: Card): void;
 }) {
-  const [wanted, setWanted] = useState(false);
   const [over, setOver] = useState(false);
-  const more = useMoreOfColumn(assigned, column.state, column.nextCursor, wanted);
+  const more = useMoreOfColumn(assigned, column.state, column.nextCursor);
   const seen = new Set(column.items.map((item) => item.id));
   const items = [...column.items, ...more.items.filter((item) => !seen.has(item.id))];
   const id = `id${useId()}`;
@@ -98,21 +98,14 @@ export function PipelineColumn({
           ))}
         </ul>
       )}
-      {items.length < column.total && (
-        <p className="text-xs text-brand-800">
-          Mostrando {items.length.toLocaleString('es-MX')} de {column.total.toLocaleString('es-MX')}
-        </p>
-      )}
-      {more.nextCursor && (
-        <button
-          type="button"
-          className="btn btn-outline min-h-11 justify-self-center px-4 py-2 text-sm"
-          disabled={more.loading}
-          onClick={() => (wanted ? more.more() : setWanted(true))}
-        >
-          Cargar más<span className="sr-only"> de {STATE_LABELS[column.state]}</span>
-        </button>
-      )}
+      <ListFooter
+        shown={items.length}
+        total={column.total}
+        {...more.footer}
+        of={STATE_LABELS[column.state]}
+        countClassName="text-xs text-brand-800"
+        className="btn btn-outline min-h-11 justify-self-center px-4 py-2 text-sm"
+      />
     </section>
   );
 }

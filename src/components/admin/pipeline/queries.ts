@@ -1,15 +1,9 @@
-import {
-  type InfiniteData,
-  type QueryClient,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import type { PipelineBoard, PipelineCard, PipelineColumnPage } from '../../../lib/admin/pipeline.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
+import { useMorePages } from '../shared/more-pages.ts';
 
 /** `assigned` as the address and the endpoint say it: '' (everyone's), 'me', 'none'. */
 export type PipelineScope = '' | 'me' | 'none';
@@ -30,24 +24,12 @@ export const usePipeline = (assigned: PipelineScope) =>
   });
 
 /** A column's cards after its first page, fetched once "Cargar más" is pressed (`from`: the first page's cursor). */
-export function useMoreOfColumn(assigned: PipelineScope, state: ContactState, from: string | null, wanted: boolean) {
-  const more = useInfiniteQuery({
-    queryKey: keys.pipelineColumn(assigned, state, from ?? ''),
-    queryFn: ({ pageParam }) =>
-      api<PipelineColumnPage>(query(assigned, new URLSearchParams({ state, cursor: pageParam }).toString())),
-    initialPageParam: from ?? '',
-    getNextPageParam: (last) => last.nextCursor,
-    enabled: wanted && from !== null,
-    meta: { errorTitle: 'Error al cargar más prospectos' },
-  });
-  const pages = more.data?.pages ?? [];
-  return {
-    items: pages.flatMap((page) => page.items),
-    nextCursor: pages.length ? (pages.at(-1)?.nextCursor ?? null) : from,
-    loading: more.isFetching,
-    more: () => void more.fetchNextPage(),
-  };
-}
+export const useMoreOfColumn = (assigned: PipelineScope, state: ContactState, from: string | null) =>
+  useMorePages(
+    keys.pipelineColumn(assigned, state, from ?? ''),
+    (cursor) => api<PipelineColumnPage>(query(assigned, new URLSearchParams({ state, cursor }).toString())),
+    from,
+  );
 
 export interface Move {
   card: PipelineCard;

@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useRef, useState } from 'react';
 import { LEAD_KINDS, type LeadKind } from '../../../lib/admin/columns.ts';
 import { LEAD_KIND_REGISTRY } from '../../../lib/leads/kinds.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { Loading } from '../shared/ui.tsx';
 import { LeadTable } from './LeadTable.tsx';
 import { kindTexts, type LeadPage, useLeadActions } from './queries.ts';
@@ -73,16 +74,11 @@ export function RequestsView({ pages }: { pages: Partial<Record<LeadKind, LeadPa
         ) : (
           <LeadTable kind={active} rows={page.items} deliveries={page.deliveries} onDelete={onDelete} />
         )}
-        {page?.nextCursor && (
-          <button
-            type="button"
-            className="btn btn-outline justify-self-center"
-            disabled={more.isPending}
-            onClick={() => page.nextCursor && more.mutate(page.nextCursor)}
-          >
-            Cargar más
-          </button>
-        )}
+        <ListFooter
+          more={Boolean(page?.nextCursor)}
+          loading={more.isPending}
+          onMore={() => page?.nextCursor && more.mutate(page.nextCursor)}
+        />
       </section>
     </>
   );

@@ -3,6 +3,7 @@ import { loginSchema } from '../../../lib/forms/credentials.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
 import { type ApiError, api } from '../api.ts';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.ts';
+import { FormActions } from './FormActions.tsx';
 
 /**
  * The sign-in of SignInAgain's dialog (password or passkey, as /auth offers),
@@ -87,24 +88,18 @@ export default function SignInForm({
           </p>
         )}
       </div>
-      {failure && (
-        <p role="alert" className="field-error">
-          {failure}
-        </p>
-      )}
-      <div className="flex flex-wrap justify-end gap-2">
-        <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={onCancel}>
-          Cancelar
-        </button>
+      <FormActions
+        error={failure}
+        onCancel={onCancel}
+        submit={busy ? 'Verificando…' : 'Entrar y guardar'}
+        disabled={busy}
+      >
         {passkeysSupported() && (
           <button type="button" className="btn btn-outline min-h-11 px-4 py-2" onClick={passkey}>
             Entrar con llave de acceso
           </button>
         )}
-        <button type="submit" className="btn btn-primary min-h-11 px-4 py-2" disabled={busy}>
-          {busy ? 'Verificando…' : 'Entrar y guardar'}
-        </button>
-      </div>
+      </FormActions>
     </form>
   );
 }

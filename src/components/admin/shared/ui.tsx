@@ -1,5 +1,11 @@
 import { type ReactNode, useId } from 'react';
-import { LOST_REASON_LABELS, LOST_REASONS, type LostReason } from '../../../lib/admin/contacts.ts';
+import {
+  CONTACT_STATES,
+  LOST_REASON_LABELS,
+  LOST_REASONS,
+  type LostReason,
+  STATE_LABELS,
+} from '../../../lib/admin/contacts.ts';
 import { explain } from '../api.ts';
 
 /** The panel's white card. */
@@ -70,6 +76,24 @@ export function BackLink({ href, children }: { href: string; children: ReactNode
       ← {children}
     </a>
   );
+}
+
+/** The team's members as a select's options, for whom a contact is assigned to (the follow-up, a change from the list). */
+export function MemberOptions({ members }: { members: readonly { id: string; name: string }[] | null }) {
+  return members?.map((member) => (
+    <option key={member.id} value={member.id}>
+      {member.name}
+    </option>
+  ));
+}
+
+/** A contact's states as a select's options, in the pipeline's order (the follow-up, a change from the list). */
+export function StateOptions() {
+  return CONTACT_STATES.map((state) => (
+    <option key={state} value={state}>
+      {STATE_LABELS[state]}
+    </option>
+  ));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import {
   TODAY_SECTION_EMPTY,
   TODAY_SECTION_LABELS,
@@ -7,6 +7,7 @@ import {
   type TodaySectionPage,
 } from '../../../lib/admin/today.ts';
 import { ContactCard } from '../contacts/ContactCard.tsx';
+import { ListFooter } from '../shared/ListFooter.tsx';
 import { useMoreOfSection } from './queries.ts';
 
 /** One section of "Hoy": its heading with the number it counts, its cards, and "Cargar más" past the first page. */
@@ -21,8 +22,7 @@ export function TodayList({
   page: TodaySectionPage;
   today: string;
 }) {
-  const [wanted, setWanted] = useState(false);
-  const more = useMoreOfSection(scope, section, page.nextCursor, wanted);
+  const more = useMoreOfSection(scope, section, page.nextCursor);
   const items = [...page.items, ...more.items];
   const id = `id${useId()}`; // an id begins with a letter (html-validate); React's begin with _
   return (
@@ -39,21 +39,12 @@ export function TodayList({
           ))}
         </ul>
       )}
-      {items.length < page.total && (
-        <p className="text-sm text-brand-800">
-          Mostrando {items.length.toLocaleString('es-MX')} de {page.total.toLocaleString('es-MX')}
-        </p>
-      )}
-      {more.nextCursor && (
-        <button
-          type="button"
-          className="btn btn-outline min-h-11 justify-self-center"
-          disabled={more.loading}
-          onClick={() => (wanted ? more.more() : setWanted(true))}
-        >
-          Cargar más
-        </button>
-      )}
+      <ListFooter
+        shown={items.length}
+        total={page.total}
+        {...more.footer}
+        className="btn btn-outline min-h-11 justify-self-center"
+      />
     </section>
   );
 }

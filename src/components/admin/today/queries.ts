@@ -1,7 +1,8 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { TodayAgenda, TodayScope, TodaySection, TodaySectionPage } from '../../../lib/admin/today.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
+import { useMorePages } from '../shared/more-pages.ts';
 
 /** "Hoy": each section's first page and total (`/api/admin/today`, src/server/contacts/today.ts). */
 export const useToday = (scope: TodayScope) =>
@@ -15,21 +16,9 @@ export const useToday = (scope: TodayScope) =>
  * The pages of a section after its first, fetched once "Cargar más" is
  * pressed (`from` is the first page's cursor).
  */
-export function useMoreOfSection(scope: TodayScope, section: TodaySection, from: string | null, wanted: boolean) {
-  const query = useInfiniteQuery({
-    queryKey: keys.todaySection(scope, section, from ?? ''),
-    queryFn: ({ pageParam }) =>
-      api<TodaySectionPage>(`/api/admin/today?scope=${scope}&section=${section}&cursor=${pageParam}`),
-    initialPageParam: from ?? '',
-    getNextPageParam: (last) => last.nextCursor,
-    enabled: wanted && from !== null,
-    meta: { errorTitle: 'Error al cargar más prospectos' },
-  });
-  const pages = query.data?.pages ?? [];
-  return {
-    items: pages.flatMap((page) => page.items),
-    nextCursor: pages.length ? (pages.at(-1)?.nextCursor ?? null) : from,
-    loading: query.isFetching,
-    more: () => void query.fetchNextPage(),
-  };
-}
+export const useMoreOfSection = (scope: TodayScope, section: TodaySection, from: string | null) =>
+  useMorePages(
+    keys.todaySection(scope, section, from ?? ''),
+    (cursor) => api<TodaySectionPage>(`/api/admin/today?scope=${scope}&section=${section}&cursor=${cursor}`),
+    from,
+  );

@@ -6,7 +6,7 @@ import { leadKindDefinition } from '../../../lib/leads/kinds.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
 
-/** `/api/admin/{kind}`'s answer (src/server/admin/leads.ts); the list grows page by page. */
+/** `/api/admin/{kind}`'s answer (src/server/leads/list.ts); the list grows page by page. */
 export interface LeadPage {
   items: LeadRow[];
   deliveries: Record<string, DeliveryView[]>;

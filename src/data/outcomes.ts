@@ -24,6 +24,5 @@ export const OUTCOMES = {
   no_contesto: { label: 'No contestó', state: null, next: { days: 1, time: '10:00' } },
   hablamos: { label: 'Hablamos', state: 'contactado', next: { days: 3, time: '10:00' } },
   agendo_visita: { label: 'Agendó visita', state: 'en_seguimiento', next: { days: 1, time: '10:00' } },
-  pidio_cotizacion: { label: 'Pidió cotización', state: 'en_seguimiento', next: { days: 2, time: '12:00' } },
   no_le_interesa: { label: 'No le interesa', state: 'cerrado_perdido', lostReason: 'otro', next: null },
 } as const satisfies Record<string, Outcome>;

@@ -49,15 +49,6 @@ interface Detail {
 const detail = async (id: string) => (await (await request(adminCookie, `/api/admin/contacts/${id}`)).json()) as Detail;
 
 describe('an outcome in one tap', () => {
-  it('SCRATCH: the new outcome "Pidió cotización" moves a new contact to en_seguimiento, next contact in 2 days at 12:00', async () => {
-    const id = await newContact();
-    expect((await outcome(adviser.cookie, id, { outcome: 'pidio_cotizacion' })).status).toBe(200);
-    const contact = await detail(id);
-    expect(contact.state).toBe('en_seguimiento');
-    const later = new Date(Date.now() + 2 * 86_400_000);
-    expect(meridaWallTime(contact.nextContactAt as string)).toBe(`${meridaWallTime(later).slice(0, 10)}T12:00`);
-  });
-
   it('Llamar, then "No contestó": one attempt, the outcome with its note on the timeline, next contact tomorrow 10:00', async () => {
     const id = await newContact();
     expect((await attempt(adviser.cookie, id, 'llamada')).status).toBe(204);

@@ -5,7 +5,6 @@ export const quickQuote = (overrides: Record<string, unknown> = {}) => ({
   phone: '999 123 4567',
   email: 'ana@example.mx',
   origin: 'hero',
-  has_land: 'si',
   ...overrides,
 });
 

@@ -1,15 +1,13 @@
 import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
 import { attributionShape, consentShape, nameField, optionalEmailField, phoneField } from './fields.ts';
-import { YES_NO_LABELS } from './labels.ts';
-import { QUICK_QUOTE_ORIGINS, YES_NO } from './options.ts';
+import { QUICK_QUOTE_ORIGINS } from './options.ts';
 
 /** The quick-quote dialog ("Obtén tu estimación rápida"), docs/product.md. */
 export const quickQuoteSchema = z.object({
   name: nameField,
   phone: phoneField,
   email: optionalEmailField,
-  has_land: z.optional(z.enum(YES_NO, { error: 'Elige sí o no.' })),
   origin: z._default(z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }), 'unknown'),
   ...attributionShape,
   ...consentShape,
@@ -30,14 +28,6 @@ export const quickQuoteForm = defineForm({
         nameQuestion(),
         phoneQuestion('WhatsApp', '10 dígitos; te escribimos por WhatsApp.'),
         emailQuestion(),
-        {
-          kind: 'choice',
-          name: 'has_land',
-          label: '¿Tienes terreno?',
-          options: YES_NO.map((value) => ({ value, label: YES_NO_LABELS[value] })),
-          columns: 2,
-          compact: true,
-        },
       ],
     },
   ],

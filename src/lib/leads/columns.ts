@@ -148,7 +148,6 @@ export const QUICK_QUOTE_COLUMNS: Column[] = [
   phoneField(),
   field('Correo', 'email'),
   field('Origen', 'origin', labelled(ORIGIN_LABELS)),
-  field('Tiene terreno', 'has_land', labelled(YES_NO_LABELS)),
   ...ATTRIBUTION,
   ...CONSENT,
 ];

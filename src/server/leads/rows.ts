@@ -36,7 +36,6 @@ export function quickQuoteRow(input: QuickQuote): Row {
     phone: input.phone,
     email: input.email,
     origin: input.origin,
-    has_land: input.has_land ?? null,
     ...attribution(input),
     // The form says by its phone that we write by WhatsApp (src/data/whatsapp-notice.ts).
     whatsapp_notice_version: WHATSAPP_NOTICE.version,

@@ -12,14 +12,13 @@ import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
 import { AGENDA_FILTERS } from './today.ts';
 
-export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cotizado', 'cerrado_ganado', 'cerrado_perdido'] as const;
+export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
 
 export const STATE_LABELS: Record<ContactState, string> = {
   nuevo: 'Nuevo',
   contactado: 'Contactado',
   en_seguimiento: 'En seguimiento',
-  cotizado: 'Cotizado',
   cerrado_ganado: 'Cerrado: ganado',
   cerrado_perdido: 'Cerrado: perdido',
 };

@@ -4,7 +4,7 @@
  * (`whatsapp_notice_version`, like the privacy notice's), and only such a
  * lead gets the instant first reply. The text is the quick quote's phone
  * hint (src/lib/forms/quick-quote.ts), held equal to it by
- * src/server/leads/whatsapp-notice.test.ts; it lives in the form's own module
+ * tests/api/whatsapp-first-reply.test.ts; it lives in the form's own module
  * so the public pages' JavaScript does not grow. A form that shows it is
  * listed in `forms`; a new text is a new version (a new date).
  */

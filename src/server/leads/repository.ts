@@ -71,8 +71,8 @@ function firstReplyOf(row: Row): { template: string; body: string; parameters: u
 }
 
 /**
- * Stores one lead in one round trip to PostgreSQL: `store_lead()`
- * (db/migrations/0015_lead_in_one_round_trip.sql) counts the request against
+ * Stores one lead in one round trip to PostgreSQL: `store_lead()` (its live
+ * body, and store_leads_together()'s, in db/schema.sql) counts the request against
  * the rate limit, replays or refuses a used idempotency key, creates or
  * updates the lead's contact (round-robin, reopening), inserts the lead and
  * its notifications' deliveries, as one statement: all of it or nothing.

@@ -31,9 +31,9 @@ export function enabledChannels(config: NotificationConfig = getConfig().notific
 /**
  * Queues one delivery per channel that is on, for a lead just stored, inside
  * the lead's transaction (`tx`): either the lead and its notifications are
- * stored, or neither. One statement: queue_lead_notifications()
- * (db/migrations/0015_lead_in_one_round_trip.sql), which store_lead() also
- * calls for a form's lead. Returns the deliveries' ids.
+ * stored, or neither. One statement: queue_lead_notifications() (its live
+ * body in db/schema.sql), used for a call's lead; a form's lead has its
+ * deliveries written by store_leads_together(). Returns the deliveries' ids.
  */
 export async function enqueueLeadNotifications(
   tx: Queryable,

@@ -21,6 +21,8 @@ export default defineConfig({
     // is reached, and a second `npm test` on the same machine (CI's is shared) can triple the time.
     testTimeout: 90_000,
     hookTimeout: 120_000,
+    // expect.poll's bound (Vitest's own is 1 s): it passes as soon as its value holds.
+    expect: { poll: { timeout: 60_000 } },
     env: { NODE_ENV: 'test', JWT_SECRET: 'vitest-only-secret-of-at-least-32-bytes!' },
   },
 });

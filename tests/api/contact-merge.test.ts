@@ -114,7 +114,7 @@ describe('merging two contacts', () => {
           async () =>
             (await countRows('notification_deliveries', "contact_id = $1 AND status IN ('pending', 'sending')", [id])) +
             (await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${id}`])),
-          { timeout: 20_000, interval: 100 },
+          { interval: 100 },
         )
         .toBe(0);
     }
@@ -184,7 +184,6 @@ describe('merging two contacts', () => {
     for (const id of [kept.id, gone.id]) {
       await expect
         .poll(() => countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [id]), {
-          timeout: 20_000,
           interval: 100,
         })
         .toBe(1);

@@ -40,7 +40,7 @@ describe("a function's config.rateLimit on the local server", () => {
     expect((await reportFrom(server.url, '203.0.113.10')).status).toBe(429);
 
     // The function ran once per admitted request: LIMIT + 1 (the other address), never for a refusal.
-    await expect.poll(() => handled(server.output()), { timeout: 5_000 }).toBe(LIMIT + 1);
+    await expect.poll(() => handled(server.output())).toBe(LIMIT + 1);
     expect(server.output()).toContain('"event":"platform_rate_limited","function":"not-found"');
   });
 

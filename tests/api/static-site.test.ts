@@ -210,7 +210,7 @@ describe('the built site on the local server', () => {
   it('logs one line per request', async () => {
     await fetch(`${server.url}/?log-check`);
     // The line can reach this process after the answer: wait for it.
-    await expect.poll(() => server.output(), { timeout: 5_000 }).toMatch(/^GET \/ 200 \d+\.\dms$/m);
+    await expect.poll(() => server.output()).toMatch(/^GET \/ 200 \d+\.\dms$/m);
   });
 
   /** A GET with one Accept-Encoding, its body as sent (fetch would decode it). */

@@ -74,7 +74,7 @@ describe('POST /api/voice/events', () => {
 
     // Notified like any lead.
     const subject = 'Nueva llamada con el agente de voz: Ana López';
-    await expect.poll(() => smtp.messages.some((entry) => entry.subject === subject), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => smtp.messages.some((entry) => entry.subject === subject)).toBe(true);
     const mail = smtp.messages.find((entry) => entry.subject === subject);
     expect(mail?.text).toContain('Modelo Ceiba, 2 recámaras');
     expect(mail?.text).toContain(`/admin/llamada?id=${body.id}`);

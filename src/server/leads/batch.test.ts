@@ -244,9 +244,7 @@ describe('leads stored together', () => {
     try {
       // Stored and committed while the held contact is still held (its lead gave up after 2 s and waits alone).
       await expect
-        .poll(() => count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [others]), {
-          timeout: 20_000,
-        })
+        .poll(() => count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [others]))
         .toBe(4);
       expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = $1', [held])).toBe(1);
     } finally {

@@ -55,7 +55,6 @@ async function waitingForLock(session: pg.PoolClient): Promise<void> {
             [pid],
           )
         ).rows[0]?.wait,
-      { timeout: 10_000 },
     )
     .toBe('Lock');
 }

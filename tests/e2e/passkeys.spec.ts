@@ -71,7 +71,7 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/auth$/);
   await page.getByRole('button', { name: 'Entrar con llave de acceso' }).click();
-  await expect(page.getByRole('link', { name: 'Equipo' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Equipo', exact: true })).toBeVisible();
   await page.goto(`${origin}/admin#equipo`);
   await requirement.click();
   await expect(toast(page, 'Ya no se exige llave de acceso')).toBeVisible();

@@ -53,7 +53,7 @@ const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
  * The story of every lead submission: method, body, idempotency key,
  * validation, rate limit, honeypot, save, answer. The database failing at
  * any point gives the form's failure text with 503; nothing is half-written
- * because each lead is one statement (store_lead(), which also counts the
+ * because each lead is one statement (store_lead_request(), which also counts the
  * rate limit: one round trip to PostgreSQL per lead).
  */
 export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint<Schema>): Handler {

@@ -40,26 +40,26 @@ const storeAtOnce = (leads: { phone: string; name?: string }[]) =>
     ),
   );
 const count = async (text: string, values: unknown[]) => Number((await direct.query(text, values)).rows[0]?.n);
-/** store_leads()' arguments for one quick quote (store_lead()'s thirteen, in order). */
-const leadArgs = (phone: string, channels: string[] = [], returning: string[] = [], key: string | null = null) => [
-  'cotizaciones_rapidas',
-  quote(phone),
-  { phone, name: 'Lucía Batún', email: null, municipality: null, buyer: false, touch: {} },
-  key,
-  key && createHash('sha256').update(key).digest('hex'),
-  'quick-quotes',
+/** One quick quote as a lead_request (store_lead_requests()' named fields). */
+const leadRequest = (phone: string, channels: string[] = [], returning: string[] = [], key: string | null = null) => ({
+  lead_table: 'cotizaciones_rapidas',
+  lead_row: quote(phone),
+  contact: { phone, name: 'Lucía Batún', email: null, municipality: null, buyer: false, touch: {} },
+  idempotency_key: key,
+  idempotency_fingerprint: key && createHash('sha256').update(key).digest('hex'),
+  lead_kind: 'quick-quotes',
   channels,
-  returning,
-  null,
-  null,
-  null,
-  0,
-  null,
-];
-const storeLeads = async (leads: unknown[][]) =>
+  returning_columns: returning,
+  rate_bucket: null,
+  rate_subject: null,
+  rate_window: null,
+  rate_limit: 0,
+  first_reply: null,
+});
+const storeLeads = async (leads: unknown[]) =>
   (
     await direct.query<{ outcomes: Record<string, Record<string, unknown>>[] }>(
-      'SELECT store_leads($1::jsonb) AS outcomes',
+      'SELECT store_lead_requests($1::jsonb) AS outcomes',
       [JSON.stringify(leads)],
     )
   ).rows[0]?.outcomes ?? [];
@@ -176,9 +176,9 @@ describe('leads stored together', () => {
     const other = uniquePhone();
     const key = `clave-${phone}`;
     const [first, second, third] = await storeLeads([
-      leadArgs(phone, [], [], key),
-      leadArgs(phone, [], [], key),
-      leadArgs(other),
+      leadRequest(phone, [], [], key),
+      leadRequest(phone, [], [], key),
+      leadRequest(other),
     ]);
     expect(first?.stored).toMatchObject({ created: true });
     expect(second?.stored).toMatchObject({ created: false, id: first?.stored?.id });
@@ -265,15 +265,15 @@ describe('leads stored together', () => {
     const phones = Array.from({ length: 3 }, uniquePhone);
     const before = Date.now();
     const [first, refused, none, last] = await storeLeads([
-      leadArgs(phones[0] as string, ['webhook', 'email']),
-      leadArgs('no es un teléfono', ['email']),
-      leadArgs(phones[1] as string, []),
-      leadArgs(phones[2] as string, ['whatsapp', 'webhook', 'email'], ['contact_id']),
+      leadRequest(phones[0] as string, ['webhook', 'email']),
+      leadRequest('no es un teléfono', ['email']),
+      leadRequest(phones[1] as string, []),
+      leadRequest(phones[2] as string, ['whatsapp', 'webhook', 'email'], ['contact_id']),
     ]);
     const after = Date.now();
     expect(refused?.error).toMatchObject({ code: '23514' });
     expect(none?.stored).toMatchObject({ created: true, deliveries: [] });
-    // The contact asked for by store_leads itself is not in an answer that did not ask for it.
+    // The contact asked for by store_lead_requests itself is not in an answer that did not ask for it.
     expect(Object.keys(first?.stored?.values as object)).toEqual(['id']);
     expect(Object.keys(last?.stored?.values as object).sort()).toEqual(['contact_id', 'id']);
     for (const [outcome, channels] of [
@@ -289,7 +289,7 @@ describe('leads stored together', () => {
         [stored.deliveries],
       );
       expect(deliveries).toEqual(channels.map((channel) => ({ channel, lead_id: stored.id, contact_ok: true })));
-      // Made by store_leads() before its INSERT (0030), in the column's own form: version 7, this moment.
+      // Made by store_leads_together() before its INSERT (0030), in the column's own form: version 7, this moment.
       for (const id of stored.deliveries) expectTimeOrderedId(id, before, after);
     }
     expect(await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1)', [phones])).toBe(3);
@@ -301,5 +301,36 @@ describe('leads stored together', () => {
         [phones],
       ),
     ).toBe(5);
+  });
+
+  it('the deploy serving during migration 0036’s build still stores: store_lead() and store_leads() by position', async () => {
+    const [alone, together1, together2] = [uniquePhone(), uniquePhone(), uniquePhone()];
+    const positional = (phone: string, channels: string[]) => Object.values(leadRequest(phone, channels));
+    const { rows } = await direct.query<{ stored: { created: boolean; deliveries: string[] } }>(
+      'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS stored',
+      positional(alone, ['email']),
+    );
+    expect(rows[0]?.stored).toMatchObject({ created: true });
+    expect(rows[0]?.stored.deliveries).toHaveLength(1);
+    const { rows: batch } = await direct.query<{ outcomes: { stored: { created: boolean } }[] }>(
+      'SELECT store_leads($1::jsonb) AS outcomes',
+      [JSON.stringify([positional(together1, []), positional(together2, ['webhook'])])],
+    );
+    expect(batch[0]?.outcomes.map((outcome) => outcome.stored.created)).toEqual([true, true]);
+    expect(
+      await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1) AND contact_id IS NOT NULL', [
+        [alone, together1, together2],
+      ]),
+    ).toBe(3);
+  });
+
+  it('a lead row needs its contact: no trigger makes one any more (0036)', async () => {
+    const phone = uniquePhone();
+    await expect(
+      direct.query("INSERT INTO cotizaciones_rapidas (name, phone, origin) VALUES ('Lucía Batún', $1, 'hero')", [
+        phone,
+      ]),
+    ).rejects.toMatchObject({ code: '23502' });
+    expect(await count('SELECT count(*) AS n FROM contacts WHERE phone = $1', [phone])).toBe(0);
   });
 });

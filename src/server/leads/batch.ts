@@ -2,26 +2,26 @@ import type { Queryable } from '../db/database.ts';
 
 /**
  * Leads that wait for the database at the same moment, stored together
- * (decision 0044): one statement (`store_leads()`, migration 0024), one
+ * (decision 0044): one statement (`store_lead_requests()`, db/schema.sql), one
  * transaction, one commit for all of them, each lead in a subtransaction of
  * its own so that one lead's error undoes only that lead. While `maxInFlight`
  * statements are running, the leads that arrive wait and go together in the
  * next one; a lead that arrives alone goes at once, as a plain
- * `store_lead()`, in the same one round trip as before.
+ * `store_lead_request()`, in the same one round trip as before.
  */
 
-/** What store_leads() answers for each lead, in the order sent. */
+/** What store_lead_requests() answers for each lead, in the order sent. */
 type Outcome<T> = { stored: T } | { error: { code: string; message: string; hint: string | null } };
 
 /**
  * SQLSTATEs after which a lead is tried again on its own: deadlock_detected,
- * serialization_failure, lock_not_available (store_leads() waits at most 2 s
+ * serialization_failure, lock_not_available (store_lead_requests() waits at most 2 s
  * for a lock, so one held contact holds up no other lead of its statement).
  */
 const TRY_ALONE_AGAIN = new Set(['40P01', '40001', '55P03']);
 
-interface Waiting<T> {
-  args: unknown[];
+interface Waiting<A, T> {
+  args: A;
   resolve(value: T): void;
   reject(error: unknown): void;
 }
@@ -44,24 +44,24 @@ export interface BatchOptions {
  */
 const LEAD_BATCHES: BatchOptions = { maxInFlight: 4, maxBatch: 12 };
 
-export class LeadBatcher<T> {
-  private waiting: Waiting<T>[] = [];
+export class LeadBatcher<A, T> {
+  private waiting: Waiting<A, T>[] = [];
   private inFlight = 0;
   private scheduled = false;
   private readonly db: Queryable;
-  private readonly storeOne: (db: Queryable, args: unknown[]) => Promise<T>;
-  private readonly order: (args: unknown[]) => string;
+  private readonly storeOne: (db: Queryable, args: A) => Promise<T>;
+  private readonly order: (args: A) => string;
   private readonly options: BatchOptions;
 
   /**
-   * `storeOne` stores one lead in its own statement (store_lead()); `order`
+   * `storeOne` stores one lead in its own statement (store_lead_request()); `order`
    * gives each lead's sort key (its phone: batches that lock contacts in one
    * order cannot deadlock on them).
    */
   constructor(
     db: Queryable,
-    storeOne: (db: Queryable, args: unknown[]) => Promise<T>,
-    order: (args: unknown[]) => string,
+    storeOne: (db: Queryable, args: A) => Promise<T>,
+    order: (args: A) => string,
     options: BatchOptions = LEAD_BATCHES,
   ) {
     this.db = db;
@@ -70,8 +70,8 @@ export class LeadBatcher<T> {
     this.options = options;
   }
 
-  /** Stores the lead of store_lead()'s arguments `args`, alone or with others waiting at the same moment. */
-  add(args: unknown[]): Promise<T> {
+  /** Stores the lead `args` (a lead_request), alone or with others waiting at the same moment. */
+  add(args: A): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.waiting.push({ args, resolve, reject });
       // Requests whose bodies arrived in the same turn of the event loop go together.
@@ -96,20 +96,20 @@ export class LeadBatcher<T> {
     }
   }
 
-  private async run(batch: Waiting<T>[]): Promise<void> {
+  private async run(batch: Waiting<A, T>[]): Promise<void> {
     if (batch.length === 1) {
-      const [only] = batch as [Waiting<T>];
+      const [only] = batch as [Waiting<A, T>];
       await this.storeOne(this.db, only.args).then(only.resolve, only.reject);
       return;
     }
     batch.sort((a, b) => (this.order(a.args) < this.order(b.args) ? -1 : 1));
     let outcomes: Outcome<T>[];
     try {
-      const { rows } = await this.db.query<{ outcomes: Outcome<T>[] }>('SELECT store_leads($1::jsonb) AS outcomes', [
+      const { rows } = await this.db.query<{ outcomes: Outcome<T>[] }>('SELECT store_lead_requests($1) AS outcomes', [
         JSON.stringify(batch.map((lead) => lead.args)),
       ]);
       outcomes = rows[0]?.outcomes ?? [];
-      if (outcomes.length !== batch.length) throw new Error('store_leads answered for another number of leads');
+      if (outcomes.length !== batch.length) throw new Error('store_lead_requests answered for another number of leads');
     } catch (error) {
       // Nothing of the statement was committed: every lead of it failed as its own statement would have.
       for (const lead of batch) lead.reject(error);

@@ -34,6 +34,41 @@ export interface RateLimitHit {
   subject: string;
 }
 
+/**
+ * One lead as the database reads it: the composite type `lead_request`
+ * (db/schema.sql), field by field, sent as a JSON object to
+ * store_lead_request() or, with others, store_lead_requests().
+ */
+export interface LeadRequest {
+  lead_table: LeadTable;
+  /** The row's columns as the form's function built them (rows.ts). */
+  lead_row: Row;
+  /** touch_contact()'s arguments: the person the lead belongs to. */
+  contact: {
+    phone: string;
+    name: string;
+    email: unknown;
+    municipality: unknown;
+    buyer: boolean;
+    touch: Record<string, string>;
+  };
+  idempotency_key: string | null;
+  idempotency_fingerprint: string | null;
+  /** The lead's kind in its deliveries (kinds.ts). */
+  lead_kind: string;
+  /** The notification channels turned on: one delivery each. */
+  channels: string[];
+  /** Columns of the stored row the endpoint answers with, besides id. */
+  returning_columns: readonly string[];
+  /** The per-IP limit: bucket, client address, window in seconds, limit (0: none). */
+  rate_bucket: string | null;
+  rate_subject: string | null;
+  rate_window: number | null;
+  rate_limit: number;
+  /** The WhatsApp first reply stored with the lead, or null. */
+  first_reply: { template: string; body: string; parameters: unknown } | null;
+}
+
 /** The key was already used with another request: nothing is stored, the client gets 422. */
 export class IdempotencyConflict extends Error {
   override name = 'IdempotencyConflict';
@@ -54,7 +89,7 @@ type Stored =
  * (WHATSAPP_FIRST_REPLY_TEMPLATE) filled in with the lead's name, when the
  * conversations are on and the lead's form told the visitor we write by
  * WhatsApp (its notice's version is on the row); otherwise null, and
- * store_lead() stores none.
+ * nothing is stored.
  */
 function firstReplyOf(row: Row): { template: string; body: string; parameters: unknown } | null {
   const name = getConfig().whatsapp?.firstReplyTemplate;
@@ -62,7 +97,6 @@ function firstReplyOf(row: Row): { template: string; body: string; parameters: u
   if (!configured || !row.whatsapp_notice_version) return null;
   // The lead's first name, or the template's twin without it when the name is no name (decision 0049).
   const { template, values } = templateFor(configured, { name: String(row.name) });
-  // An object: pg sends it as JSON to store_lead()'s jsonb, and store_leads()' array carries it as it is.
   return {
     template: template.name,
     body: renderTemplate(template, values),
@@ -71,8 +105,8 @@ function firstReplyOf(row: Row): { template: string; body: string; parameters: u
 }
 
 /**
- * Stores one lead in one round trip to PostgreSQL: `store_lead()` (its live
- * body, and store_leads_together()'s, in db/schema.sql) counts the request against
+ * Stores one lead in one round trip to PostgreSQL: `store_lead_request()` (its
+ * live body, and store_leads_together()'s, in db/schema.sql) counts the request against
  * the rate limit, replays or refuses a used idempotency key, creates or
  * updates the lead's contact (round-robin, reopening), inserts the lead and
  * its notifications' deliveries, as one statement: all of it or nothing.
@@ -93,36 +127,35 @@ export async function insertLead(
   const touch = Object.fromEntries(
     ATTRIBUTION_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
   );
-  const contact = {
-    phone: String(row.phone),
-    name: String(row.name),
-    email: row.email ?? null,
-    municipality: row.municipality ?? null,
-    buyer: contactKind === 'comprador',
-    touch,
+  const request: LeadRequest = {
+    lead_table: table,
+    lead_row: row,
+    contact: {
+      phone: String(row.phone),
+      name: String(row.name),
+      email: row.email ?? null,
+      municipality: row.municipality ?? null,
+      buyer: contactKind === 'comprador',
+      touch,
+    },
+    idempotency_key: idempotency?.key ?? null,
+    idempotency_fingerprint: idempotency?.fingerprint ?? null,
+    lead_kind: kind,
+    channels: enabledChannels(),
+    returning_columns: returning,
+    rate_bucket: rateLimit?.rule.bucket ?? null,
+    rate_subject: rateLimit?.subject ?? null,
+    rate_window: rateLimit?.rule.windowSeconds ?? null,
+    rate_limit: rateLimit?.rule.limit ?? 0,
+    first_reply: firstReplyOf(row),
   };
-  const values = [
-    table,
-    row,
-    contact,
-    idempotency?.key ?? null,
-    idempotency?.fingerprint ?? null,
-    kind,
-    enabledChannels(),
-    returning,
-    rateLimit?.rule.bucket ?? null,
-    rateLimit?.subject ?? null,
-    rateLimit?.rule.windowSeconds ?? null,
-    rateLimit?.rule.limit ?? 0,
-    firstReplyOf(row),
-  ];
   let stored: Stored;
   try {
-    stored = await storeWithOthers(db, values);
+    stored = await storeWithOthers(db, request);
   } catch (error) {
-    // A row with this key stored without store_lead's lock (an older deploy): everything was undone; read it.
+    // A row with this key stored without its lock: everything was undone; read it, without counting again.
     if (!idempotency || (error as { hint?: string }).hint !== 'store_lead') throw error;
-    stored = await store(db, [...values.slice(0, -2), 0, values.at(-1)]);
+    stored = await store(db, { ...request, rate_limit: 0 });
   }
   if ('limited' in stored) throw new RateLimited();
   if ('conflict' in stored) throw new IdempotencyConflict();
@@ -130,27 +163,24 @@ export async function insertLead(
 }
 
 /** One batcher per shared pool (the local server's): leads waiting at the same moment go in one statement. */
-const batchers = new WeakMap<object, LeadBatcher<Stored>>();
+const batchers = new WeakMap<object, LeadBatcher<LeadRequest, Stored>>();
 
 /**
  * Stores the lead with the others waiting for the same pool at this moment
  * (src/server/leads/batch.ts, decision 0044); on its own where the pool is
  * the request's own (Neon's driver on Netlify).
  */
-function storeWithOthers(db: Database, values: unknown[]): Promise<Stored> {
-  if (!db.shared) return store(db, values);
+function storeWithOthers(db: Database, request: LeadRequest): Promise<Stored> {
+  if (!db.shared) return store(db, request);
   let batcher = batchers.get(db.shared);
   if (!batcher) {
-    batcher = new LeadBatcher<Stored>(db, store, (args) => (args[2] as { phone: string }).phone);
+    batcher = new LeadBatcher<LeadRequest, Stored>(db, store, (lead) => lead.contact.phone);
     batchers.set(db.shared, batcher);
   }
-  return batcher.add(values);
+  return batcher.add(request);
 }
 
-async function store(db: Queryable, values: unknown[]): Promise<Stored> {
-  const { rows } = await db.query<{ stored: Stored }>(
-    'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS stored',
-    values,
-  );
+async function store(db: Queryable, request: LeadRequest): Promise<Stored> {
+  const { rows } = await db.query<{ stored: Stored }>('SELECT store_lead_request($1) AS stored', [request]);
   return rows[0]?.stored as Stored;
 }

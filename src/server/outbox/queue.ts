@@ -32,8 +32,9 @@ export function enabledChannels(config: NotificationConfig = getConfig().notific
  * Queues one delivery per channel that is on, for a lead just stored, inside
  * the lead's transaction (`tx`): either the lead and its notifications are
  * stored, or neither. One statement: queue_lead_notifications() (its live
- * body in db/schema.sql), used for a call's lead; a form's lead has its
- * deliveries written by store_leads_together(). Returns the deliveries' ids.
+ * body in db/schema.sql), used for a call's lead; it and a form's lead
+ * (store_leads_together()) write the rows through record_lead_deliveries().
+ * Returns the deliveries' ids.
  */
 export async function enqueueLeadNotifications(
   tx: Queryable,
@@ -69,7 +70,7 @@ export const FRESH_KEY_PREFIX = 'fresh:';
 
 /**
  * Wakes the fresh job of each channel (decision 0045): the deliveries a lead
- * stored with it (store_lead() records them without jobs) are sent by their
+ * stored with it (store_leads_together() records them without jobs) are sent by their
  * channel's one fresh job, which takes the oldest never tried, a batch at a
  * time, until none is left (deliverFresh). Adding it while one waits only
  * moves that one (its key); while one runs, it adds the next, which claims

@@ -23,7 +23,7 @@ export interface ContactTouch {
  * latest attribution, last activity) keeping its name (another one is an
  * alias in its history; NAMELESS takes the name); a lost contact reopens as
  * `nuevo`, a won one stays won, and its history says so. Concurrent first leads from one phone give one
- * contact. A form's lead does the same inside store_lead(); a voice call
+ * contact. A form's lead does the same inside store_leads_together(); a voice call
  * comes here. Returns the contact's id.
  */
 export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<string> {

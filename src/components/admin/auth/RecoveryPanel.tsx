@@ -18,8 +18,11 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
   const [done, setDone] = useState<string | null>(null);
   const [invalid, setInvalid] = useState<string | null>(null);
   const [reset, setReset] = useState<{ token: string; email: string } | null>(null);
+  // The request form is in the page's HTML: until this island runs, a press would send it as a plain GET.
+  const [ready, setReady] = useState(false);
 
   useEffect(() => {
+    setReady(true);
     if (mode !== 'reset') return;
     const token = window.location.hash.slice(1);
     api<{ email?: string }>('/api/auth/recovery/check', { method: 'POST', json: { token }, anonymous: true }).then(
@@ -98,7 +101,13 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
     );
   }
   return (
-    <form onSubmit={submit} noValidate className="grid gap-5" aria-labelledby="recovery-title">
+    <form
+      onSubmit={submit}
+      noValidate
+      className="grid gap-5"
+      aria-labelledby="recovery-title"
+      data-enhanced={ready ? 'ready' : 'pending'}
+    >
       <div>
         <h1 id="recovery-title" className="text-2xl font-bold">
           {mode === 'request' ? 'Recupera tu acceso' : 'Elige una contraseña nueva'}

@@ -34,6 +34,30 @@ export function LoadFailed({
   );
 }
 
+/** A button that says what it is doing while it does it ("Uniendo…"), disabled meanwhile. */
+export function BusyButton({
+  busy,
+  busyText,
+  className,
+  onClick,
+  label,
+  children,
+}: {
+  busy: boolean;
+  busyText: string;
+  className: string;
+  onClick(): void;
+  /** Its accessible name, where the text alone does not say whom it acts on. */
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} disabled={busy} aria-label={label} onClick={onClick}>
+      {busy ? busyText : children}
+    </button>
+  );
+}
+
 /** "Cargando…" where the view will be. */
 export function Loading({ text, page = false }: { text: string; page?: boolean }) {
   return (

@@ -12,10 +12,11 @@ const PASSKEY_FIRST =
 const DUPLICATE_KEY = 'Esta llave de acceso ya está registrada en el panel.';
 const UNANSWERED = 'La llave de acceso no respondió como se esperaba. Intenta de nuevo.';
 
-/** A password alone must not change the passkeys of an administrator who has one while they are required. */
-async function refusedByPasskeyFirst({ db, user }: MemberCall): Promise<Response | null> {
-  return (await passkeyFirst(db, user)) ? jsonError(403, PASSKEY_FIRST, { code: 'passkey_required' }) : null;
-}
+/** A route's `work`, refused (403) first where a password alone would change the passkeys of an administrator who has one while they are required. */
+const unlessPasskeyFirst =
+  (work: (call: MemberCall) => Promise<Response>) =>
+  async (call: MemberCall): Promise<Response> =>
+    (await passkeyFirst(call.db, call.user)) ? jsonError(403, PASSKEY_FIRST, { code: 'passkey_required' }) : work(call);
 
 /**
  * A member's own passkeys (WebAuthn); signing in with one is auth-passkey-login:
@@ -34,17 +35,13 @@ export default endpoints('auth-passkeys', [
     method: 'POST',
     path: '/api/auth/passkeys/register/options',
     access: 'account',
-    async work(call) {
-      return (await refusedByPasskeyFirst(call)) ?? json(200, await registrationOptions(call.db, call.user, call.url));
-    },
+    work: unlessPasskeyFirst(async ({ db, user, url }) => json(200, await registrationOptions(db, user, url))),
   },
   {
     method: 'POST',
     path: '/api/auth/passkeys/register',
     access: 'account',
-    async work(call) {
-      const refused = await refusedByPasskeyFirst(call);
-      if (refused) return refused;
+    work: unlessPasskeyFirst(async (call) => {
       const { db, user, url, actor } = call;
       const input = await call.body(ceremonySchema.extend({ name: passkeyNameSchema }), (fields) =>
         jsonError(400, fields.name ?? UNANSWERED, { fields }),
@@ -63,18 +60,16 @@ export default endpoints('auth-passkeys', [
       if (added === 'duplicate') return jsonError(409, DUPLICATE_KEY);
       if (added === 'unverified') return jsonError(400, 'No pudimos verificar la llave de acceso. Intenta de nuevo.');
       return json(201, { items: await listPasskeys(db, user.id) });
-    },
+    }),
   },
   {
     method: 'DELETE',
     path: '/api/auth/passkeys/:id([A-Za-z0-9_\\-]{16,1400})',
     access: 'account',
-    async work(call) {
-      const refused = await refusedByPasskeyFirst(call);
-      if (refused) return refused;
-      const removed = await removePasskey(call.db, call.user.id, call.params.id as string, call.actor);
+    work: unlessPasskeyFirst(async ({ db, user, params, actor }) => {
+      const removed = await removePasskey(db, user.id, params.id as string, actor);
       return removed ? empty(204) : jsonError(404, 'No encontramos esta llave de acceso.');
-    },
+    }),
   },
 ]);
 

@@ -394,12 +394,13 @@ function notificationConfig(env: Environment): NotificationConfig {
  * secrets are set; some of them only stops the start, naming the others.
  */
 function whatsappConfig(env: Environment): WhatsappConfig | null {
-  const values = {
-    WHATSAPP_TOKEN: env.WHATSAPP_TOKEN,
-    WHATSAPP_PHONE_NUMBER_ID: env.WHATSAPP_PHONE_NUMBER_ID,
-    WHATSAPP_APP_SECRET: env.WHATSAPP_APP_SECRET,
-    WHATSAPP_VERIFY_TOKEN: env.WHATSAPP_VERIFY_TOKEN,
-  };
+  const values = variables(
+    env,
+    'WHATSAPP_TOKEN',
+    'WHATSAPP_PHONE_NUMBER_ID',
+    'WHATSAPP_APP_SECRET',
+    'WHATSAPP_VERIFY_TOKEN',
+  );
   // Token and number without either secret are the notification channel's alone.
   if (!env.WHATSAPP_APP_SECRET && !env.WHATSAPP_VERIFY_TOKEN) {
     if (env.WHATSAPP_FIRST_REPLY_TEMPLATE) {
@@ -436,11 +437,7 @@ function whatsappConfig(env: Environment): WhatsappConfig | null {
 
 /** Web Push is on when its three variables are set; some of them only is a mistake that stops the start. */
 function pushConfig(env: Environment): PushConfig | null {
-  const values = {
-    VAPID_PUBLIC_KEY: env.VAPID_PUBLIC_KEY,
-    VAPID_PRIVATE_KEY: env.VAPID_PRIVATE_KEY,
-    VAPID_SUBJECT: env.VAPID_SUBJECT,
-  };
+  const values = variables(env, 'VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT');
   if (env.PUSH_TEST_SERVICE_URL && (env.NODE_ENV !== 'test' || env.NETLIFY === 'true' || env.SITE_ID)) {
     throw new ConfigError(
       'Invalid environment: PUSH_TEST_SERVICE_URL is for the test suite only (NODE_ENV=test, not on Netlify); unset it.',
@@ -452,6 +449,14 @@ function pushConfig(env: Environment): PushConfig | null {
     subject: env.VAPID_SUBJECT as string,
     testService: env.PUSH_TEST_SERVICE_URL ? new URL(env.PUSH_TEST_SERVICE_URL).origin : null,
   }));
+}
+
+/** The named text variables' values, by name, in the order named (allOrNone's `values`). */
+type TextVariable = {
+  [K in keyof Environment]-?: Environment[K] extends string | undefined ? K : never;
+}[keyof Environment];
+function variables(env: Environment, ...names: TextVariable[]): Record<string, string | undefined> {
+  return Object.fromEntries(names.map((name) => [name, env[name]]));
 }
 
 /**

@@ -43,16 +43,8 @@ const VIEWS = [
   'cuenta',
 ] as const;
 type View = (typeof VIEWS)[number];
-/** What an adviser sees; the server refuses them the rest anyway (403). */
-const ADVISER_VIEWS: readonly View[] = [
-  'hoy',
-  'prospectos',
-  'conversaciones',
-  'embudo',
-  'llamadas',
-  'metricas',
-  'cuenta',
-];
+/** What an adviser does not see; the server refuses them these anyway (403). */
+const ADMIN_VIEWS: readonly View[] = ['solicitudes', 'notificaciones', 'equipo', 'actividad'];
 const viewOf = (name: string | null): View => VIEWS.find((view) => view === name) ?? 'hoy';
 
 /** The island of /admin: the panel with the page's cache. */
@@ -95,7 +87,7 @@ export function AdminPanel() {
 
   const total = LEAD_KINDS.reduce((sum, kind) => sum + (pages[kind]?.total ?? 0), 0);
   const allowed = (name: View) =>
-    member.passkeyPending ? name === 'cuenta' : member.admin || ADVISER_VIEWS.includes(name);
+    member.passkeyPending ? name === 'cuenta' : member.admin || !ADMIN_VIEWS.includes(name);
   const shown: View = allowed(view) ? view : member.passkeyPending ? 'cuenta' : 'hoy';
   const links = (
     [

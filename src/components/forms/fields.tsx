@@ -11,6 +11,8 @@ interface FieldBase {
   required?: boolean;
   /** Makes ids unique when one page has the same field twice. */
   idPrefix?: string;
+  /** false: neither " *" nor " (opcional)" after the label (a sign-in's two fields, plainly both needed). */
+  mark?: boolean;
 }
 
 function describedBy(id: string, hint?: string, error?: string): string | undefined {
@@ -29,12 +31,33 @@ function RequiredMark({ required }: { required?: boolean | undefined }) {
   );
 }
 
-function Label({ id, label, required }: { id: string; label: string; required?: boolean | undefined }) {
+function Label({
+  id,
+  label,
+  required,
+  mark = true,
+}: {
+  id: string;
+  label: string;
+  required?: boolean | undefined;
+  mark?: boolean;
+}) {
   return (
     <label htmlFor={id} className="field-label">
       {label}
-      <RequiredMark required={required} />
+      {mark && <RequiredMark required={required} />}
     </label>
+  );
+}
+
+/** A field's error under it, `{id}-error` for its aria-describedby. */
+export function FieldError({ id, error }: { id: string; error?: string | undefined }) {
+  return (
+    error && (
+      <p id={`${id}-error`} className="field-error">
+        {error}
+      </p>
+    )
   );
 }
 
@@ -46,11 +69,7 @@ function Messages({ id, hint, error }: { id: string; hint?: string | undefined; 
           {hint}
         </p>
       )}
-      {error && (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      )}
+      <FieldError id={id} error={error} />
     </>
   );
 }
@@ -68,13 +87,14 @@ export function TextField({
   hint,
   required,
   idPrefix = '',
+  mark = true,
   type = 'text',
   ...input
 }: TextFieldProps) {
   const id = `${idPrefix}${name}`;
   return (
     <div className="field">
-      <Label id={id} label={label} required={required} />
+      <Label id={id} label={label} required={required} mark={mark} />
       <input
         id={id}
         name={name}

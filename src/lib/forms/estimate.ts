@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
-import { attributionShape, consentShape, nameField, optionalChoice, optionalEmailField, phoneField } from './fields.ts';
+import { leadSchema, nameField, optionalChoice, optionalEmailField, phoneField } from './fields.ts';
 import { BUDGET_LABELS, FINISH_LABELS, optionsOf } from './labels.ts';
 import { BUDGET_UNKNOWN, BUDGETS, FINISHES } from './options.ts';
 
@@ -37,7 +37,7 @@ const levelsField = z.pipe(
 );
 
 /** /estimacion, the personalised estimate (docs/product.md). */
-export const estimateSchema = z.object({
+export const estimateSchema = leadSchema({
   source: z.literal('estimacion'),
   name: nameField,
   phone: phoneField,
@@ -49,8 +49,6 @@ export const estimateSchema = z.object({
     optionalChoice(BUDGETS),
     z.transform((value: (typeof BUDGETS)[number] | null) => value ?? BUDGET_UNKNOWN),
   ),
-  ...attributionShape,
-  ...consentShape,
 });
 
 const FAILURE = 'Hubo un problema al enviar tu solicitud. Por favor intenta de nuevo.';

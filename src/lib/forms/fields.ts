@@ -157,6 +157,14 @@ export const consentShape = {
 };
 
 /**
+ * A lead form's schema: its own questions (`shape`, in their order), then
+ * where the visitor came from and their consent, as every lead form sends them.
+ */
+export function leadSchema<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  return z.object({ ...shape, ...attributionShape, ...consentShape });
+}
+
+/**
  * Hidden field that people never see and bots fill in. Its name avoids the
  * words browsers autofill (website, url, company), so no real visitor fills it.
  */

@@ -1,16 +1,7 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import type { Toast } from '../client/toast.ts';
 import { defineForm, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
-import {
-  attributionShape,
-  consentShape,
-  LIMITS,
-  nameField,
-  optionalChoice,
-  phoneField,
-  requiredChoice,
-  requiredText,
-} from './fields.ts';
+import { LIMITS, leadSchema, nameField, optionalChoice, phoneField, requiredChoice, requiredText } from './fields.ts';
 import {
   INVESTMENT_LABELS,
   LAND_SIZE_LABELS,
@@ -44,7 +35,7 @@ export const PARTNER_APPROVAL_THRESHOLD = 8;
  * score are required: the server cannot score a question left unanswered.
  * The browser never sends the score or the status; the server computes both.
  */
-export const partnerApplicationSchema = z.object({
+export const partnerApplicationSchema = leadSchema({
   name: nameField,
   phone: phoneField,
   role: requiredChoice(PARTNER_ROLES, 'Cuéntanos cuál es tu rol en el proyecto.'),
@@ -56,8 +47,6 @@ export const partnerApplicationSchema = z.object({
   timeline: requiredChoice(PARTNER_TIMELINES, 'Elige cuándo quieres iniciar.'),
   legal_documentation: requiredChoice(YES_NO, 'Dinos si tu documentación legal está lista.'),
   consultancy_payment: requiredChoice(YES_NO, 'Dinos si estás de acuerdo con la consultoría de $899 MXN.'),
-  ...attributionShape,
-  ...consentShape,
 });
 
 export type PartnerApplication = z.output<typeof partnerApplicationSchema>;

@@ -1,20 +1,11 @@
 import * as z from 'zod/mini';
 import { defineForm, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
-import {
-  attributionShape,
-  consentShape,
-  LIMITS,
-  nameField,
-  optionalChoice,
-  phoneField,
-  requiredChoice,
-  requiredText,
-} from './fields.ts';
+import { LIMITS, leadSchema, nameField, optionalChoice, phoneField, requiredChoice, requiredText } from './fields.ts';
 import { LAND_OPTION_LABELS, OBJECTIVE_LABELS, optionsOf, PREFILTER_TIMELINE_LABELS } from './labels.ts';
 import { LAND_OPTIONS, MEXICAN_STATES, OBJECTIVES, PREFILTER_TIMELINES } from './options.ts';
 
 /** /prefiltro, "Primer paso hacia tu casa" (docs/product.md). */
-export const preFilterSchema = z.object({
+export const preFilterSchema = leadSchema({
   source: z.literal('prefiltro'),
   name: nameField,
   phone: phoneField,
@@ -23,8 +14,6 @@ export const preFilterSchema = z.object({
   land_option: requiredChoice(LAND_OPTIONS, 'Dinos si ya tienes terreno.'),
   timeline: optionalChoice(PREFILTER_TIMELINES),
   objective: optionalChoice(OBJECTIVES),
-  ...attributionShape,
-  ...consentShape,
 });
 
 const MISSING = 'Por favor completa todos los campos requeridos.';

@@ -1,16 +1,14 @@
 import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
-import { attributionShape, consentShape, nameField, optionalEmailField, phoneField } from './fields.ts';
+import { leadSchema, nameField, optionalEmailField, phoneField } from './fields.ts';
 import { QUICK_QUOTE_ORIGINS } from './options.ts';
 
 /** The quick-quote dialog ("Obtén tu estimación rápida"), docs/product.md. */
-export const quickQuoteSchema = z.object({
+export const quickQuoteSchema = leadSchema({
   name: nameField,
   phone: phoneField,
   email: optionalEmailField,
   origin: z._default(z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }), 'unknown'),
-  ...attributionShape,
-  ...consentShape,
 });
 
 export type QuickQuote = z.output<typeof quickQuoteSchema>;

@@ -2,6 +2,7 @@ import { originWords } from '../../data/lead-origins.ts';
 import type { Capture, CaptureAnswer } from '../../lib/admin/contact-work.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database } from '../db/database.ts';
+import { recordClaim } from './claim.ts';
 
 /**
  * A lead typed in by a member ("Nuevo prospecto", decision 0037): the
@@ -49,12 +50,7 @@ export async function captureLead(
         'UPDATE contacts SET assigned_to = $2, version = version + 1 WHERE id = $1 AND assigned_to IS NULL',
         [id, actor.id],
       );
-      if (mine.rowCount) {
-        await tx.query(
-          `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value) VALUES ($1, $2, $3, 'claimed', $3)`,
-          [id, actor.id, actor.name],
-        );
-      }
+      if (mine.rowCount) await recordClaim(tx, id, actor);
     }
     await recordActivity(tx, {
       actor,

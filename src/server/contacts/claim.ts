@@ -1,7 +1,15 @@
 import type { BulkAnswer, BulkChange } from '../../lib/admin/contact-bulk.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { applyChange } from './change.ts';
+
+/** The history's `claimed` line of a member taking a contact: on "Tomar" and on an adviser's own capture. */
+export async function recordClaim(tx: Queryable, contactId: string, actor: Actor): Promise<void> {
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value) VALUES ($1, $2, $3, 'claimed', $3)`,
+    [contactId, actor.id, actor.name],
+  );
+}
 
 export type ClaimResult = 'claimed' | 'not_found' | { takenBy: string };
 
@@ -30,10 +38,7 @@ export async function claimContact(db: Database, id: string, actor: Actor): Prom
       const row = found.rows[0];
       return row ? { takenBy: row.assignee ?? '' } : 'not_found';
     }
-    await tx.query(
-      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, to_value) VALUES ($1, $2, $3, 'claimed', $3)`,
-      [id, actor.id, actor.name],
-    );
+    await recordClaim(tx, id, actor);
     await recordActivity(tx, {
       actor,
       kind: 'assignment',

@@ -1,5 +1,6 @@
 import type { ServerConfig } from '../config.ts';
 import { NEXT_CONTACT_DUE, OPEN_CONTACT, REMINDER_PENDING } from '../contacts/next-contact.ts';
+import { contactNotice } from '../contacts/notice.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { scheduleDeliveries } from '../outbox/queue.ts';
@@ -123,12 +124,5 @@ export async function reminderMessage(
     [contactId, recipientId],
   );
   const row = rows[0];
-  if (!row) return null;
-  return {
-    contactName: row.name,
-    phone: row.phone,
-    at: new Date(at).toISOString(),
-    url: `${site}/admin/prospecto?id=${contactId}`,
-    to: row.email,
-  };
+  return row ? { ...contactNotice(row, contactId, site), at: new Date(at).toISOString() } : null;
 }

@@ -200,22 +200,21 @@ export function reminderEmail(deliveryId: string, reminder: ReminderMessage): Em
     { label: 'Próximo contacto', value: when },
     { label: 'Teléfono', value: formatPhone(reminder.phone) },
   ];
-  return panelLinkEmail(deliveryId, 'reminder', {
-    title,
-    rows,
-    url: reminder.url,
-    action: 'Abrir en el panel',
-    to: reminder.to,
-  });
+  return panelLinkEmail(deliveryId, 'reminder', { title, rows, action: 'Abrir en el panel' }, reminder);
 }
 
-/** A notice to one member: its title, a table of facts and one button to the panel; text and HTML alike. */
+/**
+ * A notice to one member (`recipient.to`): its title, a table of facts and one
+ * button to the panel (`recipient.url`); text and HTML alike.
+ */
 function panelLinkEmail(
   deliveryId: string,
   purpose: string,
-  notice: { title: string; rows: { label: string; value: string }[]; url: string; action: string; to: string },
+  content: { title: string; rows: { label: string; value: string }[]; action: string },
+  recipient: { url: string; to: string },
 ): EmailContent {
-  const { title, rows, url, action } = notice;
+  const { title, rows, action } = content;
+  const { url } = recipient;
   return {
     subject: `${title} · ${site.brand.name}`,
     text: [title, '', ...rows.map((row) => `${row.label}: ${row.value}`), '', `${action}: ${url}`].join('\n'),
@@ -224,7 +223,7 @@ function panelLinkEmail(
       `<h1 style="font-size:20px">${escapeHtml(title)}</h1>${htmlTable(rows)}<p>${button(url, action)}</p>`,
     ),
     messageId: messageId(deliveryId, purpose),
-    to: [notice.to],
+    to: [recipient.to],
   };
 }
 
@@ -234,11 +233,5 @@ export function inboundMessageEmail(deliveryId: string, notice: InboundMessageNo
     { label: 'Mensaje', value: notice.preview },
     { label: 'Sin leer', value: String(notice.unread) },
   ];
-  return panelLinkEmail(deliveryId, 'message', {
-    title,
-    rows,
-    url: notice.url,
-    action: 'Responder en el panel',
-    to: notice.to,
-  });
+  return panelLinkEmail(deliveryId, 'message', { title, rows, action: 'Responder en el panel' }, notice);
 }

@@ -91,29 +91,33 @@ export async function teamView(db: Queryable, mailer: boolean): Promise<TeamView
   };
 }
 
+/** Each team setting: its column and what the activity log says when it is turned on or off. */
+const TEAM_SETTINGS = {
+  roundRobin: {
+    column: 'round_robin',
+    on: 'Activó la asignación por turnos de los prospectos nuevos',
+    off: 'Desactivó la asignación por turnos de los prospectos nuevos',
+  },
+  adminPasskeyRequired: {
+    column: 'admin_passkey_required',
+    on: 'Exigió llave de acceso a los administradores',
+    off: 'Dejó de exigir llave de acceso a los administradores',
+  },
+} as const satisfies Record<keyof TeamSettingsChange, { column: string; on: string; off: string }>;
+
 /** Changes the team's settings (round-robin assignment, passkeys required for administrators), each on the record. */
 export async function setTeamSettings(db: Database, change: TeamSettingsChange, actor: Actor): Promise<void> {
   await db.transaction(async (tx) => {
-    if (change.roundRobin !== undefined) {
-      await tx.query('UPDATE team_settings SET round_robin = $1', [change.roundRobin]);
+    for (const name of ['roundRobin', 'adminPasskeyRequired'] as const) {
+      const value = change[name];
+      if (value === undefined) continue;
+      const setting = TEAM_SETTINGS[name];
+      await tx.query(`UPDATE team_settings SET ${setting.column} = $1`, [value]);
       await recordActivity(tx, {
         actor,
         kind: 'settings_changed',
-        summary: change.roundRobin
-          ? 'Activó la asignación por turnos de los prospectos nuevos'
-          : 'Desactivó la asignación por turnos de los prospectos nuevos',
-        details: { roundRobin: change.roundRobin },
-      });
-    }
-    if (change.adminPasskeyRequired !== undefined) {
-      await tx.query('UPDATE team_settings SET admin_passkey_required = $1', [change.adminPasskeyRequired]);
-      await recordActivity(tx, {
-        actor,
-        kind: 'settings_changed',
-        summary: change.adminPasskeyRequired
-          ? 'Exigió llave de acceso a los administradores'
-          : 'Dejó de exigir llave de acceso a los administradores',
-        details: { adminPasskeyRequired: change.adminPasskeyRequired },
+        summary: value ? setting.on : setting.off,
+        details: { [name]: value },
       });
     }
   });

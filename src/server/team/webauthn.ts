@@ -16,6 +16,14 @@ import type { Database, Queryable } from '../db/database.ts';
 /** The relying party is the site as the browser sees it: its host name and origin. */
 const party = (url: URL) => ({ rpID: url.hostname, origin: url.origin });
 
+/** What a ceremony's answer must match: the challenge it took and this party (user verification preferred, not required). */
+const expected = (url: URL, challenge: string) => ({
+  expectedChallenge: challenge,
+  expectedOrigin: party(url).origin,
+  expectedRPID: party(url).rpID,
+  requireUserVerification: false,
+});
+
 async function saveChallenge(
   db: Queryable,
   purpose: 'register' | 'authenticate',
@@ -96,13 +104,9 @@ export async function registerPasskey(
 ): Promise<'added' | 'unverified' | 'duplicate'> {
   const challenge = await takeChallenge(db, input.challengeId, 'register', user.id);
   if (!challenge) return 'unverified';
-  const { rpID, origin } = party(url);
   const verification = await verifyRegistrationResponse({
     response: input.response,
-    expectedChallenge: challenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: false,
+    ...expected(url, challenge),
   }).catch(() => null);
   const credential = verification?.verified ? verification.registrationInfo?.credential : undefined;
   if (!credential) return 'unverified';
@@ -187,13 +191,9 @@ export async function authenticatePasskey(
   );
   const stored = rows[0];
   if (!stored) return null;
-  const { rpID, origin } = party(url);
   const verification = await verifyAuthenticationResponse({
     response: input.response,
-    expectedChallenge: challenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: false,
+    ...expected(url, challenge),
     credential: {
       id: stored.id,
       publicKey: new Uint8Array(stored.public_key),

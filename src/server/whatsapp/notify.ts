@@ -1,4 +1,5 @@
 import type { ServerConfig } from '../config.ts';
+import { contactNotice } from '../contacts/notice.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { scheduleDeliveries } from '../outbox/queue.ts';
@@ -114,13 +115,5 @@ export async function inboundMessageNotice(
     [contactId, recipientId],
   );
   const row = rows[0];
-  if (!row) return null;
-  return {
-    contactName: row.name,
-    phone: row.phone,
-    preview: row.preview ?? '',
-    unread: row.unread ?? 0,
-    url: `${site}/admin/prospecto?id=${contactId}`,
-    to: row.email,
-  };
+  return row ? { ...contactNotice(row, contactId, site), preview: row.preview ?? '', unread: row.unread ?? 0 } : null;
 }

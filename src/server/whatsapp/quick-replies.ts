@@ -22,6 +22,16 @@ const toQuickReply = (row: Row, text?: string): QuickReply => ({
   updatedAt: new Date(row.updated_at).toISOString(),
 });
 
+/** The activity entry of a change to a quick reply: "Creó la respuesta rápida «Horario»". */
+function recordChange(tx: Queryable, actor: Actor, verb: 'Creó' | 'Editó' | 'Eliminó', title: string, id: string) {
+  return recordActivity(tx, {
+    actor,
+    kind: 'quick_reply_changed',
+    summary: `${verb} la respuesta rápida «${title}»`,
+    details: { quickReply: id },
+  });
+}
+
 /**
  * The saved answers, by title; with `contactId`, each also filled in for that
  * contact (`{nombre}`: their first name) and the member (`{asesor}`: theirs).
@@ -67,12 +77,7 @@ export async function createQuickReply(db: Database, input: QuickReplyInput, act
         [input.title, input.body, actor.id],
       );
       const row = rows[0] as Row;
-      await recordActivity(tx, {
-        actor,
-        kind: 'quick_reply_changed',
-        summary: `Creó la respuesta rápida «${row.title}»`,
-        details: { quickReply: row.id },
-      });
+      await recordChange(tx, actor, 'Creó', row.title, row.id);
       return { quickReply: toQuickReply(row) };
     }),
   );
@@ -94,12 +99,7 @@ export async function updateQuickReply(
       );
       const row = rows[0];
       if (!row) return 'not_found' as const;
-      await recordActivity(tx, {
-        actor,
-        kind: 'quick_reply_changed',
-        summary: `Editó la respuesta rápida «${row.title}»`,
-        details: { quickReply: row.id },
-      });
+      await recordChange(tx, actor, 'Editó', row.title, row.id);
       return { quickReply: toQuickReply(row) };
     }),
   );
@@ -113,12 +113,7 @@ export async function deleteQuickReply(db: Database, id: string, actor: Actor): 
     );
     const row = rows[0];
     if (!row) return false;
-    await recordActivity(tx, {
-      actor,
-      kind: 'quick_reply_changed',
-      summary: `Eliminó la respuesta rápida «${row.title}»`,
-      details: { quickReply: id },
-    });
+    await recordChange(tx, actor, 'Eliminó', row.title, id);
     return true;
   });
 }

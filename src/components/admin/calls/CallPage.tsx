@@ -7,7 +7,7 @@ import { endedReasonLabel, formatDuration, SPEAKER_LABELS } from '../../../lib/v
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
-import { BackLink, card, Loading, Section } from '../shared/ui.tsx';
+import { BackLink, card, Loading, NotFound, Section } from '../shared/ui.tsx';
 import { useCall } from './queries.ts';
 
 /** The island of /admin/llamada. */
@@ -30,14 +30,7 @@ export function CallPage() {
   const missing = member !== null && (!isUuid(id) || query.error?.status === 404);
 
   if (missing) {
-    return (
-      <div className="grid gap-4 py-16 text-center">
-        <h1 className="text-2xl font-bold">No encontramos esta llamada</h1>
-        <a href="/admin?vista=llamadas" className="btn btn-outline justify-self-center">
-          Volver a Llamadas
-        </a>
-      </div>
-    );
+    return <NotFound title="No encontramos esta llamada" href="/admin?vista=llamadas" back="Volver a Llamadas" />;
   }
   if (!call) return <Loading text="Cargando llamada..." page />;
   const who = call.contactName ?? call.name ?? 'Visitante sin datos de contacto';

@@ -1,3 +1,4 @@
+import { BusyButton } from '../shared/ui.tsx';
 import { useClaim } from './queries.ts';
 
 /**
@@ -17,14 +18,14 @@ export function ClaimButton({
   const claim = useClaim(contact.id, contact.name);
   if (contact.assignedTo) return null;
   return (
-    <button
-      type="button"
+    <BusyButton
+      busy={claim.isPending}
+      busyText="Tomando…"
       className={`btn btn-primary min-h-11 justify-self-start px-4 py-2 ${className}`}
-      disabled={claim.isPending}
-      aria-label={`Tomar a ${contact.name}`}
+      label={`Tomar a ${contact.name}`}
       onClick={() => claim.mutate()}
     >
-      {claim.isPending ? 'Tomando…' : 'Tomar'}
-    </button>
+      Tomar
+    </BusyButton>
   );
 }

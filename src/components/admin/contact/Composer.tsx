@@ -8,6 +8,7 @@ import { explain } from '../api.ts';
 import { useQuickReplies, useSendMessage, useWhatsappState } from '../conversations/queries.ts';
 import { usePanelUser } from '../session.ts';
 import { FormError } from '../shared/FormActions.tsx';
+import { SelectBox } from '../shared/ui.tsx';
 
 const newKey = () => crypto.randomUUID();
 
@@ -205,21 +206,14 @@ function TemplateForm({
         if (template) onSend(template.name, template.preview, () => setChosen(''));
       }}
     >
-      <label className="field">
-        <span className="field-label">Plantilla</span>
-        <select
-          className="field-input"
-          value={chosen}
-          onChange={(event) => setChosen(event.target.value as TemplateName)}
-        >
-          <option value="">Elige una plantilla</option>
-          {templates.map((each) => (
-            <option key={each.name} value={each.name}>
-              {each.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectBox<TemplateName> label="Plantilla" value={chosen} onChange={setChosen}>
+        <option value="">Elige una plantilla</option>
+        {templates.map((each) => (
+          <option key={each.name} value={each.name}>
+            {each.label}
+          </option>
+        ))}
+      </SelectBox>
       {template && (
         <p className="rounded-xl bg-brand-50 p-3 text-sm whitespace-pre-wrap wrap-anywhere">{template.preview}</p>
       )}

@@ -6,7 +6,7 @@ import { isUuid } from '../../../lib/ids.ts';
 import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
-import { BackLink, Loading } from '../shared/ui.tsx';
+import { BackLink, Loading, NotFound } from '../shared/ui.tsx';
 import { lastList } from '../shared/url.ts';
 import { ClaimButton } from './ClaimButton.tsx';
 import { ContactActions } from './ContactActions.tsx';
@@ -28,17 +28,6 @@ export default function ContactPageIsland({ brand }: { brand: string }) {
   );
 }
 
-function NotFound() {
-  return (
-    <div className="grid gap-4 py-16 text-center">
-      <h1 className="text-2xl font-bold">No encontramos este prospecto</h1>
-      <a href="/admin" className="btn btn-outline justify-self-center">
-        Volver a Prospectos
-      </a>
-    </div>
-  );
-}
-
 /** /admin/prospecto?id=…: one person, everything they sent and everything the team did, and the next step. */
 export function ContactPage({ brand }: { brand: string }) {
   const member = usePanelUser();
@@ -54,7 +43,8 @@ export function ContactPage({ brand }: { brand: string }) {
   const contact = query.data;
 
   if (member === null) return <Loading text="Cargando prospecto…" page />;
-  if (!isUuid(id) || query.error?.status === 404) return <NotFound />;
+  if (!isUuid(id) || query.error?.status === 404)
+    return <NotFound title="No encontramos este prospecto" href="/admin" back="Volver a Prospectos" />;
   if (!contact) return <Loading text="Cargando prospecto…" page />;
 
   return (

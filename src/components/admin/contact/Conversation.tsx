@@ -3,7 +3,7 @@ import type { ContactDetail } from '../../../lib/admin/contacts.ts';
 import { formatMeridaDay, meridaDayOf } from '../../../lib/admin/merida-time.ts';
 import type { WhatsappMessage } from '../../../lib/whatsapp/contract.ts';
 import { useLatestMessages, useMarkRead, useOlderMessages } from '../conversations/queries.ts';
-import { LoadFailed } from '../shared/ui.tsx';
+import { BusyButton, LoadFailed } from '../shared/ui.tsx';
 import { Composer } from './Composer.tsx';
 import { MessageBubble } from './MessageBubble.tsx';
 import { mergeStream } from './stream.ts';
@@ -108,14 +108,14 @@ export function Conversation({ contact, member }: { contact: ContactDetail; memb
       >
         <div ref={top} className="flex justify-center">
           {olderCursor && !failed && (
-            <button
-              type="button"
+            <BusyButton
+              busy={older.loading}
+              busyText="Cargando…"
               className="btn btn-outline min-h-11 px-4 py-2 text-sm"
-              disabled={older.loading}
               onClick={loadOlder}
             >
-              {older.loading ? 'Cargando…' : 'Cargar anteriores'}
-            </button>
+              Cargar anteriores
+            </BusyButton>
           )}
         </div>
         {failed && (

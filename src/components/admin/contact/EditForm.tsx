@@ -8,6 +8,7 @@ import { TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors } from '../api.ts';
 import { FormActions, FormError } from '../shared/FormActions.tsx';
 import { PhoneField } from '../shared/PhoneField.tsx';
+import { BusyButton } from '../shared/ui.tsx';
 import { otherContactOf, useEditContact, useMerge } from './queries.ts';
 
 interface Values {
@@ -127,14 +128,14 @@ export default function EditForm({
             solicitudes, notas, llamadas e historial de {collision.other.name}. No se puede deshacer.
           </p>
           <div className="flex flex-wrap gap-2">
-            <button
-              type="button"
+            <BusyButton
+              busy={merge.isPending}
+              busyText="Uniendo…"
               className="btn btn-primary min-h-11 px-4 py-2"
-              disabled={merge.isPending}
               onClick={joinThem}
             >
-              {merge.isPending ? 'Uniendo…' : 'Unir los dos prospectos'}
-            </button>
+              Unir los dos prospectos
+            </BusyButton>
             <a href={`/admin/prospecto?id=${collision.other.id}`} className="btn btn-outline min-h-11 px-4 py-2">
               Ver el otro prospecto
             </a>

@@ -11,7 +11,7 @@ import { fromMeridaWallTime, isPast, meridaWallTime } from '../../../lib/admin/m
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormError } from '../shared/FormActions.tsx';
-import { LostReasonField, MemberOptions, StateOptions } from '../shared/ui.tsx';
+import { LostReasonField, MemberOptions, SelectBox, StateOptions } from '../shared/ui.tsx';
 import { useSaveFollowUp } from './queries.ts';
 
 /** State, reason, assignee and next contact, saved on the version the adviser saw. */
@@ -89,27 +89,17 @@ export function FollowUpForm({
       className="grid gap-4 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10 sm:grid-cols-3 sm:items-end"
       aria-label="Seguimiento"
     >
-      <label className="field">
-        <span className="field-label">Estado</span>
-        <select
-          className="field-input"
-          value={state}
-          onChange={(event) => setState(event.target.value as ContactState)}
-        >
-          <StateOptions />
-        </select>
-      </label>
+      <SelectBox<ContactState> label="Estado" value={state} onChange={setState}>
+        <StateOptions />
+      </SelectBox>
       {state === 'cerrado_perdido' && (
         <LostReasonField value={reason} onChange={setReason} choose invalid={error !== null && !reason} />
       )}
       {members ? (
-        <label className="field">
-          <span className="field-label">Asignado a</span>
-          <select className="field-input" value={assigned} onChange={(event) => setAssigned(event.target.value)}>
-            <option value="">Sin asignar</option>
-            <MemberOptions members={members} />
-          </select>
-        </label>
+        <SelectBox label="Asignado a" value={assigned} onChange={setAssigned}>
+          <option value="">Sin asignar</option>
+          <MemberOptions members={members} />
+        </SelectBox>
       ) : (
         <p className="field">
           <span className="field-label">Asignado a</span>
@@ -134,18 +124,15 @@ export function FollowUpForm({
           </p>
         )}
       </div>
-      <label className="field">
-        <span className="field-label">Modelo de interés</span>
-        <select className="field-input" value={model} onChange={(event) => setModel(event.target.value)}>
-          <option value="">Sin elegir</option>
-          {CATALOGUE_MODELS.map((entry) => (
-            <option key={entry.id} value={entry.id}>
-              {entry.name} · {formatPesos(entry.price)}
-            </option>
-          ))}
-          {model && !catalogueModel(model) && <option value={model}>{model} (ya no está en el catálogo)</option>}
-        </select>
-      </label>
+      <SelectBox label="Modelo de interés" value={model} onChange={setModel}>
+        <option value="">Sin elegir</option>
+        {CATALOGUE_MODELS.map((entry) => (
+          <option key={entry.id} value={entry.id}>
+            {entry.name} · {formatPesos(entry.price)}
+          </option>
+        ))}
+        {model && !catalogueModel(model) && <option value={model}>{model} (ya no está en el catálogo)</option>}
+      </SelectBox>
       <div className="field">
         <label className="field-label" htmlFor="estimated-value">
           Valor estimado (MXN)

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import {
   CONTACT_STATES,
   type ContactFilter,
@@ -8,6 +8,7 @@ import {
   STATE_LABELS,
 } from '../../../lib/admin/contacts.ts';
 import { AGENDA_LABELS } from '../../../lib/admin/today.ts';
+import { SearchField } from '../shared/ui.tsx';
 
 /** A filter that is on or off ("Mis prospectos", "Sin asignar"). */
 const TOGGLE_CHIP =
@@ -40,41 +41,26 @@ export function ContactFilters({
 
   return (
     <div className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
-      <label className="field">
-        <span className="field-label">Buscar por nombre, teléfono, correo o municipio</span>
-        <input
-          type="search"
-          className="field-input"
-          value={search}
-          onChange={(event) => onSearch(event.target.value)}
-          placeholder="Ej. Mérida, 999 123 4567"
-          maxLength={120}
-          autoComplete="off"
-        />
-      </label>
+      <SearchField
+        label="Buscar por nombre, teléfono, correo o municipio"
+        value={search}
+        onChange={onSearch}
+        placeholder="Ej. Mérida, 999 123 4567"
+        maxLength={120}
+      />
       <div className="flex flex-wrap gap-2">
-        <button
-          type="button"
-          aria-pressed={filter.assigned === 'me'}
-          onClick={() => set('assigned', filter.assigned === 'me' ? '' : 'me')}
-          className={TOGGLE_CHIP}
-        >
+        <AssignedChip assigned="me" filter={filter} set={set}>
           Mis prospectos
-        </button>
+        </AssignedChip>
         {filter.agenda && (
           <button type="button" onClick={() => set('agenda', '')} className={`${TOGGLE_CHIP} bg-brand-900 text-white`}>
             <span className="sr-only">Quitar el filtro: </span>
             {AGENDA_LABELS[filter.agenda]} <span aria-hidden="true">✕</span>
           </button>
         )}
-        <button
-          type="button"
-          aria-pressed={filter.assigned === 'none'}
-          onClick={() => set('assigned', filter.assigned === 'none' ? '' : 'none')}
-          className={TOGGLE_CHIP}
-        >
+        <AssignedChip assigned="none" filter={filter} set={set}>
           Sin asignar
-        </button>
+        </AssignedChip>
       </div>
       <fieldset className="flex flex-wrap gap-2">
         <legend className="sr-only">Estado</legend>
@@ -106,37 +92,42 @@ export function ContactFilters({
             labels={FORM_LABELS}
             onChange={(value) => set('form', value)}
           />
-          <label className="field">
-            <span className="field-label">Campaña</span>
-            <input
-              className="field-input"
-              value={filter.campaign ?? ''}
-              onChange={(event) => set('campaign', event.target.value)}
-              maxLength={200}
-              placeholder="utm_campaign"
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">Desde</span>
-            <input
-              type="date"
-              className="field-input"
-              value={filter.from ?? ''}
-              onChange={(event) => set('from', event.target.value)}
-            />
-          </label>
-          <label className="field">
-            <span className="field-label">Hasta</span>
-            <input
-              type="date"
-              className="field-input"
-              value={filter.to ?? ''}
-              onChange={(event) => set('to', event.target.value)}
-            />
-          </label>
+          <InputFilter
+            label="Campaña"
+            value={filter.campaign}
+            onChange={(value) => set('campaign', value)}
+            maxLength={200}
+            placeholder="utm_campaign"
+          />
+          <InputFilter label="Desde" type="date" value={filter.from} onChange={(value) => set('from', value)} />
+          <InputFilter label="Hasta" type="date" value={filter.to} onChange={(value) => set('to', value)} />
         </div>
       </details>
     </div>
+  );
+}
+
+/** "Mis prospectos" or "Sin asignar": pressed, the list shows only those; pressed again, everyone's. */
+function AssignedChip({
+  assigned,
+  filter,
+  set,
+  children,
+}: {
+  assigned: 'me' | 'none';
+  filter: Filter;
+  set(name: 'assigned', value: Filter['assigned'] | ''): void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={filter.assigned === assigned}
+      onClick={() => set('assigned', filter.assigned === assigned ? '' : assigned)}
+      className={TOGGLE_CHIP}
+    >
+      {children}
+    </button>
   );
 }
 
@@ -163,6 +154,33 @@ function OptionFilter<T extends string>({
           </option>
         ))}
       </select>
+    </label>
+  );
+}
+
+/** A filter typed in (a campaign) or picked (a date), empty meaning no filter. */
+function InputFilter({
+  label,
+  value,
+  onChange,
+  ...input
+}: {
+  label: string;
+  value: string | undefined;
+  onChange(value: string): void;
+  type?: 'date';
+  maxLength?: number;
+  placeholder?: string;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        className="field-input"
+        value={value ?? ''}
+        onChange={(event) => onChange(event.target.value)}
+        {...input}
+      />
     </label>
   );
 }

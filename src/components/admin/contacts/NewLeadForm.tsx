@@ -4,7 +4,7 @@ import { captureSchema } from '../../../lib/admin/contact-work.ts';
 import { NOTE_MAX } from '../../../lib/admin/contacts.ts';
 import { flashToast } from '../../../lib/client/flash.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
-import { TextField } from '../../forms/fields.tsx';
+import { FieldError, TextField } from '../../forms/fields.tsx';
 import { explain, fieldErrors, goTo } from '../api.ts';
 import { FormActions } from '../shared/FormActions.tsx';
 import { PhoneField } from '../shared/PhoneField.tsx';
@@ -68,11 +68,7 @@ export default function NewLeadForm({ onCancel }: { onCancel(): void }) {
             </label>
           ))}
         </div>
-        {errors.origin && (
-          <p id="origin-error" className="field-error">
-            {errors.origin}
-          </p>
-        )}
+        <FieldError id="origin" error={errors.origin} />
       </fieldset>
       <div className="field">
         <label className="field-label" htmlFor="capture-note">

@@ -10,7 +10,7 @@ import {
 } from '../../../lib/whatsapp/words.ts';
 import { useDebounced } from '../session.ts';
 import { ListFooter } from '../shared/ListFooter.tsx';
-import { LoadFailed, Loading } from '../shared/ui.tsx';
+import { LoadFailed, Loading, SearchField } from '../shared/ui.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';
 import { QuickRepliesEditor } from './QuickRepliesEditor.tsx';
 import { useConversations } from './queries.ts';
@@ -44,18 +44,13 @@ export function ConversationsView({ admin }: { admin: boolean }) {
         Conversaciones
       </h2>
       <div className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10">
-        <label className="field">
-          <span className="field-label">Buscar por nombre o teléfono</span>
-          <input
-            type="search"
-            className="field-input"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Ej. María, 999 123 4567"
-            maxLength={100}
-            autoComplete="off"
-          />
-        </label>
+        <SearchField
+          label="Buscar por nombre o teléfono"
+          value={search}
+          onChange={setSearch}
+          placeholder="Ej. María, 999 123 4567"
+          maxLength={100}
+        />
         <fieldset className="flex flex-wrap gap-2">
           <legend className="sr-only">Filtrar conversaciones</legend>
           {CONVERSATION_FILTERS.map((name) => (

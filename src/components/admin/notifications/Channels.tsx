@@ -8,7 +8,7 @@ import {
 import { showToast } from '../../../lib/client/toast.ts';
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
-import { Section } from '../shared/ui.tsx';
+import { card, Section } from '../shared/ui.tsx';
 
 /** "Canales": which are on (never their secrets), where they send, and "Enviar prueba". */
 export function Channels({ overview, refreshSoon }: { overview: NotificationsOverview; refreshSoon(): void }) {
@@ -36,10 +36,7 @@ export function Channels({ overview, refreshSoon }: { overview: NotificationsOve
       </p>
       <ul className="grid gap-3 md:grid-cols-3">
         {overview.channels.map((channel) => (
-          <li
-            key={channel.channel}
-            className="grid content-start gap-2 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
-          >
+          <li key={channel.channel} className={`grid content-start gap-2 ${card}`}>
             <div className="flex items-center justify-between gap-2">
               <h3 className="font-bold">{CHANNEL_LABELS[channel.channel]}</h3>
               <span

@@ -10,7 +10,7 @@ import {
 import { api } from '../api.ts';
 import { keys } from '../keys.ts';
 import { retryDelivery } from '../shared/Deliveries.tsx';
-import { LoadFailed, Loading, Section } from '../shared/ui.tsx';
+import { card, LoadFailed, Loading, Section } from '../shared/ui.tsx';
 import { Channels } from './Channels.tsx';
 
 /** A delivery's work takes a few seconds: the overview is asked again after them. */
@@ -94,10 +94,7 @@ export function NotificationsView() {
         ) : (
           <ul className="grid gap-2">
             {data.failures.map((failure) => (
-              <li
-                key={failure.id}
-                className="flex flex-wrap items-center justify-between gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10"
-              >
+              <li key={failure.id} className={`flex flex-wrap items-center justify-between gap-3 ${card}`}>
                 <div className="min-w-0 wrap-anywhere">
                   <p>
                     {CHANNEL_LABELS[failure.channel]} · <Subject entry={failure} /> ·{' '}

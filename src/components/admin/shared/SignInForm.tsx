@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { loginSchema } from '../../../lib/forms/credentials.ts';
 import { fieldMessages } from '../../../lib/forms/errors.ts';
+import { TextField } from '../../forms/fields.tsx';
 import { type ApiError, api } from '../api.ts';
 import { passkeysSupported, signInWithPasskey } from '../passkeys.ts';
 import { FormActions } from './FormActions.tsx';
@@ -49,45 +50,25 @@ export default function SignInForm({
   return (
     <form onSubmit={submit} noValidate className="grid gap-4" aria-label="Entrar de nuevo">
       <p>Entra de nuevo para guardar tu cambio. No perderás lo que escribiste.</p>
-      <div className="field">
-        <label className="field-label" htmlFor="again-email">
-          Correo electrónico
-        </label>
-        <input
-          id="again-email"
-          name="email"
-          type="email"
-          className="field-input"
-          autoComplete="username"
-          defaultValue={email}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? 'again-email-error' : undefined}
-        />
-        {errors.email && (
-          <p id="again-email-error" className="field-error">
-            {errors.email}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label className="field-label" htmlFor="again-password">
-          Contraseña
-        </label>
-        <input
-          id="again-password"
-          name="password"
-          type="password"
-          className="field-input"
-          autoComplete="current-password"
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? 'again-password-error' : undefined}
-        />
-        {errors.password && (
-          <p id="again-password-error" className="field-error">
-            {errors.password}
-          </p>
-        )}
-      </div>
+      <TextField
+        idPrefix="again-"
+        name="email"
+        label="Correo electrónico"
+        type="email"
+        autoComplete="username"
+        defaultValue={email}
+        error={errors.email}
+        mark={false}
+      />
+      <TextField
+        idPrefix="again-"
+        name="password"
+        label="Contraseña"
+        type="password"
+        autoComplete="current-password"
+        error={errors.password}
+        mark={false}
+      />
       <FormActions
         error={failure}
         onCancel={onCancel}

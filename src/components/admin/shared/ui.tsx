@@ -34,6 +34,30 @@ export function LoadFailed({
   );
 }
 
+/** A button that says what it is doing while it does it ("Uniendo…"), disabled meanwhile. */
+export function BusyButton({
+  busy,
+  busyText,
+  className,
+  onClick,
+  label,
+  children,
+}: {
+  busy: boolean;
+  busyText: string;
+  className: string;
+  onClick(): void;
+  /** Its accessible name, where the text alone does not say whom it acts on. */
+  label?: string;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} disabled={busy} aria-label={label} onClick={onClick}>
+      {busy ? busyText : children}
+    </button>
+  );
+}
+
 /** "Cargando…" where the view will be. */
 export function Loading({ text, page = false }: { text: string; page?: boolean }) {
   return (
@@ -96,6 +120,37 @@ export function StateOptions() {
   ));
 }
 
+/** A labelled select of the panel: `onChange` is given the option picked. */
+export function SelectBox<T extends string>({
+  label,
+  value,
+  onChange,
+  invalid,
+  className = 'field',
+  children,
+}: {
+  label: string;
+  value: T | '';
+  onChange(value: T): void;
+  invalid?: boolean | undefined;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className={className}>
+      <span className="field-label">{label}</span>
+      <select
+        className="field-input"
+        value={value}
+        onChange={(event) => onChange(event.target.value as T)}
+        aria-invalid={invalid}
+      >
+        {children}
+      </select>
+    </label>
+  );
+}
+
 /**
  * The reason a deal was lost, one select for every form that closes one
  * (the follow-up, an outcome, a change from the list). `choose`: an empty
@@ -117,21 +172,55 @@ export function LostReasonField({
   className?: string;
 }) {
   return (
-    <label className={className}>
+    <SelectBox<LostReason | ''> label={label} value={value} onChange={onChange} invalid={invalid} className={className}>
+      {choose && <option value="">Elige un motivo</option>}
+      {LOST_REASONS.map((reason) => (
+        <option key={reason} value={reason}>
+          {LOST_REASON_LABELS[reason]}
+        </option>
+      ))}
+    </SelectBox>
+  );
+}
+
+/** A list's search box ("Prospectos", "Conversaciones"): the label says what it searches. */
+export function SearchField({
+  label,
+  value,
+  onChange,
+  placeholder,
+  maxLength,
+}: {
+  label: string;
+  value: string;
+  onChange(text: string): void;
+  placeholder: string;
+  maxLength: number;
+}) {
+  return (
+    <label className="field">
       <span className="field-label">{label}</span>
-      <select
+      <input
+        type="search"
         className="field-input"
         value={value}
-        onChange={(event) => onChange(event.target.value as LostReason | '')}
-        aria-invalid={invalid}
-      >
-        {choose && <option value="">Elige un motivo</option>}
-        {LOST_REASONS.map((reason) => (
-          <option key={reason} value={reason}>
-            {LOST_REASON_LABELS[reason]}
-          </option>
-        ))}
-      </select>
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={placeholder}
+        maxLength={maxLength}
+        autoComplete="off"
+      />
     </label>
+  );
+}
+
+/** "No encontramos este prospecto" and the way back, where a page's id finds nothing. */
+export function NotFound({ title, href, back }: { title: string; href: string; back: string }) {
+  return (
+    <div className="grid gap-4 py-16 text-center">
+      <h1 className="text-2xl font-bold">{title}</h1>
+      <a href={href} className="btn btn-outline justify-self-center">
+        {back}
+      </a>
+    </div>
   );
 }

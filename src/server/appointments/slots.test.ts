@@ -126,6 +126,7 @@ describe('free slots', () => {
       kind: visit,
       place: merida,
       members: [member({ id: 'ana', blocked: [held] }), member({ id: 'beto' })],
+      everyMember: true,
       ...friday,
     });
     expect(slots[0]).toMatchObject({ start: held.start, members: ['beto'] });

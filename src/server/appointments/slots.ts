@@ -69,12 +69,14 @@ export interface SlotQuery {
   /** The window asked for: slots starting in [from, to). */
   from: number;
   to: number;
+  /** Name every free member of each slot (a booking picks among them); otherwise only the first (a list of slots). */
+  everyMember?: boolean;
 }
 
 export interface Slot {
   start: number;
   end: number;
-  /** The members free for it, in the order given. */
+  /** The members free for it, in the order given (only the first unless `everyMember`). */
   members: string[];
 }
 
@@ -92,29 +94,51 @@ export function dateIn(instant: number, timeZone: string): string {
   return `${local.getFullYear()}-${month}-${day}`;
 }
 
+/**
+ * A function's answers kept by key, forgotten all at once past `limit`: the
+ * zones' rules never change within a process, and turning a wall clock into
+ * an instant (Intl underneath) is the slots' costliest step, repeated for
+ * every member who keeps the same hours.
+ */
+function remembered<T>(compute: (key: string) => T, limit: number): (key: string) => T {
+  const known = new Map<string, T>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= limit) known.clear();
+      value = compute(key);
+      known.set(key, value);
+    }
+    return value;
+  };
+}
+
+const wallClockInstant = remembered((key) => {
+  const [date = '', minutes = '0', timeZone = 'UTC'] = key.split('|');
+  const [year, month, day] = date.split('-').map(Number);
+  const total = Number(minutes);
+  return new TZDate(year ?? 1970, (month ?? 1) - 1, day ?? 1, Math.floor(total / 60), total % 60, timeZone).getTime();
+}, 20_000);
+
 /** The instant of a wall-clock time on a date in a zone (a time the clock skips moves forward by the gap). */
 export function instantOf(date: string, minutes: number, timeZone: string): number {
-  const [year, month, day] = date.split('-').map(Number);
-  return new TZDate(
-    year ?? 1970,
-    (month ?? 1) - 1,
-    day ?? 1,
-    Math.floor(minutes / 60),
-    minutes % 60,
-    timeZone,
-  ).getTime();
+  return wallClockInstant(`${date}|${minutes}|${timeZone}`);
 }
 
 /** The dates of a zone's calendar that [from, to) touches, one day more on each side. */
-function datesAround(from: number, to: number, timeZone: string): string[] {
-  const dates: string[] = [];
-  // Noon-to-noon steps of real time never skip a date, whatever the day's length (23 to 25 hours).
-  for (let instant = from - DAY; instant <= to + DAY; instant += DAY) {
+const datesAround = (from: number, to: number, timeZone: string) => zoneDates(`${from}|${to}|${timeZone}`);
+
+const zoneDates = remembered((key) => {
+  const [from = 0, to = 0] = key.split('|').map(Number);
+  const timeZone = key.split('|')[2] ?? 'UTC';
+  const dates: { date: string; weekday: number }[] = [];
+  // Steps of 12 hours never skip a date, whatever the day's length (23 to 25 hours).
+  for (let instant = from - DAY; instant <= to + DAY; instant += DAY / 2) {
     const date = dateIn(instant, timeZone);
-    if (dates.at(-1) !== date) dates.push(date);
+    if (dates.at(-1)?.date !== date) dates.push({ date, weekday: weekdayOf(date) });
   }
   return dates;
-}
+}, 200);
 
 /** ISO weekday of a calendar date (1 Monday … 7 Sunday); the date alone decides it. */
 function weekdayOf(date: string): number {
@@ -130,17 +154,14 @@ export function weeklySpans(
   skip: ReadonlySet<string> = new Set(),
 ): Span[] {
   const spans: Span[] = [];
+  const entries = hours.map((entry) => ({ ...entry, from: minutesOf(entry.starts), to: minutesOf(entry.ends) }));
   const zones = [...new Set(hours.map((entry) => entry.timeZone))];
   for (const zone of zones) {
-    for (const date of datesAround(from, to, zone)) {
+    for (const { date, weekday } of datesAround(from, to, zone)) {
       if (skip.has(date)) continue;
-      const weekday = weekdayOf(date);
-      for (const entry of hours) {
+      for (const entry of entries) {
         if (entry.timeZone !== zone || entry.weekday !== weekday) continue;
-        const span = {
-          start: instantOf(date, minutesOf(entry.starts), zone),
-          end: instantOf(date, minutesOf(entry.ends), zone),
-        };
+        const span = { start: instantOf(date, entry.from, zone), end: instantOf(date, entry.to, zone) };
         if (span.start < span.end && span.end > from && span.start < to) spans.push(span);
       }
     }
@@ -148,8 +169,44 @@ export function weeklySpans(
   return spans.sort((a, b) => a.start - b.start);
 }
 
-const overlaps = (a: Span, b: Span) => a.start < b.end && b.start < a.end;
-const inside = (inner: Span, outer: Span) => outer.start <= inner.start && inner.end <= outer.end;
+/** Spans sorted and joined where they overlap or touch: what `covers` and `hits` search. */
+export function merged(spans: readonly Span[]): Span[] {
+  const joined: Span[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = joined.at(-1);
+    if (last && span.start <= last.end) last.end = Math.max(last.end, span.end);
+    else joined.push({ ...span });
+  }
+  return joined;
+}
+
+/** The index of the last of the merged spans starting at or before `instant` (-1: none). */
+function lastStartingBy(spans: readonly Span[], instant: number): number {
+  let low = 0;
+  let high = spans.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((spans[middle]?.start ?? 0) <= instant) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** Whether one of the merged spans holds all of `span`. */
+function covers(spans: readonly Span[], span: Span): boolean {
+  const around = spans[lastStartingBy(spans, span.start)];
+  return around !== undefined && span.end <= around.end;
+}
+
+/** Whether any of the merged spans overlaps `span`. */
+function hits(spans: readonly Span[], span: Span): boolean {
+  // The last span starting before `span` ends is the only one that can reach into it.
+  const before = spans[lastStartingBy(spans, span.end - 1)];
+  return before !== undefined && before.end > span.start;
+}
 
 /** The free slots of `query`, in time order. */
 export function freeSlots(query: SlotQuery): Slot[] {
@@ -166,8 +223,10 @@ export function freeSlots(query: SlotQuery): Slot[] {
     new Set(place.holidays),
   );
   const working = members.map((member) => ({
-    member,
-    spans: weeklySpans(member.hours, earliest, latest + duration),
+    id: member.id,
+    hours: merged(weeklySpans(member.hours, earliest, latest + duration)),
+    timeOff: merged(member.timeOff),
+    blocked: merged(member.blocked),
   }));
 
   const slots: Slot[] = [];
@@ -179,14 +238,11 @@ export function freeSlots(query: SlotQuery): Slot[] {
       seen.add(start);
       const appointment = { start, end: start + duration };
       const held = heldSpan(kind, start);
-      const free = working
-        .filter(
-          ({ member, spans }) =>
-            spans.some((span) => inside(appointment, span)) &&
-            !member.timeOff.some((span) => overlaps(appointment, span)) &&
-            !member.blocked.some((span) => overlaps(held, span)),
-        )
-        .map(({ member }) => member.id);
+      const isFree = (member: (typeof working)[number]) =>
+        covers(member.hours, appointment) && !hits(member.timeOff, appointment) && !hits(member.blocked, held);
+      const free = query.everyMember
+        ? working.filter(isFree).map((member) => member.id)
+        : [working.find(isFree)?.id].filter((id) => id !== undefined);
       if (free.length > 0) slots.push({ ...appointment, members: free });
     }
   }

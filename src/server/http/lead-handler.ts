@@ -46,8 +46,12 @@ export interface LeadEndpoint<Schema extends z.ZodMiniType> {
   decoy(): object;
 }
 
-const RATE_WINDOW_SECONDS = 10 * 60;
-const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
+/** The fixed window of the per-IP limit of public writes (LEAD_RATE_LIMIT requests per window). */
+export const RATE_WINDOW_SECONDS = 10 * 60;
+/** What an Idempotency-Key header may be. */
+export const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
+export const INVALID_IDEMPOTENCY_KEY =
+  'El encabezado Idempotency-Key no es válido (8 a 128 letras, números, -, _, . o :).';
 
 /**
  * The story of every lead submission: method, body, idempotency key,
@@ -65,7 +69,7 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
 
     const idempotencyKey = request.headers.get('idempotency-key');
     if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      return jsonError(400, 'El encabezado Idempotency-Key no es válido (8 a 128 letras, números, -, _, . o :).');
+      return jsonError(400, INVALID_IDEMPOTENCY_KEY);
     }
 
     const messages = typeof endpoint.messages === 'function' ? endpoint.messages(body) : endpoint.messages;
@@ -112,7 +116,7 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
 }
 
 /** Retry-After: the end of the fixed window, so a request kept in the visitor's outbox waits for it. */
-const tooMany = () =>
+export const tooMany = () =>
   json(
     429,
     { error: 'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.' },

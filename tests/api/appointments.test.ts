@@ -152,6 +152,44 @@ describe('booking', () => {
     expect((await slotsOf()).map((free) => free.start)).not.toContain(slot.start);
   });
 
+  it('gives the next free member when the first is taken meanwhile: two members, two appointments, 48 409s', async () => {
+    const members = await sql<{ id: string }>(
+      `INSERT INTO users (email, password_hash, name)
+       VALUES ('beto@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Beto'), ('carla@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Carla')
+       RETURNING id`,
+    );
+    const ids = members.map((member) => member.id);
+    await sql(`INSERT INTO user_roles (user_id, role) SELECT unnest($1::uuid[]), 'asesor'`, [ids]);
+    await sql(`INSERT INTO member_appointment_kinds (member_id, kind) SELECT unnest($1::uuid[]), 'sesion-socios'`, [
+      ids,
+    ]);
+    await sql(
+      `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+       SELECT member, day, '00:00', '23:59', 'America/Merida' FROM unnest($1::uuid[]) AS member, generate_series(1, 7) AS day`,
+      [ids],
+    );
+    const [slot] = await slotsOf('sesion-socios', 'videollamada');
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        book(
+          visitor(slot?.start ?? '', {
+            kind: 'sesion-socios',
+            place: 'videollamada',
+            name: `Socio ${index}`,
+            phone: `99913${String(index).padStart(5, '0')}`,
+          }),
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([201, 201, ...Array(48).fill(409)]);
+    const booked = await sql<{ member_id: string; status: string; price_mxn: number }>(
+      `SELECT member_id, status, price_mxn FROM appointments WHERE starts_at = $1 AND kind = 'sesion-socios' ORDER BY member_id`,
+      [slot?.start],
+    );
+    expect(booked.map((row) => row.member_id)).toEqual([...ids].sort());
+    expect(booked.every((row) => row.status === 'por_pagar' && row.price_mxn === 899)).toBe(true);
+  });
+
   it('stores a booking with its contact, deduplicated by phone, and a line on the contact’s history', async () => {
     const [first, second] = [plan[1] as FreeSlot, plan[2] as FreeSlot];
     const response = await book(visitor(first.start), { 'Idempotency-Key': randomUUID() });

@@ -18,7 +18,7 @@ import {
   INVALID_IDEMPOTENCY_KEY,
   RATE_WINDOW_SECONDS,
   tooMany,
-} from '../../src/server/http/lead-handler.ts';
+} from '../../src/server/http/public-writes.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { hitRateLimit } from '../../src/server/leads/rate-limit.ts';
 

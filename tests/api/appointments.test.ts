@@ -109,6 +109,22 @@ describe('free slots', () => {
     }
   });
 
+  it('leaves out the member’s time off and gives back the slots when it is gone', async () => {
+    const before = await slotsOf();
+    const last = before.at(-1) as FreeSlot;
+    await sql(`INSERT INTO member_time_off (member_id, during, reason) VALUES ($1, tstzrange($2, $3), 'Médico')`, [
+      ana,
+      last.start,
+      last.end,
+    ]);
+    const during = (await slotsOf()).map((slot) => slot.start);
+    expect(during).not.toContain(last.start);
+    // The slots around it hold their own time only: the one before ends as the time off begins.
+    expect(during).toContain(new Date(Date.parse(last.start) - 3_600_000).toISOString());
+    await sql(`DELETE FROM member_time_off WHERE member_id = $1`, [ana]);
+    expect((await slotsOf()).map((slot) => slot.start)).toContain(last.start);
+  });
+
   it('answers a wrong query with a Spanish 4xx, never a 500', async () => {
     const ask = (query: string) => fetch(`${server.url}/api/appointments/slots?${query}`);
     const missing = await ask('kind=visita-casa-muestra');

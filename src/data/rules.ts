@@ -208,7 +208,8 @@ export function checkFiles(data: DataFiles, legal: readonly LegalText[] = []): D
 
 /**
  * The rules across the appointments' lists: each kind's and place's id once,
- * each kind's places among the places (src/data/appointments.json).
+ * each kind's places among the places (src/data/appointments.json). Fields
+ * are paths from the file's top, as the editor's form names them.
  */
 export function appointmentProblems(data: unknown): DataProblem[] {
   const parsed = appointmentsSchema.safeParse(data);
@@ -226,7 +227,6 @@ export function appointmentProblems(data: unknown): DataProblem[] {
       else
         problems.push({
           file,
-          entry: entryName(noun, entry, index),
           field: [list, index, 'id'],
           message: `el identificador "${entry.id}" ya lo tiene el ${noun} núm. ${seen + 1}: cada ${noun} necesita uno distinto.`,
         });
@@ -238,7 +238,6 @@ export function appointmentProblems(data: unknown): DataProblem[] {
       if (!places.has(place))
         problems.push({
           file,
-          entry: entryName('tipo de cita', kind, index),
           field: ['kinds', index, 'places', position],
           message: `no hay un lugar con el identificador "${place}": usa uno de ${[...places].map((id) => `"${id}"`).join(', ')}.`,
         });

@@ -64,8 +64,9 @@ const visitor = (start: string, overrides: Record<string, unknown> = {}) => ({
 let plan: FreeSlot[];
 
 beforeAll(async () => {
-  // Fifty booking attempts at once from this machine: past the function's own rateLimit (tested in platform-rate-limit).
-  server = await startServer({ PLATFORM_RATE_LIMIT: '0' });
+  // Fifty booking attempts at once from this machine: past the function's own rateLimit (tested in platform-rate-limit);
+  // the per-IP limit is far above what this file sends until its last test fills it.
+  server = await startServer({ PLATFORM_RATE_LIMIT: '0', LEAD_RATE_LIMIT: '1000' });
   const [member] = await sql<{ id: string }>(
     `INSERT INTO users (email, password_hash, name) VALUES ('ana@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Ana Canul') RETURNING id`,
   );
@@ -345,5 +346,22 @@ describe('booking', () => {
       if (fields) expect(answer.fields).toMatchObject(fields);
     }
     expect(server.output()).not.toMatch(/"level":"error"/);
+  });
+
+  it('answers 429 in Spanish past the per-IP limit, with when to try again', async () => {
+    // This machine's counter of the booking's bucket, filled for this window and the next.
+    await sql(`UPDATE rate_limit_counters SET hits = 100000 WHERE bucket = 'appointments:book'`);
+    await sql(
+      `INSERT INTO rate_limit_counters (bucket, subject, window_start, hits)
+       SELECT bucket, subject, window_start + interval '10 minutes', 100000 FROM rate_limit_counters
+       WHERE bucket = 'appointments:book' ON CONFLICT DO NOTHING`,
+    );
+    const response = await book(visitor((plan[5] as FreeSlot).start, { phone: '999 333 4455' }));
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await response.json()).error).toBe(
+      'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.',
+    );
+    expect(await countRows('appointments', 'starts_at = $1', [(plan[5] as FreeSlot).start])).toBe(0);
   });
 });

@@ -10,6 +10,7 @@ import {
 import { LEGAL_TOKENS } from './legal.ts';
 import { type DataProblem, schemaProblems } from './problems.ts';
 import {
+  appointmentsSchema,
   GALLERY_SIZE,
   galleryImageSchema,
   landingSchema,
@@ -43,12 +44,18 @@ export const DATA_FILES = {
   gallery: 'src/data/gallery.json',
   sellingPoints: 'src/data/selling-points.json',
   steps: 'src/data/steps.json',
+  appointments: 'src/data/appointments.json',
 } as const;
 export type DataFileName = keyof typeof DATA_FILES;
 /** The parsed contents of the data files; a file that could not be read is absent. */
 export type DataFiles = Partial<Record<DataFileName, unknown>>;
 
-export const OBJECTS = { site: siteSchema, landing: landingSchema, pages: pagesSchema } as const;
+export const OBJECTS = {
+  site: siteSchema,
+  landing: landingSchema,
+  pages: pagesSchema,
+  appointments: appointmentsSchema,
+} as const;
 
 /** List files: their entry schema and how to name an entry (`el modelo "lumo" (núm. 3)`). */
 export const LISTS = {
@@ -192,8 +199,49 @@ export function checkFiles(data: DataFiles, legal: readonly LegalText[] = []): D
     if (name in data) problems.push(...schemaProblems(schema, shown(data[name]), DATA_FILES[name]));
   for (const name of Object.keys(LISTS) as (keyof typeof LISTS)[])
     if (name in data) problems.push(...listRuleProblems(name, name === 'models' ? data[name] : shown(data[name])));
+  if ('appointments' in data) problems.push(...appointmentProblems(data.appointments));
   if (models.success && site.success)
     problems.push(...contradictionProblems(catalogueTexts(data, legal), models.data, site.data.startingPrice));
   else problems.push(...legalTokenProblems(legal));
+  return problems;
+}
+
+/**
+ * The rules across the appointments' lists: each kind's and place's id once,
+ * each kind's places among the places (src/data/appointments.json). Fields
+ * are paths from the file's top, as the editor's form names them.
+ */
+export function appointmentProblems(data: unknown): DataProblem[] {
+  const parsed = appointmentsSchema.safeParse(data);
+  if (!parsed.success) return [];
+  const file = DATA_FILES.appointments;
+  const problems: DataProblem[] = [];
+  for (const [list, noun] of [
+    ['kinds', 'tipo de cita'],
+    ['places', 'lugar'],
+  ] as const) {
+    const first = new Map<string, number>();
+    parsed.data[list].forEach((entry, index) => {
+      const seen = first.get(entry.id);
+      if (seen === undefined) first.set(entry.id, index);
+      else
+        problems.push({
+          file,
+          field: [list, index, 'id'],
+          message: `el identificador "${entry.id}" ya lo tiene el ${noun} núm. ${seen + 1}: cada ${noun} necesita uno distinto.`,
+        });
+    });
+  }
+  const places = new Set(parsed.data.places.map((place) => place.id));
+  parsed.data.kinds.forEach((kind, index) => {
+    kind.places.forEach((place, position) => {
+      if (!places.has(place))
+        problems.push({
+          file,
+          field: ['kinds', index, 'places', position],
+          message: `no hay un lugar con el identificador "${place}": usa uno de ${[...places].map((id) => `"${id}"`).join(', ')}.`,
+        });
+    });
+  });
   return problems;
 }

@@ -318,6 +318,113 @@ export const legalPageSchema = z
     },
   );
 
+/** The days of the week as the appointments' data writes them (src/data/appointments.json), Monday first. */
+export const WEEKDAYS = ['lunes', 'martes', 'miercoles', 'jueves', 'viernes', 'sabado', 'domingo'] as const;
+
+const clock = (what: string) =>
+  z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'escribe la hora con 24 horas y dos dígitos, por ejemplo "09:00" o "18:30"')
+    .describe(`${what}, por ejemplo "09:00"`);
+
+/** Whether the platform knows `zone` as an IANA time zone ("America/Merida"). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone.includes('/');
+  } catch {
+    return false;
+  }
+}
+
+/** One opening of a place on a day of the week, in the place's own clock. */
+export const openingSchema = z
+  .object({
+    day: z.enum(WEEKDAYS).describe('Día de la semana'),
+    opens: clock('Abre a las'),
+    closes: clock('Cierra a las'),
+  })
+  .strict()
+  .refine((opening) => opening.opens < opening.closes, {
+    message: 'la hora de cierre debe ser después de la de apertura (el mismo día).',
+    path: ['closes'],
+  });
+
+/** Where an appointment happens (src/data/appointments.json): a place with its clock, hours and holidays. */
+export const appointmentPlaceSchema = z
+  .object({
+    id: slug(),
+    name: text().max(60).describe('Nombre del lugar, por ejemplo "Casa muestra Mérida"'),
+    address: text()
+      .max(200)
+      .describe('Dirección o cómo se llega; en una videollamada, "Enlace por WhatsApp antes de la cita"'),
+    timeZone: z
+      .string()
+      .refine(isTimeZone, 'escribe una zona horaria como "America/Merida", "America/Mexico_City" o "Europe/Berlin".')
+      .describe('Zona horaria del lugar, por ejemplo "America/Merida"'),
+    hours: z.array(openingSchema).min(1).describe('Horario de atención de cada semana'),
+    holidays: z
+      .array(
+        z
+          .string()
+          .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/, 'escribe la fecha como 2027-01-01 (año-mes-día).')
+          .describe('Día cerrado, por ejemplo "2027-01-01"'),
+      )
+      .describe('Días festivos o cerrados: ese día no se agenda nada'),
+  })
+  .strict();
+
+/** One kind of appointment (src/data/appointments.json): a visit or a consultation, free or paid. */
+export const appointmentKindSchema = z
+  .object({
+    id: slug(),
+    name: text().max(60).describe('Nombre, por ejemplo "Visita a la casa muestra"'),
+    description: text().max(220).describe('Descripción breve que ve el comprador'),
+    durationMinutes: z.number().int().min(10).max(480).describe('Duración en minutos, por ejemplo 60'),
+    bufferBeforeMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(240)
+      .describe('Minutos libres antes, para preparar o trasladarse, por ejemplo 15'),
+    bufferAfterMinutes: z.number().int().min(0).max(240).describe('Minutos libres después, por ejemplo 15'),
+    minimumNoticeHours: z.number().int().min(0).max(720).describe('Anticipación mínima en horas, por ejemplo 12'),
+    horizonDays: z
+      .number()
+      .int()
+      .min(1)
+      .max(365)
+      .describe('Hasta cuántos días adelante se puede agendar, por ejemplo 30'),
+    places: z.array(slug()).min(1).describe('Lugares donde se da (sus identificadores)'),
+    priceMxn: z
+      .number()
+      .int()
+      .positive()
+      .nullable()
+      .describe('Precio en pesos, por ejemplo 499; vacío si es gratis (una cita con precio queda "por pagar")'),
+    holdMinutes: z
+      .number()
+      .int()
+      .min(5)
+      .max(2880)
+      .describe('Minutos que se aparta el horario de una cita por pagar, por ejemplo 120'),
+    cutoffHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(168)
+      .describe('Horas antes de la cita en que ya no se puede cambiar ni cancelar, por ejemplo 2'),
+  })
+  .strict();
+
+/** The kinds of appointment and the places they happen in (src/data/appointments.json). */
+export const appointmentsSchema = z
+  .object({
+    kinds: z.array(appointmentKindSchema).min(1).describe('Tipos de cita'),
+    places: z.array(appointmentPlaceSchema).min(1).describe('Lugares'),
+  })
+  .strict();
+
 /**
  * What the editor calls a field whose schema has no description of its own
  * (the page copy's many titles and texts), by its key. The described

@@ -3,6 +3,7 @@ import { CATALOGUE_TOKENS } from '../data/catalogue.ts';
 import { LEGAL_TOKENS } from '../data/legal.ts';
 import { DATA_FILES, type DataFileName, LEGAL_DIR, LIST_KEYS, LISTS } from '../data/rules.ts';
 import {
+  appointmentsSchema,
   GALLERY_SIZE,
   galleryImageSchema,
   landingSchema,
@@ -45,7 +46,12 @@ const LIST_SCHEMAS = {
   sellingPoints: sellingPointSchema,
   steps: stepSchema,
 } as const;
-const OBJECT_SCHEMAS = { site: siteSchema, landing: landingSchema, pages: pagesSchema } as const;
+const OBJECT_SCHEMAS = {
+  site: siteSchema,
+  landing: landingSchema,
+  pages: pagesSchema,
+  appointments: appointmentsSchema,
+} as const;
 
 const LABELS: Record<DataFileName, string> = {
   models: 'Modelos y precios',
@@ -55,6 +61,7 @@ const LABELS: Record<DataFileName, string> = {
   sellingPoints: 'Puntos de venta de la portada',
   steps: 'Pasos del ciclo de compra',
   site: 'Datos del sitio (teléfono, correos, redes, precio "desde", domicilio)',
+  appointments: 'Tipos de cita y lugares (horarios, días festivos)',
 };
 
 /** The fields of one data file, as the editor shows them. */
@@ -165,6 +172,7 @@ export function editorConfig(settings: EditorSettings) {
         files: [file('landing'), file('pages'), file('sellingPoints'), file('steps')],
       },
       { name: 'sitio', label: 'Datos del sitio', format: DATA_FORMAT, files: [file('site')] },
+      { name: 'citas', label: 'Citas', format: DATA_FORMAT, files: [file('appointments')] },
       {
         name: 'legal',
         label: 'Páginas legales',

@@ -20,6 +20,7 @@ import { scheduleSoon as scheduleWhatsappSoon } from '../whatsapp/queue.ts';
 import { readJsonObject } from './body.ts';
 import { limitSubject, requestAddress } from './client-address.ts';
 import type { Handler } from './handler.ts';
+import { IDEMPOTENCY_KEY, INVALID_IDEMPOTENCY_KEY, RATE_WINDOW_SECONDS, tooMany } from './public-writes.ts';
 import { json, jsonError, methodNotAllowed } from './responses.ts';
 
 export interface LeadEndpoint<Schema extends z.ZodMiniType> {
@@ -46,9 +47,6 @@ export interface LeadEndpoint<Schema extends z.ZodMiniType> {
   decoy(): object;
 }
 
-const RATE_WINDOW_SECONDS = 10 * 60;
-const IDEMPOTENCY_KEY = /^[\w.:-]{8,128}$/;
-
 /**
  * The story of every lead submission: method, body, idempotency key,
  * validation, rate limit, honeypot, save, answer. The database failing at
@@ -65,7 +63,7 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
 
     const idempotencyKey = request.headers.get('idempotency-key');
     if (idempotencyKey !== null && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      return jsonError(400, 'El encabezado Idempotency-Key no es válido (8 a 128 letras, números, -, _, . o :).');
+      return jsonError(400, INVALID_IDEMPOTENCY_KEY);
     }
 
     const messages = typeof endpoint.messages === 'function' ? endpoint.messages(body) : endpoint.messages;
@@ -111,14 +109,6 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
   };
 }
 
-/** Retry-After: the end of the fixed window, so a request kept in the visitor's outbox waits for it. */
-const tooMany = () =>
-  json(
-    429,
-    { error: 'Recibimos demasiadas solicitudes desde tu conexión. Espera unos minutos e inténtalo de nuevo.' },
-    { 'Retry-After': String(secondsLeftInWindow(RATE_WINDOW_SECONDS)) },
-  );
-
 const KEY_REUSED = 'Esta solicitud ya se envió con otros datos. Recarga la página y envíala de nuevo.';
 
 /** SHA-256 of the endpoint and the validated payload (keys sorted): what an idempotency key is bound to. */
@@ -129,11 +119,6 @@ function fingerprint(endpoint: string, payload: unknown): string {
       : value,
   );
   return createHash('sha256').update(`${endpoint}\n${canonical}`).digest('hex');
-}
-
-/** Seconds until the current fixed window of the rate limit ends (at least 1). */
-function secondsLeftInWindow(windowSeconds: number, now = Date.now()): number {
-  return Math.max(1, windowSeconds - (Math.floor(now / 1000) % windowSeconds));
 }
 
 function isFilled(value: unknown): boolean {

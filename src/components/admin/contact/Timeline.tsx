@@ -14,6 +14,15 @@ const ATTEMPT_TITLES: Record<string, string> = {
   whatsapp: 'Escribió por WhatsApp (intento)',
 };
 
+/** An appointment's line by the status it reached (issue #40). */
+const APPOINTMENT_TITLES: Record<string, string> = {
+  confirmada: 'Cita agendada',
+  por_pagar: 'Cita apartada, por pagar',
+  cancelada: 'Cita cancelada',
+  asistio: 'Asistió a la cita',
+  no_asistio: 'No asistió a la cita',
+};
+
 /**
  * A next contact in the history as the panel writes every moment, with its
  * year ("25 nov 2026, 10:00 a. m." in Mérida; a date alone, from before issue #26, "25 nov 2026").
@@ -39,6 +48,8 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   whatsapp_opt_out: (entry) => `WhatsApp: se dio de baja («${entry.to ?? ''}»)`,
   whatsapp_template: (entry) => `WhatsApp: plantilla «${entry.to ?? ''}» enviada`,
   whatsapp_held: () => 'WhatsApp: la respuesta automática no se envió (límite diario alcanzado); escríbele tú',
+  // The booking's kind, place and moment are its detail (src/server/appointments/book.ts).
+  appointment: (entry) => APPOINTMENT_TITLES[entry.to ?? ''] ?? 'Cita',
   merged: (entry) =>
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };

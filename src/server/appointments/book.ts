@@ -1,0 +1,238 @@
+import { createHash } from 'node:crypto';
+import {
+  type AppointmentKind,
+  type AppointmentPlace,
+  appointmentKind,
+  appointmentPlace,
+} from '../../data/appointments.ts';
+import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
+import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { availableSlots } from './availability.ts';
+import { heldSpan } from './slots.ts';
+
+/**
+ * A booking (issue #40, decision 0058): the person deduplicated into their
+ * contact (touch_contact(), as every lead), a free member picked, the
+ * appointment inserted and its line on the contact's history, in one
+ * transaction. The database has the last word on double booking: the
+ * exclusion constraint appointments_no_overlap (migration 0037) refuses a
+ * second appointment over a member's held time with 23P01, whatever the
+ * timing; the insert is then tried with the next free member (under a
+ * savepoint), and when none is left the whole booking is undone (no contact
+ * is created for a booking that did not happen) and SlotTaken is thrown.
+ */
+
+/** The kind does not exist (the data changed under the visitor's page). */
+export class UnknownKind extends Error {
+  override name = 'UnknownKind';
+}
+/** The place does not exist, or the kind is not given there. */
+export class UnknownPlace extends Error {
+  override name = 'UnknownPlace';
+}
+/** The start is not a free slot, or every member free at it was taken meanwhile. */
+export class SlotTaken extends Error {
+  override name = 'SlotTaken';
+}
+/** The idempotency key was used before with another booking. */
+export class BookingKeyReused extends Error {
+  override name = 'BookingKeyReused';
+}
+
+export type BookingSource = 'sitio' | 'panel' | 'whatsapp';
+
+export interface BookingRequest {
+  booking: Booking;
+  source: BookingSource;
+  /** The Idempotency-Key header, when sent. */
+  idempotencyKey: string | null;
+  now: number;
+}
+
+const EXCLUSION_VIOLATION = '23P01';
+
+/** The kind and the place of a booking or a slots query, or the typed error that says which is wrong. */
+export function kindAndPlace(kindId: string, placeId: string): { kind: AppointmentKind; place: AppointmentPlace } {
+  const kind = appointmentKind(kindId);
+  if (!kind) throw new UnknownKind(kindId);
+  const place = appointmentPlace(placeId);
+  if (!place || !kind.places.includes(place.id)) throw new UnknownPlace(placeId);
+  return { kind, place };
+}
+
+/** SHA-256 of what a booking asks for: what its idempotency key is bound to. */
+export function bookingFingerprint(booking: Booking): string {
+  const { name, phone, kind, place, start } = booking;
+  return createHash('sha256')
+    .update(JSON.stringify(['appointments', name, phone, kind, place, Date.parse(start)]))
+    .digest('hex');
+}
+
+interface AppointmentRow {
+  id: string;
+  status: AppointmentStatus;
+  kind: string;
+  place: string;
+  starts_at: number;
+  ends_at: number;
+  hold_until: number | null;
+  price_mxn: number | null;
+  idempotency_fingerprint: string | null;
+}
+
+const RETURNING = `id, status, kind, place, extract(epoch FROM starts_at) * 1000 AS starts_at,
+  extract(epoch FROM ends_at) * 1000 AS ends_at, extract(epoch FROM hold_until) * 1000 AS hold_until, price_mxn,
+  idempotency_fingerprint`;
+
+const iso = (milliseconds: number | string) => new Date(Number(milliseconds)).toISOString();
+
+function answerOf(row: AppointmentRow): BookingAnswer {
+  return {
+    id: row.id,
+    status: row.status,
+    kind: row.kind,
+    place: row.place,
+    start: iso(row.starts_at),
+    end: iso(row.ends_at),
+    holdUntil: row.hold_until === null ? null : iso(row.hold_until),
+    priceMxn: row.price_mxn,
+  };
+}
+
+/** "sábado 6 de marzo de 2027, 10:00" on the place's clock. */
+export function placeMoment(instant: number, timeZone: string): string {
+  return new Intl.DateTimeFormat('es-MX', {
+    timeZone,
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(instant);
+}
+
+/** Books `request`: the appointment's answer (a replay of its key answers the same), or a typed error. */
+export async function bookAppointment(db: Database, request: BookingRequest): Promise<BookingAnswer> {
+  const { booking, now } = request;
+  const { kind, place } = kindAndPlace(booking.kind, booking.place);
+  const start = Date.parse(booking.start);
+  const fingerprint = bookingFingerprint(booking);
+
+  return db.transaction(async (tx) => {
+    if (request.idempotencyKey) {
+      // Requests with one key queue here; each sees what the one before committed.
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `appointments:${request.idempotencyKey}`,
+      ]);
+      const { rows } = await tx.query<AppointmentRow>(
+        `SELECT ${RETURNING} FROM appointments WHERE idempotency_key = $1`,
+        [request.idempotencyKey],
+      );
+      const existing = rows[0];
+      if (existing) {
+        if (existing.idempotency_fingerprint !== fingerprint) throw new BookingKeyReused();
+        return answerOf(existing);
+      }
+    }
+
+    const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true)).find(
+      (free) => free.start === start,
+    );
+    if (!slot) throw new SlotTaken();
+
+    const touched = await tx.query<{ id: string }>(`SELECT touch_contact($1, $2, $2, NULL, NULL, true, '{}') AS id`, [
+      booking.phone,
+      booking.name,
+    ]);
+    const contact = touched.rows[0]?.id;
+    if (!contact) throw new Error('touch_contact returned no contact');
+
+    const held = heldSpan(kind, start);
+    const candidates = await memberOrder(tx, contact, slot.members, now);
+    const paid = kind.priceMxn !== null;
+    const status: AppointmentStatus = paid ? 'por_pagar' : 'confirmada';
+    for (const member of candidates) {
+      await releaseExpiredHolds(tx, member, held);
+      await tx.query('SAVEPOINT booking_member');
+      try {
+        const { rows } = await tx.query<AppointmentRow>(
+          `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source,
+             hold_until, price_mxn, privacy_version, idempotency_key, idempotency_fingerprint)
+           VALUES ($1, $2, $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0),
+             tstzrange(to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0)), $9, $10,
+             CASE WHEN $11::integer IS NULL THEN NULL ELSE now() + make_interval(mins => $11::integer) END,
+             $12, $13, $14, $15)
+           RETURNING ${RETURNING}`,
+          [
+            contact,
+            kind.id,
+            place.id,
+            member,
+            start,
+            slot.end,
+            held.start,
+            held.end,
+            status,
+            request.source,
+            paid ? kind.holdMinutes : null,
+            kind.priceMxn,
+            booking.privacy_version ?? PRIVACY_NOTICE_VERSION,
+            request.idempotencyKey,
+            fingerprint,
+          ],
+        );
+        await tx.query('RELEASE SAVEPOINT booking_member');
+        const row = rows[0];
+        if (!row) throw new Error('the appointment was not stored');
+        await tx.query(
+          `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'appointment', $2, $3)`,
+          [contact, status, `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`],
+        );
+        await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contact]);
+        return answerOf(row);
+      } catch (error) {
+        if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
+        await tx.query('ROLLBACK TO SAVEPOINT booking_member');
+      }
+    }
+    throw new SlotTaken();
+  });
+}
+
+/**
+ * The members free for the slot in the order they are tried: the contact's
+ * own adviser first, then whoever has the fewest appointments held from now
+ * on (the work spread evenly), then by id (a stable order).
+ */
+async function memberOrder(tx: Queryable, contact: string, free: readonly string[], now: number): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT m.id
+     FROM unnest($1::uuid[]) AS m (id)
+     LEFT JOIN contacts c ON c.id = $2 AND c.assigned_to = m.id
+     ORDER BY (c.id IS NOT NULL) DESC,
+       (SELECT count(*) FROM appointments a
+        WHERE a.member_id = m.id AND a.ends_at > to_timestamp($3 / 1000.0)
+          AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))),
+       m.id`,
+    [free, contact, now],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Cancels the member's expired holds over `held` (a 'por_pagar' never paid), each a line of its contact's history. */
+async function releaseExpiredHolds(tx: Queryable, member: string, held: { start: number; end: number }) {
+  await tx.query(
+    `WITH released AS (
+       UPDATE appointments SET status = 'cancelada', updated_at = now()
+       WHERE member_id = $1 AND status = 'por_pagar' AND hold_until <= now()
+         AND blocked && tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))
+       RETURNING contact_id)
+     INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+     SELECT contact_id, 'appointment', 'por_pagar', 'cancelada', 'Apartado vencido sin pago: el horario se liberó'
+     FROM released`,
+    [member, held.start, held.end],
+  );
+}

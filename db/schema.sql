@@ -48,7 +48,7 @@ CREATE TABLE activity_log (
 );
 
 CREATE TABLE appointments (
-  id uuid DEFAULT uuidv7() NOT NULL,
+  id uuid DEFAULT uuid_in_time_order() NOT NULL,
   contact_id uuid NOT NULL,
   kind text NOT NULL,
   place text NOT NULL,
@@ -246,7 +246,7 @@ CREATE TABLE member_appointment_kinds (
 );
 
 CREATE TABLE member_time_off (
-  id uuid DEFAULT uuidv7() NOT NULL,
+  id uuid DEFAULT uuid_in_time_order() NOT NULL,
   member_id uuid NOT NULL,
   during tstzrange NOT NULL,
   reason text,

@@ -37,7 +37,7 @@ CREATE INDEX member_weekly_hours_member_idx ON member_weekly_hours (member_id);
 
 -- A member's time off: instants (a holiday abroad, a doctor's visit).
 CREATE TABLE member_time_off (
-  id uuid DEFAULT uuidv7() PRIMARY KEY,
+  id uuid DEFAULT uuid_in_time_order() PRIMARY KEY,
   member_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   during tstzrange NOT NULL CHECK (NOT isempty(during) AND NOT lower_inf(during) AND NOT upper_inf(during)),
   reason text CHECK (char_length(reason) <= 200),
@@ -52,7 +52,7 @@ CREATE INDEX member_time_off_during_idx ON member_time_off USING gist (member_id
 -- A paid kind is booked as 'por_pagar' and held until `hold_until`; an
 -- expired hold is cancelled by the next booking that needs its time.
 CREATE TABLE appointments (
-  id uuid DEFAULT uuidv7() PRIMARY KEY,
+  id uuid DEFAULT uuid_in_time_order() PRIMARY KEY,
   contact_id uuid NOT NULL REFERENCES contacts (id) ON DELETE CASCADE,
   kind text NOT NULL CHECK (kind ~ '^[a-z0-9][a-z0-9-]{0,59}$'),
   place text NOT NULL CHECK (place ~ '^[a-z0-9][a-z0-9-]{0,59}$'),

@@ -159,32 +159,37 @@ describe('the client address', () => {
     expect(response.status).toBe(201);
   });
 
-  it('behind a trusted proxy, the right-most untrusted address is the client, and only valid addresses count', async () => {
-    const proxied = await freshServer({ LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
+  // One server for both: the same limits, and each test writes from addresses of its own (IPv4 and
+  // the proxy's own for the first, IPv6 for the second), so neither sees the other's count.
+  describe('LEAD_RATE_LIMIT=2 behind a trusted proxy (TRUST_PROXY=loopback)', () => {
+    let proxied: RunningServer;
+    beforeAll(async () => {
+      proxied = await freshServer({ LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
+    });
     const send = (forwardedFor: string) =>
       postJson(`${proxied.url}/api/quick-quotes`, quickQuote(), { 'X-Forwarded-For': forwardedFor });
-    // The spoofed left-most entries vary; the address the proxy saw (right-most) is the same client.
-    expect((await send('1.1.1.1, 198.51.100.7')).status).toBe(201);
-    expect((await send('2.2.2.2, 198.51.100.7')).status).toBe(201);
-    expect((await send('3.3.3.3, 198.51.100.7')).status).toBe(429);
-    // Another client has its own allowance.
-    expect((await send('198.51.100.8')).status).toBe(201);
-    // A long value that is no address is not a client of its own: it counts as the proxy itself.
-    const long = `${'9'.repeat(70)}`;
-    expect((await send(long)).status).toBe(201);
-    expect((await send(`${long}0`)).status).toBe(201);
-    expect((await send(`${long}1`)).status).toBe(429);
-  });
 
-  it('an IPv6 client is counted by its /64 network, whichever of its addresses it writes from (issue #38)', async () => {
-    const proxied = await freshServer({ LEAD_RATE_LIMIT: '2', TRUST_PROXY: 'loopback' });
-    const send = (forwardedFor: string) =>
-      postJson(`${proxied.url}/api/quick-quotes`, quickQuote(), { 'X-Forwarded-For': forwardedFor });
-    expect((await send('2001:db8:1:2::a')).status).toBe(201);
-    expect((await send('2001:db8:1:2:ffff:ffff:ffff:b')).status).toBe(201);
-    expect((await send('2001:0db8:0001:0002::c')).status).toBe(429);
-    // The next /64 is another client.
-    expect((await send('2001:db8:1:3::a')).status).toBe(201);
+    it('behind a trusted proxy, the right-most untrusted address is the client, and only valid addresses count', async () => {
+      // The spoofed left-most entries vary; the address the proxy saw (right-most) is the same client.
+      expect((await send('1.1.1.1, 198.51.100.7')).status).toBe(201);
+      expect((await send('2.2.2.2, 198.51.100.7')).status).toBe(201);
+      expect((await send('3.3.3.3, 198.51.100.7')).status).toBe(429);
+      // Another client has its own allowance.
+      expect((await send('198.51.100.8')).status).toBe(201);
+      // A long value that is no address is not a client of its own: it counts as the proxy itself.
+      const long = `${'9'.repeat(70)}`;
+      expect((await send(long)).status).toBe(201);
+      expect((await send(`${long}0`)).status).toBe(201);
+      expect((await send(`${long}1`)).status).toBe(429);
+    });
+
+    it('an IPv6 client is counted by its /64 network, whichever of its addresses it writes from (issue #38)', async () => {
+      expect((await send('2001:db8:1:2::a')).status).toBe(201);
+      expect((await send('2001:db8:1:2:ffff:ffff:ffff:b')).status).toBe(201);
+      expect((await send('2001:0db8:0001:0002::c')).status).toBe(429);
+      // The next /64 is another client.
+      expect((await send('2001:db8:1:3::a')).status).toBe(201);
+    });
   });
 });
 

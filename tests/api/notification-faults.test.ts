@@ -215,10 +215,18 @@ describe('one delivery, one outcome', () => {
   const webhookConfig = (extra: Record<string, string> = {}) =>
     parseConfig({ ...process.env, NOTIFY_WEBHOOK_URL: `${webhook.url}/hook`, NOTIFY_WEBHOOK_SECRET: SECRET, ...extra });
 
-  async function queuedLead(): Promise<string> {
+  // A lead for each test below, posted through one server that stops before they start (its worker
+  // must not touch the deliveries they make and send by hand); each test takes a lead of its own.
+  const leads: string[] = [];
+  beforeAll(async () => {
     const server = await startServer();
-    const [id] = await postLeads(server.url, 1);
+    leads.push(...(await postLeads(server.url, 4)));
     await server.stop();
+  });
+
+  async function queuedLead(): Promise<string> {
+    const id = leads.pop();
+    if (!id) throw new Error('one lead per test: post more in beforeAll');
     const [row] = await sql<{ id: string }>(
       `INSERT INTO notification_deliveries (purpose, channel, lead_kind, lead_id, contact_id)
        SELECT 'lead', 'webhook', 'quick-quotes', id, contact_id FROM cotizaciones_rapidas WHERE id = $1

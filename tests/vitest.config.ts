@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './setup/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // wait on PostgreSQL, spawned servers and sockets rather than on the CPU (issue #25: under 15 min;
     // with two, the whole suite used 1.15 of its 2 cores).
     maxWorkers: 3,
+    // The files that take minutes first, whatever Vitest knows of the last run (tests/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirst },
     // Bounds for a test that would hang, never a measure of speed: a passing test ends when its state
     // is reached, and a second `npm test` on the same machine (CI's is shared) can triple the time.
     testTimeout: 90_000,

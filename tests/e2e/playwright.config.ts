@@ -76,6 +76,9 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/`,
     reuseExistingServer: false,
     timeout: 180_000,
+    // SIGTERM, not Playwright's default SIGKILL: the server drains, and fresh-server's exit hook
+    // removes its data directory (a SIGKILL left .data/e2e-<port> behind after every run).
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     env: {
       PORT: String(E2E_PORT),
       HOST: '127.0.0.1',

@@ -9,6 +9,7 @@ import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { availableSlots } from './availability.ts';
+import { appointmentChanged, type ChangeActor } from './changes.ts';
 import { heldSpan } from './slots.ts';
 
 /**
@@ -48,6 +49,8 @@ export interface BookingRequest {
   /** The Idempotency-Key header, when sent. */
   idempotencyKey: string | null;
   now: number;
+  /** Who books: the buyer unless said (a member books from the panel). */
+  actor?: ChangeActor;
 }
 
 const EXCLUSION_VIOLATION = '23P01';
@@ -192,6 +195,7 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
           [contact, status, `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`],
         );
         await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contact]);
+        await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
         return answerOf(row);
       } catch (error) {
         if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;

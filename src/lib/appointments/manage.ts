@@ -1,0 +1,64 @@
+import * as z from 'zod/mini';
+import '../forms/errors.ts'; // no library wording reaches a visitor
+import type { AppointmentStatus } from './booking.ts';
+
+/**
+ * The buyer's own page of an appointment (issue #40, decision 0059): the link
+ * in the confirmation and the reminders opens /cita?t=<token>; its island
+ * reads the appointment and may cancel it or move it to another free slot,
+ * until the kind's cutoff before its start. Shared by the endpoint
+ * (netlify/functions/appointment-manage.ts) and the island.
+ *
+ * GET  /api/appointments/manage?t=<token>  -> 200 ManagedAppointment
+ * POST /api/appointments/manage {t, action: 'cancelar'}
+ *   or {t, action: 'reprogramar', start}   -> 200 ManagedAppointment
+ * Errors: 400 invalid (fields), 401 a token that is not ours, 410 an expired
+ * link or a cancelled appointment, 409 the new slot was taken, 422 inside
+ * the cutoff; each with its Spanish message below.
+ */
+
+const token = z
+  .string({ error: 'El enlace no es válido.' })
+  .check(z.regex(/^[A-Za-z0-9_-]{48}$/, 'El enlace no es válido.'));
+
+export const manageQuerySchema = z.object({ t: token });
+
+export const manageActionSchema = z.discriminatedUnion('action', [
+  z.object({ t: token, action: z.literal('cancelar') }),
+  z.object({
+    t: token,
+    action: z.literal('reprogramar'),
+    start: z.iso.datetime({ offset: true, error: 'Elige un horario de la lista.' }),
+  }),
+]);
+
+export type ManageAction = z.output<typeof manageActionSchema>;
+
+/** What the buyer's page shows of an appointment. */
+export interface ManagedAppointment {
+  id: string;
+  status: AppointmentStatus;
+  kind: string;
+  kindName: string;
+  place: string;
+  placeName: string;
+  /** The place's IANA zone: times are shown on its clock. */
+  timeZone: string;
+  start: string;
+  end: string;
+  /** Until when it may still be moved or cancelled here (the kind's cutoff before its start). */
+  changeUntil: string;
+  /** False once past changeUntil, or when the appointment is no longer upcoming. */
+  canChange: boolean;
+}
+
+export const MANAGE_MESSAGES = {
+  invalidLink: 'Este enlace no es válido. Usa el enlace más reciente que te enviamos o escríbenos por WhatsApp.',
+  expiredLink: 'Este enlace ya venció. Escríbenos por WhatsApp y con gusto te ayudamos.',
+  cancelled: 'Esta cita ya está cancelada. Si quieres otra, agéndala desde el sitio o escríbenos por WhatsApp.',
+  cutoff:
+    'Ya no es posible cambiar esta cita en línea porque falta muy poco para el horario. Escríbenos por WhatsApp y te ayudamos.',
+  taken: 'Ese horario ya no está disponible. Elige otro.',
+  invalid: 'Revisa el horario que elegiste.',
+  unavailable: 'No pudimos consultar tu cita en este momento. Intenta de nuevo en unos minutos.',
+} as const;

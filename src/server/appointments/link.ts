@@ -1,0 +1,60 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { sessionSecret } from '../auth/secret.ts';
+
+/**
+ * The buyer's link to reschedule or cancel an appointment (issue #40,
+ * decision 0059): `/cita?t=<token>`, where the token names one appointment,
+ * says until when it may be used and is signed with HMAC-SHA256 under a key
+ * of its own (derived from the session secret with this purpose's label, so
+ * a session token can never pass for a link nor a link for a session). Short
+ * on purpose: it travels inside a WhatsApp message and an e-mail.
+ *
+ * Layout, base64url: 16 bytes of the appointment's uuid, 4 bytes of the
+ * expiry (Unix seconds, big-endian), 16 bytes of the MAC over the first 20.
+ */
+
+const PURPOSE = 'appointment-manage-v1';
+const MAC_BYTES = 16;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let key: Buffer | undefined;
+function linkKey(): Buffer {
+  key ??= createHmac('sha256', sessionSecret()).update(PURPOSE).digest();
+  return key;
+}
+
+function mac(body: Buffer): Buffer {
+  return createHmac('sha256', linkKey()).update(body).digest().subarray(0, MAC_BYTES);
+}
+
+/** A token for `appointmentId`, good until `expiresAt` (milliseconds). */
+export function manageToken(appointmentId: string, expiresAt: number): string {
+  if (!UUID.test(appointmentId)) throw new Error('an appointment id is a uuid');
+  const body = Buffer.alloc(20);
+  Buffer.from(appointmentId.replaceAll('-', ''), 'hex').copy(body, 0);
+  body.writeUInt32BE(Math.ceil(expiresAt / 1000), 16);
+  return Buffer.concat([body, mac(body)]).toString('base64url');
+}
+
+export type ManageTokenReading = { ok: true; appointmentId: string } | { ok: false; reason: 'invalid' | 'expired' };
+
+/** What `token` says, checked: its appointment, or why it cannot be used at `now`. */
+export function readManageToken(token: string, now: number): ManageTokenReading {
+  if (!/^[A-Za-z0-9_-]{48}$/.test(token)) return { ok: false, reason: 'invalid' };
+  const raw = Buffer.from(token, 'base64url');
+  if (raw.length !== 20 + MAC_BYTES) return { ok: false, reason: 'invalid' };
+  const body = raw.subarray(0, 20);
+  if (!timingSafeEqual(raw.subarray(20), mac(body))) return { ok: false, reason: 'invalid' };
+  if (body.readUInt32BE(16) * 1000 <= now) return { ok: false, reason: 'expired' };
+  const hex = body.subarray(0, 16).toString('hex');
+  const appointmentId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return { ok: true, appointmentId };
+}
+
+/** How long after its start an appointment's link still opens (to read what happened). */
+export const LINK_LIFETIME_AFTER_START_MS = 24 * 3_600_000;
+
+/** The page of the site that opens the link. */
+export function manageUrl(siteUrl: string, token: string): string {
+  return `${siteUrl.replace(/\/$/, '')}/cita?t=${token}`;
+}

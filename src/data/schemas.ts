@@ -414,6 +414,9 @@ export const appointmentKindSchema = z
       .min(0)
       .max(168)
       .describe('Horas antes de la cita en que ya no se puede cambiar ni cancelar, por ejemplo 2'),
+    audience: z
+      .enum(['compradores', 'socios'])
+      .describe('Para quién es: "compradores" (quien compra una casa) o "socios" (quien evalúa asociarse)'),
   })
   .strict();
 

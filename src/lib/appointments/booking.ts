@@ -3,6 +3,7 @@ import '../forms/errors.ts'; // no library wording reaches a visitor
 import {
   consentShape,
   nameField,
+  optionalEmailField,
   PRIVACY_ACCEPTED_AT_FIELD,
   PRIVACY_VERSION_FIELD,
   phoneField,
@@ -79,6 +80,8 @@ export interface SlotsAnswer {
 export const bookingSchema = z.object({
   name: nameField,
   phone: phoneField,
+  // Optional: the confirmation with its calendar file (.ics) also goes there.
+  email: z.optional(optionalEmailField),
   kind: idField(KIND_MISSING),
   place: idField(PLACE_MISSING),
   start: z.iso.datetime({ offset: true, error: 'Elige un horario de la lista.' }),

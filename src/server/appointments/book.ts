@@ -146,9 +146,12 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     );
     if (!slot) throw new SlotTaken();
 
-    const touched = await tx.query<{ id: string }>(`SELECT touch_contact($1, $2, $2, NULL, NULL, true, '{}') AS id`, [
+    // A partner's session does not make the person a buyer (touch_contact's p_buyer).
+    const touched = await tx.query<{ id: string }>(`SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}') AS id`, [
       booking.phone,
       booking.name,
+      booking.email ?? null,
+      kind.audience !== 'socios',
     ]);
     const contact = touched.rows[0]?.id;
     if (!contact) throw new Error('touch_contact returned no contact');

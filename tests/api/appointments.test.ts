@@ -205,6 +205,12 @@ describe('booking', () => {
     );
     expect(booked.map((row) => row.member_id)).toEqual([...ids].sort());
     expect(booked.every((row) => row.status === 'por_pagar' && row.price_mxn === 899)).toBe(true);
+    // A partner's session is for socios: it does not make the person a buyer.
+    const partners = await sql<{ is_buyer: boolean }>(
+      `SELECT c.is_buyer FROM appointments a JOIN contacts c ON c.id = a.contact_id WHERE a.starts_at = $1 AND a.kind = 'sesion-socios'`,
+      [slot?.start],
+    );
+    expect(partners.map((row) => row.is_buyer)).toEqual([false, false]);
   });
 
   it('stores a booking with its contact, deduplicated by phone, and a line on the contact’s history', async () => {
@@ -263,6 +269,17 @@ describe('booking', () => {
     const held = Date.parse(answer.holdUntil) - Date.now();
     expect(held).toBeGreaterThan(110 * 60_000);
     expect(held).toBeLessThanOrEqual(120 * 60_000);
+    // Held: the slot is gone from the list (each list after a change reads the calendar again, decision 0064)…
+    const starts = async () => (await slotsOf('asesoria-personalizada', 'videollamada')).map((free) => free.start);
+    expect(await starts()).not.toContain(slot?.start);
+    // …and back once the hold has expired unpaid.
+    await sql(`UPDATE appointments SET hold_until = now() - interval '1 minute' WHERE id = $1`, [answer.id]);
+    expect(await starts()).toContain(slot?.start);
+    const [buyer] = await sql<{ is_buyer: boolean }>(
+      `SELECT c.is_buyer FROM appointments a JOIN contacts c ON c.id = a.contact_id WHERE a.id = $1`,
+      [answer.id],
+    );
+    expect(buyer?.is_buyer).toBe(true);
   });
 
   it('replays a retried booking with the same answer, and refuses the key for another one', async () => {

@@ -1,7 +1,7 @@
 import { type AppointmentKind, type AppointmentPlace, isoWeekday } from '../../data/appointments.ts';
 import type { SlotsAnswer, SlotsQuery } from '../../lib/appointments/booking.ts';
 import type { Queryable } from '../db/database.ts';
-import { freeSlots, instantOf, type Slot, type SlotMember } from './slots.ts';
+import { freeSlots, instantOf, type Slot, type SlotMember, type Span, type WeeklyHours } from './slots.ts';
 
 /**
  * The statuses whose appointment holds its time on the member's calendar:
@@ -13,45 +13,132 @@ export const HOLDING_STATUSES = ['por_pagar', 'confirmada'] as const;
 
 const DAY = 86_400_000;
 
-interface MemberRow {
-  id: string;
-  hours: { weekday: number; starts: string; ends: string; timeZone: string }[];
-  time_off: { start: number; end: number }[];
-  blocked: { start: number; end: number }[];
+/** A member's calendar as cached: what holds time carries until when (a hold that expires). */
+interface Calendar {
+  version: string;
+  /** The window fetched: time off and held time touching [from, to) are all here. */
+  from: number;
+  to: number;
+  hours: (WeeklyHours & { timeZone: string })[];
+  timeOff: Span[];
+  blocked: (Span & { until: number | null })[];
+}
+
+/** How far around now a calendar is fetched at least, so that most windows asked for fit in it. */
+const FETCH_BEFORE = 2 * DAY;
+const FETCH_AFTER = 80 * DAY;
+const CACHE_LIMIT = 2_000;
+
+/**
+ * Members' calendars by member id, kept between requests of this process
+ * (decision 0064): each under its version of member_calendar_versions, which
+ * every change to the member's hours, time off or appointments raises in its
+ * own transaction (migration 0043). A request reads the versions (one small
+ * statement) and fetches only the calendars that changed or do not cover its
+ * window; the calendar is read after its version, so it is never older.
+ */
+const calendars = new Map<string, Calendar>();
+
+/** Forgets every cached calendar (tests that change the tables with the triggers off). */
+export function forgetCalendars(): void {
+  calendars.clear();
 }
 
 /**
  * The active members who give `kind`, with their weekly hours, and their time
- * off and held time that touch [from, to): one statement. Instants travel as
- * milliseconds since the epoch, never as the session's local time.
+ * off and held time that touch [from, to). Instants travel as milliseconds
+ * since the epoch, never as the session's local time.
  */
 export async function membersFor(db: Queryable, kind: string, from: number, to: number): Promise<SlotMember[]> {
-  const { rows } = await db.query<MemberRow>(
-    `WITH span AS (SELECT tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0)) AS window)
-     SELECT u.id,
-       coalesce((SELECT json_agg(json_build_object('weekday', h.weekday, 'starts', to_char(h.starts, 'HH24:MI'),
-                  'ends', to_char(h.ends, 'HH24:MI'), 'timeZone', h.time_zone) ORDER BY h.weekday, h.starts)
-                 FROM member_weekly_hours h WHERE h.member_id = u.id), '[]') AS hours,
-       coalesce((SELECT json_agg(json_build_object('start', extract(epoch FROM lower(t.during)) * 1000,
-                  'end', extract(epoch FROM upper(t.during)) * 1000))
-                 FROM member_time_off t, span WHERE t.member_id = u.id AND t.during && span.window), '[]') AS time_off,
-       coalesce((SELECT json_agg(json_build_object('start', extract(epoch FROM lower(a.blocked)) * 1000,
-                  'end', extract(epoch FROM upper(a.blocked)) * 1000))
-                 FROM appointments a, span
-                 WHERE a.member_id = u.id AND a.blocked && span.window
-                   AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))), '[]') AS blocked
+  const { rows: members } = await db.query<{ id: string; version: string }>(
+    `SELECT u.id, coalesce(v.version, 0)::text AS version
      FROM users u
      JOIN member_appointment_kinds k ON k.member_id = u.id AND k.kind = $1
+     LEFT JOIN member_calendar_versions v ON v.member_id = u.id
      WHERE u.deactivated_at IS NULL AND EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id)
      ORDER BY u.id`,
-    [kind, from, to],
+    [kind],
   );
-  return rows.map((row) => ({
-    id: row.id,
-    hours: row.hours,
-    timeOff: row.time_off.map(({ start, end }) => ({ start: Number(start), end: Number(end) })),
-    blocked: row.blocked.map(({ start, end }) => ({ start: Number(start), end: Number(end) })),
-  }));
+  const stale = members.filter(({ id, version }) => {
+    const known = calendars.get(id);
+    return !known || known.version !== version || known.from > from || known.to < to;
+  });
+  if (stale.length > 0) {
+    const now = Date.now();
+    await fetchCalendars(db, stale, Math.min(from, now - FETCH_BEFORE), Math.max(to, now + FETCH_AFTER));
+  }
+  const now = Date.now();
+  return members.map(({ id }) => {
+    const calendar = calendars.get(id) as Calendar;
+    return {
+      id,
+      hours: calendar.hours,
+      timeOff: calendar.timeOff.filter((span) => span.end > from && span.start < to),
+      blocked: calendar.blocked.filter(
+        (span) => span.end > from && span.start < to && (span.until === null || span.until > now),
+      ),
+    };
+  });
+}
+
+interface CalendarRow {
+  id: string;
+  part: 'hours' | 'off' | 'held';
+  weekday: number | null;
+  starts: string | null;
+  ends: string | null;
+  time_zone: string | null;
+  a: number | null;
+  b: number | null;
+  until: number | null;
+}
+
+/** Reads the calendars of `members` over [from, to) into the cache, under the versions read before. */
+async function fetchCalendars(
+  db: Queryable,
+  members: readonly { id: string; version: string }[],
+  from: number,
+  to: number,
+): Promise<void> {
+  const { rows } = await db.query<CalendarRow>(
+    `WITH span AS (SELECT tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0)) AS window)
+     SELECT h.member_id AS id, 'hours' AS part, h.weekday, to_char(h.starts, 'HH24:MI') AS starts,
+            to_char(h.ends, 'HH24:MI') AS ends, h.time_zone, NULL::float8 AS a, NULL::float8 AS b, NULL::float8 AS until
+     FROM member_weekly_hours h WHERE h.member_id = ANY ($1::uuid[])
+     UNION ALL
+     SELECT t.member_id, 'off', NULL, NULL, NULL, NULL, extract(epoch FROM lower(t.during))::float8 * 1000,
+            extract(epoch FROM upper(t.during))::float8 * 1000, NULL
+     FROM member_time_off t, span WHERE t.member_id = ANY ($1::uuid[]) AND t.during && span.window
+     UNION ALL
+     SELECT a.member_id, 'held', NULL, NULL, NULL, NULL, extract(epoch FROM lower(a.blocked))::float8 * 1000,
+            extract(epoch FROM upper(a.blocked))::float8 * 1000,
+            CASE WHEN a.status = 'por_pagar' THEN extract(epoch FROM a.hold_until)::float8 * 1000 END
+     FROM appointments a, span
+     WHERE a.member_id = ANY ($1::uuid[]) AND a.blocked && span.window AND a.status IN ('por_pagar', 'confirmada')`,
+    [members.map((member) => member.id), from, to],
+  );
+  const fresh = new Map<string, Calendar>(
+    members.map(({ id, version }) => [id, { version, from, to, hours: [], timeOff: [], blocked: [] }]),
+  );
+  for (const row of rows) {
+    const calendar = fresh.get(row.id) as Calendar;
+    if (row.part === 'hours') {
+      calendar.hours.push({
+        weekday: Number(row.weekday),
+        starts: row.starts as string,
+        ends: row.ends as string,
+        timeZone: row.time_zone as string,
+      });
+    } else if (row.part === 'off') calendar.timeOff.push({ start: Number(row.a), end: Number(row.b) });
+    else
+      calendar.blocked.push({
+        start: Number(row.a),
+        end: Number(row.b),
+        until: row.until === null ? null : Number(row.until),
+      });
+  }
+  if (calendars.size + fresh.size > CACHE_LIMIT) calendars.clear();
+  for (const [id, calendar] of fresh) calendars.set(id, calendar);
 }
 
 /** The data's place as the slots read it: its hours on ISO weekdays. */

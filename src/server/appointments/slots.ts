@@ -125,17 +125,24 @@ export function instantOf(date: string, minutes: number, timeZone: string): numb
   return wallClockInstant(`${date}|${minutes}|${timeZone}`);
 }
 
-/** The dates of a zone's calendar that [from, to) touches, one day more on each side. */
-const datesAround = (from: number, to: number, timeZone: string) => zoneDates(`${from}|${to}|${timeZone}`);
+/**
+ * The dates of a zone's calendar that [from, to) touches, and more: every
+ * zone is within a day of UTC, so the UTC dates from two days before to two
+ * days after hold them all (what falls outside [from, to) is left out by the
+ * caller); no time-zone arithmetic is needed to list them.
+ */
+function datesAround(from: number, to: number, _timeZone: string): readonly { date: string; weekday: number }[] {
+  const utcDate = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+  return zoneDates(`${utcDate(from - 2 * DAY)}|${utcDate(to + 2 * DAY)}`);
+}
 
+/** Every date from the first to the last of `key` ("2027-03-01|2027-03-31"): a calendar's dates follow each other, whatever its zone. */
 const zoneDates = remembered((key) => {
-  const [from = 0, to = 0] = key.split('|').map(Number);
-  const timeZone = key.split('|')[2] ?? 'UTC';
+  const [first = '', last = ''] = key.split('|');
   const dates: { date: string; weekday: number }[] = [];
-  // Steps of 12 hours never skip a date, whatever the day's length (23 to 25 hours).
-  for (let instant = from - DAY; instant <= to + DAY; instant += DAY / 2) {
-    const date = dateIn(instant, timeZone);
-    if (dates.at(-1)?.date !== date) dates.push({ date, weekday: weekdayOf(date) });
+  for (let day = Date.parse(`${first}T00:00:00Z`); day <= Date.parse(`${last}T00:00:00Z`); day += DAY) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    dates.push({ date, weekday: weekdayOf(date) });
   }
   return dates;
 }, 200);
@@ -208,6 +215,40 @@ function hits(spans: readonly Span[], span: Span): boolean {
   return before !== undefined && before.end > span.start;
 }
 
+/** The UTC dates around [from, to) (datesAround), as a key of the spans kept below. */
+const rangeKey = (from: number, to: number) =>
+  `${new Date(from - 2 * DAY).toISOString().slice(0, 10)}|${new Date(to + 2 * DAY).toISOString().slice(0, 10)}`;
+
+/**
+ * Weekly hours as instants over the dates around [from, to), kept by those
+ * dates and the hours themselves: a day's requests, and the members who keep
+ * the same hours, share one computation. Spans outside [from, to) are kept
+ * too (a slot is only ever checked inside its window).
+ */
+const keptSpans = remembered<{ spans: Span[] }>(() => ({ spans: [] }), 2_000);
+
+function memberHours(hours: SlotMember['hours'], from: number, to: number): Span[] {
+  const kept = keptSpans(`m|${rangeKey(from, to)}|${JSON.stringify(hours)}`);
+  if (kept.spans.length === 0 && hours.length > 0) kept.spans = merged(weeklySpans(hours, from - DAY, to + DAY));
+  return kept.spans;
+}
+
+/** A place's openings as instants around [from, to), holidays left out, in time order (not joined: each has its own grid of starts). */
+function placeOpenings(place: SlotPlace, from: number, to: number): Span[] {
+  const kept = keptSpans(
+    `p|${rangeKey(from, to)}|${place.timeZone}|${JSON.stringify(place.hours)}|${place.holidays.join()}`,
+  );
+  if (kept.spans.length === 0 && place.hours.length > 0) {
+    kept.spans = weeklySpans(
+      place.hours.map((entry) => ({ ...entry, timeZone: place.timeZone })),
+      from - DAY,
+      to + DAY,
+      new Set(place.holidays),
+    );
+  }
+  return kept.spans;
+}
+
 /** The free slots of `query`, in time order. */
 export function freeSlots(query: SlotQuery): Slot[] {
   const { kind, place, members, now } = query;
@@ -216,15 +257,10 @@ export function freeSlots(query: SlotQuery): Slot[] {
   const latest = Math.min(query.to, now + kind.horizonDays * DAY);
   if (earliest >= latest || members.length === 0) return [];
 
-  const openings = weeklySpans(
-    place.hours.map((entry) => ({ ...entry, timeZone: place.timeZone })),
-    earliest,
-    latest + duration,
-    new Set(place.holidays),
-  );
+  const openings = placeOpenings(place, earliest, latest + duration);
   const working = members.map((member) => ({
     id: member.id,
-    hours: merged(weeklySpans(member.hours, earliest, latest + duration)),
+    hours: memberHours(member.hours, earliest, latest + duration),
     timeOff: merged(member.timeOff),
     blocked: merged(member.blocked),
   }));

@@ -303,25 +303,12 @@ describe('leads stored together', () => {
     ).toBe(5);
   });
 
-  it('the deploy serving during migration 0036’s build still stores: store_lead() and store_leads() by position', async () => {
-    const [alone, together1, together2] = [uniquePhone(), uniquePhone(), uniquePhone()];
-    const positional = (phone: string, channels: string[]) => Object.values(leadRequest(phone, channels));
-    const { rows } = await direct.query<{ stored: { created: boolean; deliveries: string[] } }>(
-      'SELECT store_lead($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) AS stored',
-      positional(alone, ['email']),
+  it('the adapters kept for 0036’s deploy are gone: the lead path has one entry per shape', async () => {
+    const { rows } = await direct.query<{ name: string }>(
+      `SELECT proname AS name FROM pg_proc WHERE proname IN ('store_lead', 'store_leads', 'store_lead_request', 'store_lead_requests')
+       ORDER BY proname`,
     );
-    expect(rows[0]?.stored).toMatchObject({ created: true });
-    expect(rows[0]?.stored.deliveries).toHaveLength(1);
-    const { rows: batch } = await direct.query<{ outcomes: { stored: { created: boolean } }[] }>(
-      'SELECT store_leads($1::jsonb) AS outcomes',
-      [JSON.stringify([positional(together1, []), positional(together2, ['webhook'])])],
-    );
-    expect(batch[0]?.outcomes.map((outcome) => outcome.stored.created)).toEqual([true, true]);
-    expect(
-      await count('SELECT count(*) AS n FROM cotizaciones_rapidas WHERE phone = ANY ($1) AND contact_id IS NOT NULL', [
-        [alone, together1, together2],
-      ]),
-    ).toBe(3);
+    expect(rows.map((row) => row.name)).toEqual(['store_lead_request', 'store_lead_requests']);
   });
 
   it('a lead row needs its contact: no trigger makes one any more (0036)', async () => {

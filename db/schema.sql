@@ -1084,6 +1084,48 @@ BEGIN
   RETURN NULL;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.place_appointment(p_contact uuid, p_members uuid[], p_kind text, p_place text, p_starts timestamp with time zone, p_ends timestamp with time zone, p_blocked tstzrange, p_status text, p_source text, p_hold_minutes integer, p_price_mxn integer, p_privacy_version text, p_idempotency_key text, p_idempotency_fingerprint text, p_detail text)
+ RETURNS appointments
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  member uuid;
+  placed appointments;
+BEGIN
+  FOR member IN
+    SELECT m.id
+    FROM unnest(p_members) AS m (id)
+    LEFT JOIN contacts c ON c.id = p_contact AND c.assigned_to = m.id
+    ORDER BY (c.id IS NOT NULL) DESC,
+      (SELECT count(*) FROM appointments a
+       WHERE a.member_id = m.id AND a.ends_at > now()
+         AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))),
+      m.id
+  LOOP
+    WITH released AS (
+      UPDATE appointments SET status = 'cancelada', updated_at = now()
+      WHERE member_id = member AND status = 'por_pagar' AND hold_until <= now() AND blocked && p_blocked
+      RETURNING contact_id)
+    INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+    SELECT contact_id, 'appointment', 'por_pagar', 'cancelada', 'Apartado vencido sin pago: el horario se liberó'
+    FROM released;
+    BEGIN
+      INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source,
+        hold_until, price_mxn, privacy_version, idempotency_key, idempotency_fingerprint)
+      VALUES (p_contact, p_kind, p_place, member, p_starts, p_ends, p_blocked, p_status, p_source,
+        CASE WHEN p_hold_minutes IS NULL THEN NULL ELSE now() + make_interval(mins => p_hold_minutes) END,
+        p_price_mxn, p_privacy_version, p_idempotency_key, p_idempotency_fingerprint)
+      RETURNING * INTO placed;
+    EXCEPTION WHEN exclusion_violation THEN
+      CONTINUE;
+    END;
+    INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES (p_contact, 'appointment', p_status, p_detail);
+    UPDATE contacts SET last_activity_at = now() WHERE id = p_contact;
+    RETURN placed;
+  END LOOP;
+  RETURN NULL;
+END $function$;
+
 CREATE OR REPLACE FUNCTION public.queue_first_reply(p_contact uuid, p_reply jsonb)
  RETURNS uuid
  LANGUAGE plpgsql

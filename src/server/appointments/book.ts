@@ -7,7 +7,7 @@ import {
 } from '../../data/appointments.ts';
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { availableSlots } from './availability.ts';
 import { appointmentChanged, type ChangeActor } from './changes.ts';
 import { heldSpan } from './slots.ts';
@@ -19,9 +19,10 @@ import { heldSpan } from './slots.ts';
  * transaction. The database has the last word on double booking: the
  * exclusion constraint appointments_no_overlap (migration 0037) refuses a
  * second appointment over a member's held time with 23P01, whatever the
- * timing; the insert is then tried with the next free member (under a
- * savepoint), and when none is left the whole booking is undone (no contact
- * is created for a booking that did not happen) and SlotTaken is thrown.
+ * timing; the insert is then tried with the next free member (the SQL
+ * function place_appointment(), migration 0043, in one round trip), and
+ * when none is left the whole booking is undone (no contact is created for a
+ * booking that did not happen) and SlotTaken is thrown.
  */
 
 /** The kind does not exist (the data changed under the visitor's page). */
@@ -52,8 +53,6 @@ export interface BookingRequest {
   /** Who books: the buyer unless said (a member books from the panel). */
   actor?: ChangeActor;
 }
-
-const EXCLUSION_VIOLATION = '23P01';
 
 /** The kind and the place of a booking or a slots query, or the typed error that says which is wrong. */
 export function kindAndPlace(kindId: string, placeId: string): { kind: AppointmentKind; place: AppointmentPlace } {
@@ -157,89 +156,36 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     if (!contact) throw new Error('touch_contact returned no contact');
 
     const held = heldSpan(kind, start);
-    const candidates = await memberOrder(tx, contact, slot.members, now);
     const paid = kind.priceMxn !== null;
     const status: AppointmentStatus = paid ? 'por_pagar' : 'confirmada';
-    for (const member of candidates) {
-      await releaseExpiredHolds(tx, member, held);
-      await tx.query('SAVEPOINT booking_member');
-      try {
-        const { rows } = await tx.query<AppointmentRow>(
-          `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source,
-             hold_until, price_mxn, privacy_version, idempotency_key, idempotency_fingerprint)
-           VALUES ($1, $2, $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0),
-             tstzrange(to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0)), $9, $10,
-             CASE WHEN $11::integer IS NULL THEN NULL ELSE now() + make_interval(mins => $11::integer) END,
-             $12, $13, $14, $15)
-           RETURNING ${RETURNING}`,
-          [
-            contact,
-            kind.id,
-            place.id,
-            member,
-            start,
-            slot.end,
-            held.start,
-            held.end,
-            status,
-            request.source,
-            paid ? kind.holdMinutes : null,
-            kind.priceMxn,
-            booking.privacy_version ?? PRIVACY_NOTICE_VERSION,
-            request.idempotencyKey,
-            fingerprint,
-          ],
-        );
-        await tx.query('RELEASE SAVEPOINT booking_member');
-        const row = rows[0];
-        if (!row) throw new Error('the appointment was not stored');
-        await tx.query(
-          `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'appointment', $2, $3)`,
-          [contact, status, `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`],
-        );
-        await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contact]);
-        await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
-        return answerOf(row);
-      } catch (error) {
-        if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
-        await tx.query('ROLLBACK TO SAVEPOINT booking_member');
-      }
-    }
-    throw new SlotTaken();
+    // The members tried in order, each expired hold in the way released, 23P01 moving on: place_appointment (0043).
+    const { rows } = await tx.query<AppointmentRow>(
+      `SELECT ${RETURNING}
+       FROM place_appointment($1, $2::uuid[], $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0),
+         tstzrange(to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0)), $9, $10, $11, $12, $13, $14, $15, $16)
+       WHERE id IS NOT NULL`,
+      [
+        contact,
+        slot.members,
+        kind.id,
+        place.id,
+        start,
+        slot.end,
+        held.start,
+        held.end,
+        status,
+        request.source,
+        paid ? kind.holdMinutes : null,
+        kind.priceMxn,
+        booking.privacy_version ?? PRIVACY_NOTICE_VERSION,
+        request.idempotencyKey,
+        fingerprint,
+        `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new SlotTaken();
+    await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
+    return answerOf(row);
   });
-}
-
-/**
- * The members free for the slot in the order they are tried: the contact's
- * own adviser first, then whoever has the fewest appointments held from now
- * on (the work spread evenly), then by id (a stable order).
- */
-async function memberOrder(tx: Queryable, contact: string, free: readonly string[], now: number): Promise<string[]> {
-  const { rows } = await tx.query<{ id: string }>(
-    `SELECT m.id
-     FROM unnest($1::uuid[]) AS m (id)
-     LEFT JOIN contacts c ON c.id = $2 AND c.assigned_to = m.id
-     ORDER BY (c.id IS NOT NULL) DESC,
-       (SELECT count(*) FROM appointments a
-        WHERE a.member_id = m.id AND a.ends_at > to_timestamp($3 / 1000.0)
-          AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))),
-       m.id`,
-    [free, contact, now],
-  );
-  return rows.map((row) => row.id);
-}
-
-/** Cancels the member's expired holds over `held` (a 'por_pagar' never paid), each a line of its contact's history. */
-async function releaseExpiredHolds(tx: Queryable, member: string, held: { start: number; end: number }) {
-  await tx.query(
-    `WITH released AS (
-       UPDATE appointments SET status = 'cancelada', updated_at = now()
-       WHERE member_id = $1 AND status = 'por_pagar' AND hold_until <= now()
-         AND blocked && tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))
-       RETURNING contact_id)
-     INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
-     SELECT contact_id, 'appointment', 'por_pagar', 'cancelada', 'Apartado vencido sin pago: el horario se liberó'
-     FROM released`,
-    [member, held.start, held.end],
-  );
 }

@@ -145,3 +145,92 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   await expect(page.getByLabel('Mensaje')).toHaveCount(0);
   await expect(page.getByTestId('composer-reason')).toContainText('24 horas');
 });
+
+/**
+ * Issue #40, part 3 (decision 0063), on a phone: inside the window the
+ * adviser sends "Horarios disponibles"; the buyer taps a row (the platform's
+ * signed `list_reply`); the visit is booked, the confirmation is sent, and
+ * the conversation and the history show every step. Axe with the list shown.
+ */
+test('the adviser sends the free slots, the buyer’s choice books the visit, and the conversation shows it', async ({
+  page,
+  sql,
+}, info) => {
+  test.skip(info.project.name !== 'desktop', 'one story per run');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const member = await signInAsNewMember(page, sql, { role: 'asesor', name: 'Rocío Dzib' });
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'visita-casa-muestra')`, [member.id]);
+  await sql(
+    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+    [member.id],
+  );
+  const name = uniquePersonName('Luis Caamal');
+  const from = `52199${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  expect(
+    (await postWebhook(SERVER, inboundPayload({ from, name, content: { body: 'Quiero agendar una visita' } }))).status,
+  ).toBe(200);
+  let contactId = '';
+  await expect
+    .poll(async () => {
+      const [row] = await sql<{ id: string }>(
+        `SELECT contact_id AS id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
+        [from],
+      );
+      contactId = row?.id ?? '';
+      return contactId;
+    })
+    .not.toBe('');
+
+  await page.goto(`/admin/prospecto?id=${contactId}`);
+  const conversation = page.getByRole('log', { name: `Conversación e historial de ${name}` });
+  await expect(conversation.getByText('Quiero agendar una visita')).toBeVisible();
+  await page.getByText('Horarios disponibles').click();
+  await page
+    .getByRole('combobox', { name: 'Tipo de cita y lugar' })
+    .selectOption({ label: 'Visita a la casa muestra · Casa muestra Mérida' });
+  await page.getByRole('button', { name: 'Enviar horarios' }).click();
+  const list = conversation.locator('[data-message]').filter({ hasText: 'Ver horarios' });
+  await expect(list).toBeVisible();
+  await expect(list.getByRole('listitem').first()).toHaveText(/^[a-záéíóú]{3} \d{1,2} [a-z]{3,4} · \d{2}:\d{2}$/);
+
+  await expect
+    .poll(() => platform.sent.filter((entry) => entry.to === from && entry.type === 'interactive').length)
+    .toBe(1);
+  const sent = platform.sent.find((entry) => entry.to === from && entry.type === 'interactive');
+  const interactive = sent?.body.interactive as {
+    action: { sections: { rows: { id: string; title: string; description: string }[] }[] };
+  };
+  const row = interactive.action.sections[0]?.rows[0] as { id: string; title: string; description: string };
+  await expect(list.getByTestId('ticks')).toHaveText(/Enviado/, { timeout: 20_000 });
+  const shot = (file: string) => info.outputPath(file);
+  await axeAt(page, 1280, 'horarios', shot);
+  await axeAt(page, 390, 'horarios', shot);
+
+  // She taps the row: the platform's signed webhook.
+  expect(
+    (
+      await postWebhook(
+        SERVER,
+        inboundPayload({
+          from,
+          name,
+          type: 'interactive',
+          content: { type: 'list_reply', list_reply: row },
+          extra: { context: { from: '529991112233', id: sent?.body.biz_opaque_callback_data } },
+        }),
+      )
+    ).status,
+  ).toBe(200);
+  await expect(conversation.getByText(`${row.title} — ${row.description}`)).toBeVisible({ timeout: 20_000 });
+  const confirmation = conversation
+    .locator('[data-message]')
+    .filter({ hasText: '¡Listo, Luis! Tu cita quedó agendada' });
+  await expect(confirmation).toBeVisible({ timeout: 20_000 });
+  await expect(confirmation).toContainText('Respuesta automática');
+  expect(await sql(`SELECT source, status FROM appointments WHERE contact_id = $1`, [contactId])).toEqual([
+    { source: 'whatsapp', status: 'confirmada' },
+  ]);
+  await page.reload();
+  await expect(conversation.getByText('Cita agendada')).toBeVisible();
+});

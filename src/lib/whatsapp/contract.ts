@@ -51,6 +51,15 @@ export interface WhatsappMessage {
   automated: boolean;
   /** Theirs: when they sent it (the platform's time); ours: when it was pressed. ISO 8601. */
   createdAt: string;
+  /** Ours, an interactive list (the free slots, decision 0063): its button and rows as the buyer sees them. */
+  list?: InteractiveList | null;
+}
+
+/** An interactive list message as sent (Meta's `interactive.action`), without the rows' ids. */
+export interface InteractiveList {
+  button: string;
+  footer: string | null;
+  sections: { title: string; rows: { title: string; description: string | null }[] }[];
 }
 
 // ---------- Sending (POST /api/admin/contacts/:id/whatsapp/messages) ----------
@@ -78,6 +87,13 @@ export const sendMessageSchema = z.discriminatedUnion('kind', [
     template: z.enum(TEMPLATE_NAMES, 'Elige una plantilla de la lista.'),
     idempotencyKey,
   }),
+  /** "Horarios disponibles": an interactive list of the next free slots of a kind of appointment at a place (decision 0063). */
+  z.object({
+    kind: z.literal('slots'),
+    appointment: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'Elige el tipo de cita.')),
+    place: z.string().check(z.regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'Elige el lugar de la cita.')),
+    idempotencyKey,
+  }),
 ]);
 export type SendMessageInput = z.infer<typeof sendMessageSchema>;
 
@@ -92,7 +108,8 @@ export interface SendMessageAnswer {
  * - never_wrote: free text to a contact who never wrote to us (use a template until they write);
  * - opted_out: a template to someone who wrote BAJA / ALTO / STOP;
  * - no_phone: a contact without a number WhatsApp can reach;
- * - key_reused: the idempotency key was used for another message or contact.
+ * - key_reused: the idempotency key was used for another message or contact;
+ * - no_slots: "Horarios disponibles" found no free slot of that kind and place (or the kind or place does not exist).
  * 503 `{ error, reason: 'not_configured' }` when the WhatsApp variables are unset.
  */
 export const SEND_REFUSALS = [
@@ -102,6 +119,7 @@ export const SEND_REFUSALS = [
   'no_phone',
   'key_reused',
   'not_configured',
+  'no_slots',
 ] as const;
 export type SendRefusal = (typeof SEND_REFUSALS)[number];
 export interface SendRefusalAnswer {
@@ -136,6 +154,16 @@ export interface WhatsappState {
   reason: string | null;
   /** The templates, filled in for this contact (empty when templates are not allowed). */
   templates: TemplateOption[];
+  /** "Horarios disponibles": the kinds of appointment and their places a list may offer (empty outside the window). */
+  slotOptions?: SlotOption[];
+}
+
+/** A kind of appointment at one of its places (src/data/appointments.json), as the composer offers it. */
+export interface SlotOption {
+  appointment: string;
+  place: string;
+  /** "Visita a la casa muestra · Casa muestra Mérida". */
+  label: string;
 }
 
 // ---------- Templates (GET /api/admin/whatsapp/templates) ----------

@@ -6,6 +6,8 @@ import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { assignByRoundRobin } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
+import { scheduleChoices } from './queue.ts';
+import { listReplyId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
 
 /**
  * Processing of one stored delivery of the webhook (a job of the queue):
@@ -49,15 +51,19 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
   const content = readWebhook(event.body);
   // A known contact nobody follows gets the round-robin's next adviser with its message (when it is on).
   const unassigned = new Set<string>();
+  const choices: string[] = [];
   for (const message of content.messages) {
     const stored = await storeInbound(tx, message);
     if (stored) {
       outcome.stored += 1;
       outcome.inbound.push({ messageId: stored.messageId, contactId: stored.contactId, created: stored.created });
       if (stored.unassigned) unassigned.add(stored.contactId);
+      // A row of our free slots' list chosen: booked by its job (booking.ts, decision 0063).
+      if (listReplyId(message.raw)?.startsWith(SLOT_CHOICE_PREFIX)) choices.push(stored.messageId);
     }
   }
   for (const contactId of unassigned) await assignByRoundRobin(tx, contactId);
+  await scheduleChoices(tx, choices);
   for (const status of content.statuses) {
     if (await applyStatus(tx, status)) outcome.statuses += 1;
   }

@@ -2,10 +2,17 @@ import type { TaskList } from 'graphile-worker';
 import type { ServerConfig } from '../config.ts';
 import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
+import { bookChoice } from './booking.ts';
 import { processEvent } from './inbound.ts';
 import { alertAdministrators } from './limit-alert.ts';
 import { notifyInbound } from './notify.ts';
-import { LIMIT_ALERT_TASK, maintainWhatsapp, PROCESS_EVENT_TASK, SEND_MESSAGE_TASK } from './queue.ts';
+import {
+  BOOK_CHOICE_TASK,
+  LIMIT_ALERT_TASK,
+  maintainWhatsapp,
+  PROCESS_EVENT_TASK,
+  SEND_MESSAGE_TASK,
+} from './queue.ts';
 import { sendMessage } from './send.ts';
 import { acknowledging } from './webhook.ts';
 
@@ -74,6 +81,10 @@ export function conversationTasks(config: ServerConfig): TaskList {
     async [SEND_MESSAGE_TASK](payload) {
       const { messageId } = payload as { messageId: string };
       await withDatabase((db) => sendMessage(db, messageId, config), config);
+    },
+    async [BOOK_CHOICE_TASK](payload) {
+      const { messageId } = payload as { messageId: string };
+      await withDatabase((db) => bookChoice(db, messageId), config);
     },
     async [LIMIT_ALERT_TASK](payload) {
       await withDatabase((db) => alertAdministrators(db, payload, config), config);

@@ -1,4 +1,5 @@
 import { type MessageKind, type MessageStatus, mediaUrl, type WhatsappMessage } from '../../lib/whatsapp/contract.ts';
+import { listOf } from './slot-list.ts';
 
 /**
  * A message row as the panel receives it (contract.ts). The read endpoints
@@ -8,7 +9,8 @@ export const MESSAGE_COLUMNS = `m.id, m.contact_id, m.direction, m.kind, m.body,
   m.media_mime, m.media_filename, m.reply_to,
   (SELECT r.id FROM whatsapp_messages r WHERE r.wa_message_id = m.reply_to) AS reply_to_id,
   m.status, m.status_at, m.error_code, m.error_reason, m.template_name, m.sent_by, m.sent_by_name, m.automated,
-  CASE WHEN m.kind = 'location' THEN m.raw -> 'location' END AS location, m.created_at`;
+  CASE WHEN m.kind = 'location' THEN m.raw -> 'location' END AS location,
+  CASE WHEN m.kind = 'interactive' AND m.direction = 'out' THEN m.raw -> 'interactive' END AS interactive, m.created_at`;
 
 export interface MessageRow {
   id: string;
@@ -30,6 +32,8 @@ export interface MessageRow {
   sent_by_name: string | null;
   automated: boolean;
   location: { latitude?: unknown; longitude?: unknown; name?: unknown; address?: unknown } | null;
+  /** Ours, an interactive list: Meta's `interactive` object as sent. */
+  interactive?: unknown;
   created_at: Date;
 }
 
@@ -61,6 +65,7 @@ export function toMessage(row: MessageRow): WhatsappMessage {
     sentBy: row.direction === 'out' && row.sent_by_name ? { id: row.sent_by, name: row.sent_by_name } : null,
     automated: row.automated,
     createdAt: new Date(row.created_at).toISOString(),
+    list: row.interactive ? listOf(row.interactive) : null,
   };
 }
 

@@ -10,6 +10,9 @@ export const SEND_MESSAGE_TASK = 'whatsapp_send_message';
 /** The day's automatic first replies ran out: tell the administrators (payload {day, sent}; limit-alert.ts). */
 export const LIMIT_ALERT_TASK = 'whatsapp_first_reply_limit';
 
+/** A buyer's choice from the free slots' list to book (payload {messageId}; booking.ts, decision 0063). */
+export const BOOK_CHOICE_TASK = 'whatsapp_book_choice';
+
 /** Sends tried before a message that keeps failing on the network or an outage is `failed`. */
 export const SEND_MAX_ATTEMPTS = 8;
 
@@ -36,6 +39,22 @@ export async function scheduleSends(db: Queryable, ids: readonly string[], runAt
                   'wa-send:' || id, NULL, NULL)::graphile_worker.job_spec
        FROM unnest($2::uuid[]) AS id))`,
     [SEND_MESSAGE_TASK, ids, runAt?.toISOString() ?? null, SEND_MAX_ATTEMPTS],
+  );
+}
+
+/**
+ * The booking jobs of their choices just stored (keyed `wa-book:{id}`), in
+ * the transaction that stores the messages: a choice stored is never left
+ * without its job, and a replay of the webhook stores (and adds) nothing.
+ */
+export async function scheduleChoices(db: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($1::text, json_build_object('messageId', id), NULL, now(), $3::int,
+                  'wa-book:' || id, NULL, NULL)::graphile_worker.job_spec
+       FROM unnest($2::uuid[]) AS id))`,
+    [BOOK_CHOICE_TASK, ids, SEND_MAX_ATTEMPTS],
   );
 }
 

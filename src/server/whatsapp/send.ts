@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { greetingName } from '../../lib/person-name.ts';
 import {
   CUSTOMER_SERVICE_WINDOW_HOURS,
   type SendMessageInput,
@@ -26,6 +27,7 @@ import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
 import { previewOf } from './payload.ts';
 import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
+import { freeSlotList, slotOptions } from './slot-list.ts';
 
 /** The Spanish reasons the composer shows (and a 409 carries). */
 export const REFUSALS: Record<SendRefusal, string> = {
@@ -37,6 +39,8 @@ export const REFUSALS: Record<SendRefusal, string> = {
   no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
   key_reused: 'Este envío ya se usó para otro mensaje. Recarga la página e inténtalo de nuevo.',
   not_configured: 'El envío por WhatsApp no está configurado.',
+  no_slots:
+    'No hay horarios libres de ese tipo de cita en ese lugar dentro de su plazo: revisa la disponibilidad de los asesores o elige otro.',
 };
 
 interface ContactWindow {
@@ -106,6 +110,7 @@ export async function whatsappState(
     allowed,
     reason,
     templates: allowed.templates ? WHATSAPP_TEMPLATES.map((template) => templateOption(template, contact)) : [],
+    slotOptions: allowed.text ? await slotOptions(db) : [],
   };
 }
 
@@ -144,12 +149,32 @@ export async function enqueueMessage(
       let body: string;
       let template: WhatsappTemplate | undefined;
       let raw: object = {};
-      if (input.kind === 'text') {
+      let kind: 'text' | 'template' | 'interactive' = input.kind === 'slots' ? 'interactive' : input.kind;
+      let slots: string | null = null;
+      if (input.kind === 'text' || input.kind === 'slots') {
         if (!contact.window_open) {
           return { kind: 'refused', reason: contact.last_inbound_at ? 'window_closed' : 'never_wrote' };
         }
+      }
+      if (input.kind === 'text') {
         body = input.text;
         if (input.quickReplyId) raw = { quickReplyId: input.quickReplyId };
+      } else if (input.kind === 'slots') {
+        // Free-form inside the window, as text is: the buyer's choice books it (booking.ts, decision 0063).
+        const greeting = greetingName(contact.name);
+        const offer = await freeSlotList(
+          tx,
+          contactId,
+          input.appointment,
+          input.place,
+          Date.now(),
+          greeting ? `Hola ${greeting}. ` : '',
+        );
+        if (!offer) return { kind: 'refused', reason: 'no_slots' };
+        body = offer.list.body;
+        raw = { interactive: offer.list.interactive };
+        kind = 'interactive';
+        slots = `${offer.kind.name} · ${offer.place.name}`;
       } else {
         if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
         const chosen = findTemplate(input.template);
@@ -169,7 +194,7 @@ export async function enqueueMessage(
         [
           id,
           contactId,
-          input.kind,
+          kind,
           body,
           template?.name ?? null,
           input.idempotencyKey,
@@ -188,8 +213,16 @@ export async function enqueueMessage(
         if (!row || row.contact_id !== contactId) return { kind: 'refused', reason: 'key_reused' };
         return { kind: 'done', id: row.id, created: false };
       }
-      await storedOurs(tx, contactId, id, body, input.kind, true);
+      await storedOurs(tx, contactId, id, body, kind, true);
       if (template) await recordTemplate(tx, contactId, contact.name, template, actor);
+      if (slots) {
+        await recordActivity(tx, {
+          actor,
+          kind: 'whatsapp_slots',
+          summary: `Envió por WhatsApp los horarios libres de ${slots} a ${contact.name}`,
+          details: { contact: contactId, message: id },
+        });
+      }
       await scheduleSends(tx, [id]);
       return { kind: 'done', id, created: true };
     },
@@ -209,7 +242,7 @@ async function storedOurs(
   contactId: string,
   id: string,
   body: string,
-  kind: 'text' | 'template',
+  kind: 'text' | 'template' | 'interactive',
   byPerson: boolean,
 ): Promise<void> {
   await tx.query(
@@ -250,10 +283,10 @@ async function recordTemplate(
 interface ClaimedMessage {
   id: string;
   contact_id: string;
-  kind: 'text' | 'template';
+  kind: 'text' | 'template' | 'interactive';
   body: string;
   template_name: string | null;
-  raw: { parameters?: string[] };
+  raw: { parameters?: string[]; interactive?: object };
   attempts: number;
   automated: boolean;
   allowance_day: Date | null;
@@ -273,6 +306,8 @@ function requestOf(message: ClaimedMessage): object {
     biz_opaque_callback_data: message.id,
   };
   if (message.kind === 'text') return { ...common, type: 'text', text: { body: message.body, preview_url: false } };
+  // An interactive list (the free slots, decision 0063): as it was built and stored.
+  if (message.kind === 'interactive') return { ...common, type: 'interactive', interactive: message.raw.interactive };
   const template = findTemplate(message.template_name ?? '');
   const parameters = message.raw.parameters ?? [];
   return {
@@ -356,8 +391,10 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
     return 'failed';
   }
   // An automatic first reply takes one of the day's allowance, once; over it, an adviser writes instead.
+  // Only a template costs money: an automatic answer inside the window (a booking's, decision 0063) takes none.
   if (
     message.automated &&
+    message.kind === 'template' &&
     message.allowance_day === null &&
     !(await takeAllowance(db, message.id, whatsapp.firstReplyDailyLimit))
   ) {

@@ -1,7 +1,7 @@
 import { type FormEvent, useRef, useState } from 'react';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import type { ContactDetail } from '../../../lib/admin/contacts.ts';
-import type { QuickReply } from '../../../lib/whatsapp/contract.ts';
+import type { QuickReply, SlotOption } from '../../../lib/whatsapp/contract.ts';
 import type { TemplateName } from '../../../lib/whatsapp/templates.ts';
 import { MESSAGE_TEXT_MAX, quickReplyValues, renderQuickReply } from '../../../lib/whatsapp/words.ts';
 import { explain } from '../api.ts';
@@ -70,12 +70,34 @@ export function Composer({ contact }: { contact: ContactDetail }) {
         </p>
       )}
       {whatsapp.allowed.text ? (
-        <TextForm
-          contact={contact}
-          busy={send.isPending}
-          onSend={(input, done) => deliver(input, done)}
-          keyOf={() => key.current}
-        />
+        <>
+          {whatsapp.slotOptions && whatsapp.slotOptions.length > 0 && (
+            <SlotsForm
+              options={whatsapp.slotOptions}
+              busy={send.isPending}
+              onSend={(option, done) =>
+                deliver(
+                  {
+                    input: {
+                      kind: 'slots',
+                      appointment: option.appointment,
+                      place: option.place,
+                      idempotencyKey: key.current,
+                    },
+                    preview: `Horarios disponibles: ${option.label}`,
+                  },
+                  done,
+                )
+              }
+            />
+          )}
+          <TextForm
+            contact={contact}
+            busy={send.isPending}
+            onSend={(input, done) => deliver(input, done)}
+            keyOf={() => key.current}
+          />
+        </>
       ) : whatsapp.allowed.templates && whatsapp.templates.length > 0 ? (
         <TemplateForm
           templates={whatsapp.templates}
@@ -182,6 +204,64 @@ function QuickReplies({ contact, onPick }: { contact: ContactDetail; onPick(repl
           );
         })}
       </ul>
+    </details>
+  );
+}
+
+/**
+ * "Horarios disponibles" (issue #40, decision 0063): the next free slots of
+ * a kind of appointment at a place, sent as a WhatsApp list; the buyer's
+ * choice books it. Only inside the window (the state offers no option outside it).
+ */
+function SlotsForm({
+  options,
+  busy,
+  onSend,
+}: {
+  options: SlotOption[];
+  busy: boolean;
+  onSend(option: SlotOption, done: () => void): void;
+}) {
+  const menu = useRef<HTMLDetailsElement>(null);
+  const [chosen, setChosen] = useState<string>(options.length === 1 ? '0' : '');
+  const option = chosen === '' ? undefined : options[Number(chosen)];
+  return (
+    <details ref={menu}>
+      <summary className="inline-flex min-h-11 cursor-pointer items-center rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5">
+        Horarios disponibles
+      </summary>
+      <form
+        className="mt-2 grid gap-2 rounded-xl bg-brand-50 p-3"
+        aria-label="Enviar horarios disponibles por WhatsApp"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (!option) return;
+          onSend(option, () => {
+            setChosen(options.length === 1 ? '0' : '');
+            if (menu.current) menu.current.open = false;
+          });
+        }}
+      >
+        <p className="text-sm text-brand-800">
+          Le llega una lista con los próximos horarios libres; el horario que elija queda agendado y recibe la
+          confirmación.
+        </p>
+        <SelectBox<string> label="Tipo de cita y lugar" value={chosen} onChange={setChosen}>
+          <option value="">Elige el tipo de cita</option>
+          {options.map((each, index) => (
+            <option key={`${each.appointment}:${each.place}`} value={String(index)}>
+              {each.label}
+            </option>
+          ))}
+        </SelectBox>
+        <button
+          type="submit"
+          className="btn btn-primary min-h-11 justify-self-start px-4 py-2"
+          disabled={busy || !option}
+        >
+          Enviar horarios
+        </button>
+      </form>
     </details>
   );
 }

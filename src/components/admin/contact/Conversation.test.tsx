@@ -329,4 +329,88 @@ describe('the conversation on the contact’s page', () => {
     release();
     await waitFor(() => expect(within(log).getAllByText('Hola Ana, ¿sigues interesado?')).toHaveLength(1));
   });
+
+  test('inside the window: “Horarios disponibles” sends the list, shown with its days and times (issue #40)', async () => {
+    const OPEN: WhatsappState = {
+      ...CLOSED,
+      window: { open: true, lastInboundAt: '2026-11-24T15:00:00.000Z', closesAt: '2026-11-25T15:00:00.000Z' },
+      allowed: { text: true, templates: true },
+      reason: null,
+      slotOptions: [
+        {
+          appointment: 'visita-casa-muestra',
+          place: 'casa-muestra-merida',
+          label: 'Visita a la casa muestra · Casa muestra Mérida',
+        },
+        {
+          appointment: 'asesoria-personalizada',
+          place: 'videollamada',
+          label: 'Asesoría personalizada · Videollamada',
+        },
+      ],
+    };
+    const posted: unknown[] = [];
+    api.on(`GET ${MESSAGES}`, { body: { messages: [], nextCursor: null } });
+    api.on(`GET /api/admin/whatsapp/quick-replies`, { body: { quickReplies: [] } });
+    api.on(`POST /api/admin/contacts/${CONTACT.id}/whatsapp/read`, { status: 204 });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: OPEN });
+    api.on(`POST ${MESSAGES}`, ({ body }) => {
+      posted.push(body);
+      return {
+        status: 202,
+        body: {
+          message: message(10, {
+            direction: 'out',
+            kind: 'interactive',
+            status: 'sending',
+            body: 'Hola Ana. Estos son los próximos horarios libres para «Visita a la casa muestra».',
+            sentBy: { id: MEMBER.id, name: 'Carla Pech' },
+            list: {
+              button: 'Ver horarios',
+              footer: 'Horarios en hora de Mérida',
+              sections: [
+                {
+                  title: 'Sábado 6 de marzo',
+                  rows: [{ title: 'sáb 6 mar · 10:00', description: 'Visita a la casa muestra' }],
+                },
+                {
+                  title: 'Lunes 8 de marzo',
+                  rows: [
+                    { title: 'lun 8 mar · 09:00', description: 'Visita a la casa muestra' },
+                    { title: 'lun 8 mar · 11:00', description: 'Visita a la casa muestra' },
+                  ],
+                },
+              ],
+            },
+          }),
+        },
+      };
+    });
+    renderPanel(api, <Conversation contact={CONTACT} member={MEMBER} />, `/admin/prospecto?id=${CONTACT.id}`);
+    await userEvent.click(await screen.findByText('Horarios disponibles'));
+    const form = screen.getByRole('form', { name: 'Enviar horarios disponibles por WhatsApp' });
+    const send = within(form).getByRole('button', { name: 'Enviar horarios' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.selectOptions(
+      within(form).getByRole('combobox', { name: 'Tipo de cita y lugar' }),
+      'Visita a la casa muestra · Casa muestra Mérida',
+    );
+    await userEvent.click(send);
+    await waitFor(() =>
+      expect(posted[0]).toMatchObject({
+        kind: 'slots',
+        appointment: 'visita-casa-muestra',
+        place: 'casa-muestra-merida',
+      }),
+    );
+    const log = screen.getByRole('log');
+    const monday = await within(log).findByRole('list', { name: 'Lunes 8 de marzo' });
+    expect(
+      within(monday)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['lun 8 mar · 09:00', 'lun 8 mar · 11:00']);
+    expect(within(log).getByText('Ver horarios')).toBeTruthy();
+    expect(within(log).getByText('sáb 6 mar · 10:00')).toBeTruthy();
+  });
 });

@@ -1,6 +1,6 @@
 // biome-ignore-all lint/a11y/useMediaCaption: a customer's voice note or video comes without captions to give
 import { formatMeridaClock } from '../../../lib/admin/merida-time.ts';
-import type { WhatsappMessage } from '../../../lib/whatsapp/contract.ts';
+import type { InteractiveList, WhatsappMessage } from '../../../lib/whatsapp/contract.ts';
 import { MESSAGE_KIND_LABELS, MESSAGE_STATUS_LABELS, type MessageStatus } from '../../../lib/whatsapp/words.ts';
 
 /** The ticks of ours, as WhatsApp draws them (the word beside them says the same for everyone). */
@@ -47,6 +47,34 @@ function Media({ message }: { message: WhatsappMessage }) {
   }
 }
 
+/**
+ * An interactive list we sent (the free slots, decision 0063): its button
+ * and rows as the buyer sees them once they open it, grouped by section.
+ */
+function ListRows({ list }: { list: InteractiveList }) {
+  return (
+    <div className="grid gap-1 rounded-lg bg-white/70 p-2 text-sm ring-1 ring-brand-900/10">
+      <p className="font-semibold text-brand-800">
+        <span aria-hidden="true">☰ </span>
+        {list.button}
+      </p>
+      {list.sections.map((section) => (
+        <div key={section.title}>
+          {section.title && <p className="text-xs font-semibold text-brand-800">{section.title}</p>}
+          <ul className="grid gap-0.5" aria-label={section.title || list.button}>
+            {section.rows.map((row) => (
+              <li key={row.title} className="wrap-anywhere">
+                {row.title}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+      {list.footer && <p className="text-xs text-brand-800">{list.footer}</p>}
+    </div>
+  );
+}
+
 /** One message: theirs on the left, ours on the right with its status; every text rendered as text. */
 export function MessageBubble({ message }: { message: WhatsappMessage }) {
   const ours = message.direction === 'out';
@@ -74,6 +102,7 @@ export function MessageBubble({ message }: { message: WhatsappMessage }) {
           </a>
         )}
         {hasOwnText && <p className="whitespace-pre-wrap wrap-anywhere">{message.body}</p>}
+        {message.list && <ListRows list={message.list} />}
         {fallback && <p className="italic text-brand-800">{fallback}</p>}
         <p className={`text-xs text-brand-800 ${ours ? 'text-right' : ''}`}>
           <time dateTime={message.createdAt}>{formatMeridaClock(message.createdAt)}</time>

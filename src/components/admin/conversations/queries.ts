@@ -134,7 +134,7 @@ function pending(contactId: string, input: SendMessageInput, text: string): What
     id: `pending-${input.idempotencyKey}`,
     contactId,
     direction: 'out',
-    kind: input.kind === 'text' ? 'text' : 'template',
+    kind: input.kind === 'slots' ? 'interactive' : input.kind,
     body: text,
     media: null,
     location: null,

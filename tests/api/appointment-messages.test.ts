@@ -454,3 +454,34 @@ describe('what the visitor typed', () => {
     expect(`${mail.text}${mail.html}${calendarOf(mail).ATTENDEE}`).not.toContain('ejemplo.com');
   });
 });
+
+describe('a buyer who asked for no automatic messages', () => {
+  it('gets no WhatsApp template, the e-mail all the same, and the history says why', async () => {
+    const phone = uniquePhone();
+    const email = `baja.${phone}@example.com`;
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (name, phone, is_buyer) VALUES ('Pedro Uc', $1, true) RETURNING id`,
+      [`+52${phone}`],
+    );
+    await sql(
+      `INSERT INTO whatsapp_conversations (contact_id, last_message_at, last_direction, opted_out_at)
+       VALUES ($1, now(), 'in', now())`,
+      [contact?.id],
+    );
+    const [slot] = await slotsAhead(30, 1);
+    await book(slot?.start as string, { name: 'Pedro Uc', phone, email });
+    await mailTo(email, 'Tu cita quedó agendada');
+    await until(
+      async () =>
+        (await countRows(
+          'contact_events',
+          `contact_id = $1 AND kind = 'appointment_message' AND to_value = 'no_enviado'
+           AND from_value = 'Confirmación de la cita por WhatsApp' AND detail LIKE '%BAJA%'`,
+          [contact?.id],
+        )) === 1,
+      'the history’s line',
+    );
+    expect(await countRows('whatsapp_messages', `contact_id = $1 AND direction = 'out'`, [contact?.id])).toBe(0);
+    expect(templatesTo(phone)).toEqual([]);
+  });
+});

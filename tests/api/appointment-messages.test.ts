@@ -218,7 +218,7 @@ describe('a booking', () => {
     expect(parameters.slice(0, 4)).toEqual([
       'María',
       'Visita a la casa muestra',
-      expect.stringMatching(/\d{4}, \d{2}:\d{2}$/),
+      expect.stringMatching(/\d{4}, \d{2}:\d{2} \(hora de Mérida\)$/),
       'Casa muestra Mérida',
     ]);
     const link = parameters[4] as string;
@@ -327,7 +327,7 @@ describe('a booking', () => {
     // The adviser's reminder, by e-mail.
     const adviser = reminders.find((job) => job.payload.to === 'adviser' && job.payload.channel === 'email');
     await runNow(adviser?.key as string);
-    await mailTo('ana.citas@ceiba.mx', 'Pronto: Visita a la casa muestra con Raúl Canché');
+    await mailTo('ana.citas@ceiba.mx', 'En 1 hora: Visita a la casa muestra con Raúl Canché');
   });
 
   it('booked 3 h ahead, sends no reminder for 24 h before (its time has passed), only the one for 2 h', async () => {

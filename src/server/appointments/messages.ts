@@ -142,6 +142,20 @@ export function staleBecause(job: AppointmentMessageJob, facts: AppointmentFacts
   return null;
 }
 
+/** The city whose clock a place keeps, as a person says it ("hora de Mérida"). */
+const ZONE_CITY: Record<string, string> = {
+  'America/Merida': 'Mérida',
+  'America/Mexico_City': 'Ciudad de México',
+  'America/Cancun': 'Cancún',
+  'Europe/Berlin': 'Berlín',
+};
+
+/** "sábado, 6 de marzo de 2027, 10:00 (hora de Mérida)": the moment on the place's clock, saying whose. */
+export function placeTime(instant: number, place: AppointmentPlace): string {
+  const city = ZONE_CITY[place.timeZone] ?? place.timeZone.split('/').at(-1)?.replaceAll('_', ' ');
+  return `${placeMoment(instant, place.timeZone)} (hora de ${city})`;
+}
+
 /** The buyer's link to reschedule or cancel (link.ts), valid until a day after the start. */
 export function buyerLink(facts: AppointmentFacts, config: ServerConfig): string {
   return manageUrl(publicSiteUrl(config), manageToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
@@ -200,7 +214,7 @@ async function queueWhatsapp(
   if (!approved) throw new Error(`no template for ${job.message}`);
   const { template, values } = templateFor(approved, facts.contact, {
     cita: facts.kind.name,
-    fecha: placeMoment(facts.start, facts.place.timeZone),
+    fecha: placeTime(facts.start, facts.place),
     lugar: facts.place.name,
     enlace: buyerLink(facts, config),
   });
@@ -299,7 +313,7 @@ export function buyerEmail(job: AppointmentMessageJob, facts: AppointmentFacts, 
   const greeting = `Hola${first ? ` ${first}` : ''}, ${OPENING[job.message]}`;
   const rows = [
     { label: 'Cita', value: facts.kind.name },
-    { label: 'Cuándo', value: `${when} (hora de ${facts.place.name})` },
+    { label: 'Cuándo', value: placeTime(facts.start, facts.place) },
     { label: 'Dónde', value: `${facts.place.name}. ${facts.place.address}` },
   ];
   const held =
@@ -343,11 +357,11 @@ export function buyerEmail(job: AppointmentMessageJob, facts: AppointmentFacts, 
   };
 }
 
-const ADVISER_TITLE: Record<AppointmentMessageKind, (kind: string, who: string) => string> = {
+const ADVISER_TITLE: Record<AppointmentMessageKind, (kind: string, who: string, hours: number) => string> = {
   confirmation: (kind, who) => `Nueva cita: ${kind} con ${who}`,
   moved: (kind, who) => `Cita cambiada: ${kind} con ${who}`,
   cancelled: (kind, who) => `Cita cancelada: ${kind} con ${who}`,
-  reminder: (kind, who) => `Pronto: ${kind} con ${who}`,
+  reminder: (kind, who, hours) => `En ${hours === 1 ? '1 hora' : `${hours} horas`}: ${kind} con ${who}`,
 };
 
 /** What the adviser is told: a title, the moment and the place, and their page of the contact. */
@@ -355,10 +369,10 @@ export function adviserNotice(job: AppointmentMessageJob, facts: AppointmentFact
   const who = nameOrPhone(facts.contact.name, facts.contact.phone);
   const when = placeMoment(facts.start, facts.place.timeZone);
   return {
-    title: ADVISER_TITLE[job.message](facts.kind.name, who),
+    title: ADVISER_TITLE[job.message](facts.kind.name, who, job.hoursBefore ?? 0),
     when,
     rows: [
-      { label: 'Cuándo', value: `${when} (hora de ${facts.place.name})` },
+      { label: 'Cuándo', value: placeTime(facts.start, facts.place) },
       { label: 'Dónde', value: facts.place.name },
       { label: 'Teléfono', value: formatPhone(facts.contact.phone) },
       ...(facts.status === 'por_pagar' ? [{ label: 'Estado', value: 'Apartada, por pagar' }] : []),

@@ -221,6 +221,10 @@ describe('the local server in production', () => {
     expect(
       parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }).whatsapp?.firstReplyTemplate,
     ).toBe('primer_contacto');
+    // An appointment's template needs an appointment (decision 0060): never a lead's first reply.
+    expect(() => parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_TEMPLATE: 'cita_confirmada' })).toThrow(
+      "is an appointment's template",
+    );
     // The daily limit of automatic first replies (issue #38): a whole number from 1.
     expect(
       parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_DAILY_LIMIT: '12' }).whatsapp?.firstReplyDailyLimit,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { findTemplate } from '../lib/whatsapp/templates.ts';
+import { findTemplate, templateVariables } from '../lib/whatsapp/templates.ts';
 import { normalizeAddress, type TrustProxy } from './ip-address.ts';
 
 /**
@@ -420,6 +420,13 @@ function whatsappConfig(env: Environment): WhatsappConfig | null {
   if (firstReply && !findTemplate(firstReply)) {
     throw new ConfigError(
       `Invalid environment: WHATSAPP_FIRST_REPLY_TEMPLATE "${firstReply}" is not in src/lib/whatsapp/templates.ts (add it there with its approved text).`,
+    );
+  }
+  // An appointment's template needs an appointment ({cita}, {fecha}...): a lead has only a name (decision 0060).
+  const chosen = firstReply ? findTemplate(firstReply) : undefined;
+  if (chosen && templateVariables(chosen.body).some((variable) => variable !== 'nombre')) {
+    throw new ConfigError(
+      `Invalid environment: WHATSAPP_FIRST_REPLY_TEMPLATE "${firstReply}" is an appointment's template; choose one whose only variable is {nombre}.`,
     );
   }
   const apiUrl = env.WHATSAPP_API_URL.replace(/\/+$/, '');

@@ -1,3 +1,4 @@
+import { appointmentJobs } from './appointments/messages.ts';
 import { getConfig, type ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { JobSource } from './jobs/pool.ts';
@@ -12,7 +13,7 @@ import { whatsappJobs } from './whatsapp/jobs.ts';
  * imports no feature; a feature with background work exports a JobSource
  * and is added here (decision 0056).
  */
-export const JOB_SOURCES: readonly JobSource[] = [notificationJobs, accountMailJobs, whatsappJobs];
+export const JOB_SOURCES: readonly JobSource[] = [notificationJobs, accountMailJobs, whatsappJobs, appointmentJobs];
 
 /** The local server's worker (jobs/runner.ts startWorker) for every feature's jobs. */
 export function startJobWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {

@@ -14,8 +14,15 @@ import { greetingName } from '../person-name.ts';
 
 export const TEMPLATE_VARIABLES = {
   nombre: 'el nombre del prospecto',
+  // An appointment's (issue #40, decision 0060): our own words and data, never what the visitor typed.
+  cita: 'el tipo de cita (src/data/appointments.json)',
+  fecha: 'el día y la hora de la cita, en el reloj de su lugar',
+  lugar: 'el lugar de la cita (src/data/appointments.json)',
+  enlace: 'el enlace firmado para cambiar o cancelar la cita',
 } as const;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
+/** A template's values: `nombre` from the contact, the others from what the message is about. */
+export type TemplateValues = Partial<Record<TemplateVariable, string>>;
 
 export interface WhatsappTemplate {
   /** The template's name in WhatsApp Manager (a-z, 0-9, _). */
@@ -80,8 +87,79 @@ export const NAMELESS_TEMPLATES = [
   },
 ] as const satisfies readonly WhatsappTemplate[];
 
+/**
+ * An appointment's messages to the buyer (issue #40, decision 0060), sent by
+ * the site itself (src/server/appointments/messages.ts), never from the
+ * composer: they need an appointment. Utility templates; each has its twin
+ * without the name (APPOINTMENT_NAMELESS_TEMPLATES).
+ */
+export const APPOINTMENT_TEMPLATES = [
+  {
+    name: 'cita_confirmada',
+    label: 'Confirmación de la cita',
+    language: 'es_MX',
+    body: 'Hola {nombre}, tu cita «{cita}» quedó agendada para el {fecha} en {lugar}. Para cambiarla o cancelarla: {enlace}',
+    withoutName: 'cita_confirmada_sin_nombre',
+  },
+  {
+    name: 'cita_recordatorio',
+    label: 'Recordatorio de la cita',
+    language: 'es_MX',
+    body: 'Hola {nombre}, te recordamos tu cita «{cita}» el {fecha} en {lugar}. Si no puedes llegar, cámbiala o cancélala aquí: {enlace}',
+    withoutName: 'cita_recordatorio_sin_nombre',
+  },
+  {
+    name: 'cita_cambiada',
+    label: 'Cambio de la cita',
+    language: 'es_MX',
+    body: 'Hola {nombre}, tu cita «{cita}» cambió: ahora es el {fecha} en {lugar}. Para cambiarla o cancelarla: {enlace}',
+    withoutName: 'cita_cambiada_sin_nombre',
+  },
+  {
+    name: 'cita_cancelada',
+    label: 'Cancelación de la cita',
+    language: 'es_MX',
+    body: 'Hola {nombre}, tu cita «{cita}» del {fecha} en {lugar} quedó cancelada. Si quieres agendar otra, responde a este mensaje.',
+    withoutName: 'cita_cancelada_sin_nombre',
+  },
+] as const satisfies readonly WhatsappTemplate[];
+
+export const APPOINTMENT_NAMELESS_TEMPLATES = [
+  {
+    name: 'cita_confirmada_sin_nombre',
+    label: 'Confirmación de la cita',
+    language: 'es_MX',
+    body: 'Hola, tu cita «{cita}» quedó agendada para el {fecha} en {lugar}. Para cambiarla o cancelarla: {enlace}',
+  },
+  {
+    name: 'cita_recordatorio_sin_nombre',
+    label: 'Recordatorio de la cita',
+    language: 'es_MX',
+    body: 'Hola, te recordamos tu cita «{cita}» el {fecha} en {lugar}. Si no puedes llegar, cámbiala o cancélala aquí: {enlace}',
+  },
+  {
+    name: 'cita_cambiada_sin_nombre',
+    label: 'Cambio de la cita',
+    language: 'es_MX',
+    body: 'Hola, tu cita «{cita}» cambió: ahora es el {fecha} en {lugar}. Para cambiarla o cancelarla: {enlace}',
+  },
+  {
+    name: 'cita_cancelada_sin_nombre',
+    label: 'Cancelación de la cita',
+    language: 'es_MX',
+    body: 'Hola, tu cita «{cita}» del {fecha} en {lugar} quedó cancelada. Si quieres agendar otra, responde a este mensaje.',
+  },
+] as const satisfies readonly WhatsappTemplate[];
+
+export type AppointmentTemplateName = (typeof APPOINTMENT_TEMPLATES)[number]['name'];
+
 /** Every template that must be approved in WhatsApp Manager. */
-export const APPROVED_TEMPLATES: readonly WhatsappTemplate[] = [...WHATSAPP_TEMPLATES, ...NAMELESS_TEMPLATES];
+export const APPROVED_TEMPLATES: readonly WhatsappTemplate[] = [
+  ...WHATSAPP_TEMPLATES,
+  ...NAMELESS_TEMPLATES,
+  ...APPOINTMENT_TEMPLATES,
+  ...APPOINTMENT_NAMELESS_TEMPLATES,
+];
 
 export type TemplateName = (typeof WHATSAPP_TEMPLATES)[number]['name'];
 export const TEMPLATE_NAMES = WHATSAPP_TEMPLATES.map((template) => template.name) as [TemplateName, ...TemplateName[]];
@@ -103,24 +181,25 @@ export function templateVariables(body: string): TemplateVariable[] {
 export function templateFor(
   template: WhatsappTemplate,
   contact: { name: string },
-): { template: WhatsappTemplate; values: Record<TemplateVariable, string> } {
+  others: Omit<TemplateValues, 'nombre'> = {},
+): { template: WhatsappTemplate; values: TemplateValues } {
   const nombre = greetingName(contact.name);
   if (nombre !== null || !templateVariables(template.body).includes('nombre')) {
-    return { template, values: { nombre: nombre ?? '' } };
+    return { template, values: { ...others, nombre: nombre ?? '' } };
   }
   const twin = findTemplate(template.withoutName ?? '');
-  if (!twin || templateVariables(twin.body).length > 0) {
+  if (!twin || templateVariables(twin.body).includes('nombre')) {
     throw new Error(`The template ${template.name} has no approved twin without {nombre} (withoutName).`);
   }
-  return { template: twin, values: { nombre: '' } };
+  return { template: twin, values: { ...others, nombre: '' } };
 }
 
 /** The body with its variables filled in (what the panel shows and stores). */
-export function renderTemplate(template: WhatsappTemplate, values: Record<TemplateVariable, string>): string {
+export function renderTemplate(template: WhatsappTemplate, values: TemplateValues): string {
   return template.body.replace(/\{(\w+)\}/g, (mark, name: string) => values[name as TemplateVariable] ?? mark);
 }
 
 /** The template's body parameters, in order (the Cloud API's components[0].parameters). */
-export function templateParameters(template: WhatsappTemplate, values: Record<TemplateVariable, string>): string[] {
+export function templateParameters(template: WhatsappTemplate, values: TemplateValues): string[] {
   return templateVariables(template.body).map((name) => values[name] ?? '');
 }

@@ -7,7 +7,9 @@ import type { Queryable } from '../db/database.ts';
  * written. The buyer's messages (confirmation with its .ics, reminders 24 h
  * and 2 h before, the notice of a move or a cancellation) and the adviser's
  * notice and reminder are queued here, in that same transaction, so a change
- * that is rolled back sends nothing.
+ * that is rolled back sends nothing (decision 0060). Jobs only: this module
+ * stays light (no mail, push or calendar library), the worker sends
+ * (messages.ts).
  */
 export type AppointmentChange =
   | { kind: 'booked' }
@@ -19,11 +21,107 @@ export type AppointmentChange =
 /** Who made the change: the buyer (site, link, WhatsApp), a member of the team, or the system (an expired hold). */
 export type ChangeActor = { by: 'buyer' } | { by: 'member'; memberId: string } | { by: 'system' };
 
+/** The queue's task that sends one message about an appointment (messages.ts runAppointmentMessage). */
+export const APPOINTMENT_MESSAGE_TASK = 'appointment_message';
+
+/** What a message says: the booking's confirmation, a move, a cancellation, or a reminder before the start. */
+export type AppointmentMessageKind = 'confirmation' | 'moved' | 'cancelled' | 'reminder';
+export type AppointmentMessageChannel = 'whatsapp' | 'email' | 'push';
+
+/** A job's payload: one message, to one person, through one channel. */
+export interface AppointmentMessageJob {
+  appointmentId: string;
+  to: 'buyer' | 'adviser';
+  channel: AppointmentMessageChannel;
+  message: AppointmentMessageKind;
+  /**
+   * The start (milliseconds) the message was queued for. When the job runs,
+   * an appointment that starts at another time (moved since) or no longer
+   * holds its time (cancelled, an unpaid hold gone) makes it stale: it sends
+   * nothing, so a move or a cancellation deletes no job.
+   */
+  start: number;
+  /** A reminder's hours before the start. */
+  hoursBefore?: number;
+}
+
+/** The buyer's reminders, in hours before the start (WhatsApp and, when they gave one, e-mail). */
+export const BUYER_REMINDER_HOURS = [24, 2] as const;
+/** The adviser's reminder, in hours before the start (e-mail and push). */
+export const ADVISER_REMINDER_HOURS = [1] as const;
+
+/** Tries of one message: graphile-worker waits e^n seconds between them (about 50 minutes in all). */
+export const APPOINTMENT_MESSAGE_ATTEMPTS = 8;
+
+const MESSAGE_OF: Partial<Record<AppointmentChange['kind'], AppointmentMessageKind>> = {
+  booked: 'confirmation',
+  rescheduled: 'moved',
+  cancelled: 'cancelled',
+};
+
+/** One job's key: a message queued twice for the same start (a move there and back) is one job. */
+export function messageJobKey(job: AppointmentMessageJob): string {
+  return `appt:${job.appointmentId}:${job.to}:${job.channel}:${job.message}:${job.hoursBefore ?? 0}:${Math.round(job.start / 1000)}`;
+}
+
 export async function appointmentChanged(
-  _tx: Queryable,
-  _appointmentId: string,
-  _change: AppointmentChange,
-  _actor: ChangeActor,
+  tx: Queryable,
+  appointmentId: string,
+  change: AppointmentChange,
+  actor: ChangeActor,
 ): Promise<void> {
-  // Filled in by the buyer's and the adviser's messages (issue #40, part 4 and 5).
+  const message = MESSAGE_OF[change.kind];
+  // "Asistió" / "No asistió" tell nobody (the follow-up of a no-show is the panel's).
+  if (!message) return;
+  // A calendar that holds the event replaces it only when its SEQUENCE grows (RFC 5546).
+  const { rows } = await tx.query<{ starts_at: string; member_id: string | null }>(
+    `UPDATE appointments SET calendar_sequence = calendar_sequence + CASE WHEN $2 THEN 1 ELSE 0 END
+     WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id`,
+    [appointmentId, message !== 'confirmation'],
+  );
+  const row = rows[0];
+  if (!row) return;
+  const start = Number(row.starts_at);
+  const jobs: { job: AppointmentMessageJob; at: number | null }[] = [];
+  const add = (job: Omit<AppointmentMessageJob, 'appointmentId' | 'start'>, at: number | null = null) =>
+    jobs.push({ job: { appointmentId, start, ...job }, at });
+
+  add({ to: 'buyer', channel: 'whatsapp', message });
+  add({ to: 'buyer', channel: 'email', message });
+  // The adviser who made the change knows it already.
+  const byTheirAdviser = actor.by === 'member' && actor.memberId === row.member_id;
+  if (!byTheirAdviser) {
+    add({ to: 'adviser', channel: 'email', message });
+    add({ to: 'adviser', channel: 'push', message });
+  }
+  if (message !== 'cancelled') {
+    for (const hoursBefore of BUYER_REMINDER_HOURS) {
+      for (const channel of ['whatsapp', 'email'] as const) {
+        add({ to: 'buyer', channel, message: 'reminder', hoursBefore }, start - hoursBefore * 3_600_000);
+      }
+    }
+    for (const hoursBefore of ADVISER_REMINDER_HOURS) {
+      for (const channel of ['email', 'push'] as const) {
+        add({ to: 'adviser', channel, message: 'reminder', hoursBefore }, start - hoursBefore * 3_600_000);
+      }
+    }
+  }
+  // One statement, one NOTIFY; a reminder whose time has already passed (booked 3 h ahead) is not queued.
+  await tx.query(
+    `SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($1::text, j.payload, NULL, coalesce(j.at, now()), $2::int, j.key, NULL, NULL)::graphile_worker.job_spec
+       FROM jsonb_to_recordset($3::jsonb) AS j (payload json, at timestamptz, key text)
+       WHERE j.at IS NULL OR j.at > now()))`,
+    [
+      APPOINTMENT_MESSAGE_TASK,
+      APPOINTMENT_MESSAGE_ATTEMPTS,
+      JSON.stringify(
+        jobs.map(({ job, at }) => ({
+          payload: job,
+          at: at === null ? null : new Date(at).toISOString(),
+          key: messageJobKey(job),
+        })),
+      ),
+    ],
+  );
 }

@@ -48,23 +48,39 @@ export async function sendPushReminder(db: Database, job: PushJob, config: Serve
     url: `/admin/prospecto?id=${job.contactId}`,
     tag: `recordatorio-${job.contactId}`,
   };
+  return pushTo(db, push, job.subscriptionId, target, payload);
+}
+
+/**
+ * Sends `payload` to one device already checked (a push service's endpoint):
+ * a device whose subscription is gone (404 / 410) is forgotten; any other
+ * failure throws. Shared by the next contact's reminder and an appointment's
+ * notices to its adviser (src/server/appointments/messages.ts).
+ */
+export async function pushTo(
+  db: Database,
+  push: PushConfig,
+  subscriptionId: string,
+  target: { endpoint: string; p256dh: string; auth: string },
+  payload: PushPayload,
+): Promise<string> {
   try {
     const result = await webpush.sendNotification(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       JSON.stringify(payload),
       { vapidDetails: vapid(push), TTL: 12 * 3600, urgency: 'high', timeout: 15_000 },
     );
-    logJson('info', { event: 'push_sent', subscription: job.subscriptionId, status: result.statusCode });
+    logJson('info', { event: 'push_sent', subscription: subscriptionId, status: result.statusCode });
     return `push ${result.statusCode}`;
   } catch (error) {
     if (error instanceof WebPushError && (error.statusCode === 404 || error.statusCode === 410)) {
-      await db.query('DELETE FROM push_subscriptions WHERE id = $1', [job.subscriptionId]);
-      logJson('info', { event: 'push_subscription_gone', subscription: job.subscriptionId });
+      await db.query('DELETE FROM push_subscriptions WHERE id = $1', [subscriptionId]);
+      logJson('info', { event: 'push_subscription_gone', subscription: subscriptionId });
       return 'gone';
     }
     logJson('warn', {
       event: 'push_failed',
-      subscription: job.subscriptionId,
+      subscription: subscriptionId,
       status: error instanceof WebPushError ? error.statusCode : null,
       error: (error as Error).message,
     });

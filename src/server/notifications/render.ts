@@ -17,6 +17,8 @@ export interface EmailContent {
   to?: readonly string[];
   /** Addressees besides NOTIFY_EMAIL_TO (a won customer's adviser, for their new request). */
   also?: readonly string[];
+  /** Files it carries (an appointment's calendar file, decision 0060). */
+  attachments?: readonly { filename: string; content: string; contentType: string }[];
 }
 
 /** Text for HTML: whatever a visitor typed is shown, never interpreted. */

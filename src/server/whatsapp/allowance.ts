@@ -1,3 +1,4 @@
+import { findTemplate } from '../../lib/whatsapp/templates.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -44,20 +45,30 @@ export async function takeAllowance(db: Queryable, messageId: string, limit: num
  */
 export async function holdFirstReply(db: Database, messageId: string, config: ServerConfig): Promise<void> {
   const alerted = await db.transaction(async (tx) => {
-    const held = await tx.query<{ contact_id: string }>(
+    const held = await tx.query<{ contact_id: string; first_reply: boolean; template_name: string | null }>(
       `UPDATE whatsapp_messages SET status = 'held', status_at = now(), error_reason = $2, claimed_at = NULL
-       WHERE id = $1 AND status = 'sending' RETURNING contact_id`,
+       WHERE id = $1 AND status = 'sending'
+       RETURNING contact_id, idempotency_key LIKE 'first-reply:%' AS first_reply, template_name`,
       [messageId, HELD_REASON],
     );
-    const contactId = held.rows[0]?.contact_id;
-    if (!contactId) return false;
-    await tx.query(
-      `UPDATE contact_events SET kind = 'whatsapp_held' WHERE id = (
-         SELECT id FROM contact_events
-         WHERE contact_id = $1 AND kind = 'whatsapp_template' AND actor_id IS NULL AND actor_name IS NULL
-         ORDER BY created_at, id LIMIT 1)`,
-      [contactId],
-    );
+    const message = held.rows[0];
+    if (!message) return false;
+    const contactId = message.contact_id;
+    if (message.first_reply) {
+      await tx.query(
+        `UPDATE contact_events SET kind = 'whatsapp_held' WHERE id = (
+           SELECT id FROM contact_events
+           WHERE contact_id = $1 AND kind = 'whatsapp_template' AND actor_id IS NULL AND actor_name IS NULL
+           ORDER BY created_at, id LIMIT 1)`,
+        [contactId],
+      );
+    } else {
+      // Another automatic message (an appointment's, decision 0060): a line of its own, naming the template.
+      await tx.query(
+        `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_held', $2, $3)`,
+        [contactId, findTemplate(message.template_name ?? '')?.label ?? message.template_name, message.template_name],
+      );
+    }
     const day = await tx.query<{ day: string; sent: number }>(
       `UPDATE whatsapp_first_reply_days SET alerted_at = now()
        WHERE day = ${MERIDA_TODAY} AND alerted_at IS NULL RETURNING day::text, sent`,

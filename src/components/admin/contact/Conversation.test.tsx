@@ -293,6 +293,50 @@ describe('the conversation on the contact’s page', () => {
     expect(within(log).getByText(/la respuesta automática no se envió \(límite diario alcanzado\)/)).toBeTruthy();
   });
 
+  test('an appointment’s messages in the history: an e-mail sent, one not sent and why, a template held (issue #40)', async () => {
+    const event = (at: string, kind: string, from: string | null, to: string, detail: string | null = null) => ({
+      type: 'event' as const,
+      at,
+      kind,
+      actor: null,
+      from,
+      to,
+      detail,
+    });
+    const timeline: ContactDetail['timeline'] = [
+      event(
+        '2026-11-24T18:30:00.000Z',
+        'appointment_message',
+        'Confirmación de la cita por correo',
+        'enviado',
+        'ana@example.com',
+      ),
+      event(
+        '2026-11-24T18:31:00.000Z',
+        'appointment_message',
+        'Recordatorio de la cita (24 h antes) por correo',
+        'no_enviado',
+        'El servidor SMTP rechazó el mensaje',
+      ),
+      event('2026-11-24T18:32:00.000Z', 'whatsapp_held', null, 'Recordatorio de la cita'),
+    ];
+    api.on(`GET ${MESSAGES}`, { body: { messages: [], nextCursor: null } });
+    api.on(`GET /api/admin/contacts/${CONTACT.id}/whatsapp`, { body: CLOSED });
+    renderPanel(
+      api,
+      <Conversation contact={{ ...CONTACT, timeline }} member={MEMBER} />,
+      `/admin/prospecto?id=${CONTACT.id}`,
+    );
+    const log = await screen.findByRole('log', { name: 'Conversación e historial de Ana Canul' });
+    expect(await within(log).findByText('Enviado: Confirmación de la cita por correo a ana@example.com')).toBeTruthy();
+    expect(
+      within(log).getByText(
+        'No se envió: Recordatorio de la cita (24 h antes) por correo (El servidor SMTP rechazó el mensaje)',
+      ),
+    ).toBeTruthy();
+    expect(within(log).getByText(/«Recordatorio de la cita» no se envió \(límite diario/)).toBeTruthy();
+  });
+
   test('outside the window: only templates, the reason why, and the message shown at once as “Enviando”', async () => {
     const posted: unknown[] = [];
     let release: () => void = () => {};

@@ -47,7 +47,16 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   email: (entry) => `Correo: ${entry.from ?? '—'} → ${entry.to ?? '—'}`,
   whatsapp_opt_out: (entry) => `WhatsApp: se dio de baja («${entry.to ?? ''}»)`,
   whatsapp_template: (entry) => `WhatsApp: plantilla «${entry.to ?? ''}» enviada`,
-  whatsapp_held: () => 'WhatsApp: la respuesta automática no se envió (límite diario alcanzado); escríbele tú',
+  // The first reply's line says «Respuesta automática»; another automatic message's names its template (decision 0060).
+  whatsapp_held: (entry) =>
+    entry.to && entry.to !== 'Respuesta automática'
+      ? `WhatsApp: «${entry.to}» no se envió (límite diario de mensajes automáticos alcanzado); escríbele tú`
+      : 'WhatsApp: la respuesta automática no se envió (límite diario alcanzado); escríbele tú',
+  // An e-mail about an appointment (decision 0060): what it was, sent or not and why (its detail).
+  appointment_message: (entry) =>
+    entry.to === 'enviado'
+      ? `Enviado: ${entry.from ?? 'mensaje de la cita'}${entry.detail ? ` a ${entry.detail}` : ''}`
+      : `No se envió: ${entry.from ?? 'mensaje de la cita'}${entry.detail ? ` (${entry.detail})` : ''}`,
   // The booking's kind, place and moment are its detail (src/server/appointments/book.ts).
   appointment: (entry) => APPOINTMENT_TITLES[entry.to ?? ''] ?? 'Cita',
   merged: (entry) =>

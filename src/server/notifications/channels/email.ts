@@ -48,6 +48,7 @@ export async function sendEmail(
     text: content.text,
     html: content.html,
     messageId: content.messageId,
+    ...(content.attachments && { attachments: content.attachments.map((file) => ({ ...file })) }),
   });
   return `SMTP ${info.response ?? 'aceptado'}`;
 }

@@ -1,0 +1,497 @@
+import { randomUUID } from 'node:crypto';
+import type { Task } from 'graphile-worker';
+import { createEvent, type EventAttributes } from 'ics';
+import {
+  type AppointmentKind,
+  type AppointmentPlace,
+  appointmentKind,
+  appointmentPlace,
+} from '../../data/appointments.ts';
+import { site } from '../../data/site.ts';
+import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
+import { formatPhone } from '../../lib/forms/phone.ts';
+import { greetingName, nameOrPhone } from '../../lib/person-name.ts';
+import {
+  APPOINTMENT_TEMPLATES,
+  type AppointmentTemplateName,
+  renderTemplate,
+  templateFor,
+  templateParameters,
+} from '../../lib/whatsapp/templates.ts';
+import { publicSiteUrl, type ServerConfig } from '../config.ts';
+import { type Database, type Queryable, withDatabase } from '../db/database.ts';
+import type { JobSource } from '../jobs/pool.ts';
+import { logJson } from '../log.ts';
+import { reasonOf } from '../notifications/channels/channel.ts';
+import { type EmailContent, sendEmail } from '../notifications/channels/email.ts';
+import { pushTo } from '../notifications/push.ts';
+import { isPushServiceEndpoint } from '../notifications/push-endpoint.ts';
+import { escapeHtml } from '../notifications/render.ts';
+import { scheduleSends } from '../whatsapp/queue.ts';
+import { REFUSALS, storedOurs } from '../whatsapp/send.ts';
+import { placeMoment } from './book.ts';
+import {
+  APPOINTMENT_MESSAGE_TASK,
+  type AppointmentMessageJob,
+  type AppointmentMessageKind,
+  messageJobKey,
+} from './changes.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl } from './link.ts';
+
+/**
+ * The messages about an appointment (issue #40, parts 4 and 5, decision
+ * 0060), sent by the queue's jobs that appointmentChanged() (changes.ts)
+ * added in the change's transaction. Each job re-reads the appointment and
+ * sends only while it still holds the time the job was queued for and has
+ * not begun. To the buyer: a WhatsApp template through the conversations'
+ * send path (its opt-out, its daily allowance of automatic messages, its
+ * retries; the message shows in the conversation) and, when they gave an
+ * e-mail, an e-mail with the calendar file (a line of their history, sent or
+ * not). To the adviser: an e-mail and a push to each of their devices.
+ * What the visitor typed reaches our text only as greetingName() /
+ * nameOrPhone() reduce it (decision 0049).
+ */
+
+interface AppointmentRow {
+  id: string;
+  status: AppointmentStatus;
+  kind: string;
+  place: string;
+  contact_id: string;
+  starts_at: string;
+  ends_at: string;
+  hold_until: string | null;
+  holds_time: boolean;
+  price_mxn: number | null;
+  calendar_sequence: number;
+  name: string;
+  phone: string;
+  email: string | null;
+  opted_out: boolean;
+  member_id: string | null;
+  member_email: string | null;
+  member_active: boolean;
+}
+
+/** An appointment as a message needs it: its row with its kind and place from the data file. */
+export interface AppointmentFacts {
+  id: string;
+  status: AppointmentStatus;
+  contactId: string;
+  start: number;
+  end: number;
+  holdUntil: number | null;
+  priceMxn: number | null;
+  sequence: number;
+  kind: AppointmentKind;
+  place: AppointmentPlace;
+  contact: { name: string; phone: string; email: string | null; optedOut: boolean };
+  member: { id: string; email: string } | null;
+  /** Whether it holds its time now: confirmed, or an unpaid hold not yet expired. */
+  holdsTime: boolean;
+}
+
+async function readAppointment(db: Queryable, id: string): Promise<AppointmentFacts | null> {
+  const { rows } = await db.query<AppointmentRow>(
+    `SELECT a.id, a.status, a.kind, a.place, a.contact_id, a.price_mxn, a.calendar_sequence,
+            extract(epoch FROM a.starts_at) * 1000 AS starts_at, extract(epoch FROM a.ends_at) * 1000 AS ends_at,
+            extract(epoch FROM a.hold_until) * 1000 AS hold_until,
+            (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now())) AS holds_time,
+            c.name, c.phone, c.email, w.opted_out_at IS NOT NULL AS opted_out,
+            a.member_id, u.email AS member_email, coalesce(u.deactivated_at IS NULL, false) AS member_active
+     FROM appointments a JOIN contacts c ON c.id = a.contact_id
+     LEFT JOIN whatsapp_conversations w ON w.contact_id = a.contact_id
+     LEFT JOIN users u ON u.id = a.member_id
+     WHERE a.id = $1`,
+    [id],
+  );
+  const row = rows[0];
+  const kind = row && appointmentKind(row.kind);
+  const place = row && appointmentPlace(row.place);
+  if (!row || !kind || !place) return null;
+  return {
+    id: row.id,
+    status: row.status,
+    contactId: row.contact_id,
+    start: Number(row.starts_at),
+    end: Number(row.ends_at),
+    holdUntil: row.hold_until === null ? null : Number(row.hold_until),
+    priceMxn: row.price_mxn,
+    sequence: row.calendar_sequence,
+    kind,
+    place,
+    contact: { name: row.name, phone: row.phone, email: row.email, optedOut: row.opted_out },
+    member:
+      row.member_id && row.member_email && row.member_active ? { id: row.member_id, email: row.member_email } : null,
+    holdsTime: row.holds_time,
+  };
+}
+
+/**
+ * Why a job sends nothing now, or null when it sends: a cancellation only
+ * while the appointment is cancelled; anything else only while it holds its
+ * time at the start the job was queued for (a move queued its own messages).
+ * Nothing about an appointment that has begun.
+ */
+export function staleBecause(job: AppointmentMessageJob, facts: AppointmentFacts | null, now: number): string | null {
+  if (!facts) return 'gone';
+  if (job.message === 'cancelled') return facts.status === 'cancelada' ? null : 'not cancelled';
+  if (!facts.holdsTime) return 'no longer holds its time';
+  if (facts.start !== job.start) return 'moved';
+  if (facts.start <= now) return 'begun';
+  return null;
+}
+
+/** The city whose clock a place keeps, as a person says it ("hora de Mérida"). */
+const ZONE_CITY: Record<string, string> = {
+  'America/Merida': 'Mérida',
+  'America/Mexico_City': 'Ciudad de México',
+  'America/Cancun': 'Cancún',
+  'Europe/Berlin': 'Berlín',
+};
+
+/** "sábado, 6 de marzo de 2027, 10:00 (hora de Mérida)": the moment on the place's clock, saying whose. */
+export function placeTime(instant: number, place: AppointmentPlace): string {
+  const city = ZONE_CITY[place.timeZone] ?? place.timeZone.split('/').at(-1)?.replaceAll('_', ' ');
+  return `${placeMoment(instant, place.timeZone)} (hora de ${city})`;
+}
+
+/** The buyer's link to reschedule or cancel (link.ts), valid until a day after the start. */
+export function buyerLink(facts: AppointmentFacts, config: ServerConfig): string {
+  return manageUrl(publicSiteUrl(config), manageToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
+}
+
+const TEMPLATE_OF: Record<AppointmentMessageKind, AppointmentTemplateName> = {
+  confirmation: 'cita_confirmada',
+  reminder: 'cita_recordatorio',
+  moved: 'cita_cambiada',
+  cancelled: 'cita_cancelada',
+};
+
+/** What each message is called on the contact's history and in the adviser's e-mail. */
+const LABEL: Record<AppointmentMessageKind, string> = {
+  confirmation: 'Confirmación de la cita',
+  reminder: 'Recordatorio de la cita',
+  moved: 'Cambio de la cita',
+  cancelled: 'Cancelación de la cita',
+};
+
+const label = (job: AppointmentMessageJob) =>
+  job.message === 'reminder' ? `${LABEL.reminder} (${job.hoursBefore ?? 0} h antes)` : LABEL[job.message];
+
+/** A line of the contact's history: an e-mail of the appointment sent, or not sent and why. */
+async function recordOnHistory(
+  db: Queryable,
+  facts: AppointmentFacts,
+  what: string,
+  outcome: 'enviado' | 'no_enviado',
+  detail: string,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail) VALUES ($1, 'appointment_message', $2, $3, $4)`,
+    [facts.contactId, what, outcome, detail.slice(0, 500)],
+  );
+}
+
+/**
+ * The buyer's WhatsApp template, stored as an automated message of ours
+ * `sending` with its send job (whatsapp/send.ts sends it: the opt-out is
+ * checked again there, and the day's allowance of automatic messages is
+ * taken), its line in the history, in one transaction; keyed by the job, so
+ * a job run twice stores one message.
+ */
+async function queueWhatsapp(
+  db: Database,
+  job: AppointmentMessageJob,
+  facts: AppointmentFacts,
+  config: ServerConfig,
+): Promise<string> {
+  if (facts.contact.optedOut) {
+    await recordOnHistory(db, facts, `${label(job)} por WhatsApp`, 'no_enviado', REFUSALS.opted_out);
+    return 'opted out';
+  }
+  const approved = APPOINTMENT_TEMPLATES.find((template) => template.name === TEMPLATE_OF[job.message]);
+  if (!approved) throw new Error(`no template for ${job.message}`);
+  const { template, values } = templateFor(approved, facts.contact, {
+    cita: facts.kind.name,
+    fecha: placeTime(facts.start, facts.place),
+    lugar: facts.place.name,
+    enlace: buyerLink(facts, config),
+  });
+  const body = renderTemplate(template, values);
+  return db.transaction(async (tx) => {
+    const id = randomUUID();
+    const inserted = await tx.query<{ id: string }>(
+      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
+                                      automated, raw)
+       VALUES ($1, $2, 'out', 'template', $3, 'sending', $4, $5, true, $6::jsonb)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+      [
+        id,
+        facts.contactId,
+        body,
+        template.name,
+        messageJobKey(job),
+        JSON.stringify({ parameters: templateParameters(template, values) }),
+      ],
+    );
+    if (!inserted.rows[0]) return 'already queued';
+    await storedOurs(tx, facts.contactId, id, body, 'template', false);
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_template', $2, $3)`,
+      [facts.contactId, template.label, template.name],
+    );
+    await scheduleSends(tx, [id]);
+    return 'queued';
+  });
+}
+
+const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
+
+/** The calendar file (RFC 5545) of the appointment: one UID for its whole life, REQUEST or CANCEL. */
+export function calendarFile(facts: AppointmentFacts, link: string | null): string {
+  const cancelled = facts.status === 'cancelada';
+  const host = new URL(site.siteUrl).hostname;
+  const attributes: EventAttributes = {
+    productId: `-//${site.brand.name}//Citas//ES`,
+    method: cancelled ? 'CANCEL' : 'REQUEST',
+    uid: `cita-${facts.id}@${host}`,
+    sequence: facts.sequence,
+    start: facts.start,
+    startInputType: 'utc',
+    startOutputType: 'utc',
+    end: facts.end,
+    endInputType: 'utc',
+    endOutputType: 'utc',
+    title: `${facts.kind.name} · ${site.brand.name}`,
+    description: [
+      facts.kind.description,
+      facts.place.address,
+      ...(link ? [`Para cambiarla o cancelarla: ${link}`] : []),
+    ].join('\n\n'),
+    location: facts.place.name,
+    ...(link && { url: link }),
+    status: cancelled ? 'CANCELLED' : facts.status === 'por_pagar' ? 'TENTATIVE' : 'CONFIRMED',
+    organizer: { name: site.brand.name, email: site.email },
+    ...(facts.contact.email && {
+      attendees: [
+        {
+          // Their first name when it is a name (decision 0049); the address alone otherwise.
+          ...(greetingName(facts.contact.name) && { name: greetingName(facts.contact.name) as string }),
+          email: facts.contact.email,
+          rsvp: false,
+          partstat: 'ACCEPTED',
+          role: 'REQ-PARTICIPANT',
+        },
+      ],
+    }),
+  };
+  const { error, value } = createEvent(attributes);
+  if (error || !value) throw error ?? new Error('ics gave no calendar file');
+  return value;
+}
+
+const SUBJECT: Record<AppointmentMessageKind, (kind: string, when: string) => string> = {
+  confirmation: (kind, when) => `Tu cita quedó agendada: ${kind}, ${when}`,
+  moved: (kind, when) => `Tu cita cambió: ${kind}, ahora el ${when}`,
+  cancelled: (kind, when) => `Tu cita se canceló: ${kind}, ${when}`,
+  reminder: (kind, when) => `Recordatorio: ${kind}, ${when}`,
+};
+
+const OPENING: Record<AppointmentMessageKind, string> = {
+  confirmation: 'tu cita quedó agendada.',
+  moved: 'tu cita cambió de horario. Estos son los nuevos datos:',
+  cancelled: 'tu cita quedó cancelada. Si quieres agendar otra, respóndenos o escríbenos por WhatsApp.',
+  reminder: 'te recordamos tu cita.',
+};
+
+/** The buyer's e-mail: what, when (on the place's clock), where, the link to change it, and the calendar file. */
+export function buyerEmail(job: AppointmentMessageJob, facts: AppointmentFacts, link: string): EmailContent {
+  const when = placeMoment(facts.start, facts.place.timeZone);
+  const subject = SUBJECT[job.message](facts.kind.name, when);
+  const first = greetingName(facts.contact.name);
+  const greeting = `Hola${first ? ` ${first}` : ''}, ${OPENING[job.message]}`;
+  const rows = [
+    { label: 'Cita', value: facts.kind.name },
+    { label: 'Cuándo', value: placeTime(facts.start, facts.place) },
+    { label: 'Dónde', value: `${facts.place.name}. ${facts.place.address}` },
+  ];
+  const held =
+    facts.status === 'por_pagar' && facts.holdUntil !== null && facts.priceMxn !== null
+      ? `Tu horario queda apartado hasta el ${placeMoment(facts.holdUntil, facts.place.timeZone)}: completa el pago de ${MXN.format(facts.priceMxn)} aquí: ${site.paymentLink}`
+      : null;
+  const change = job.message === 'cancelled' ? null : `Para cambiarla o cancelarla: ${link}`;
+  const text = [greeting, '', ...rows.map((row) => `${row.label}: ${row.value}`), '', held, change]
+    .filter((line) => line !== null)
+    .join('\n');
+  const table = rows
+    .map(
+      (row) =>
+        `<tr><th align="left" style="padding:4px 12px 4px 0;vertical-align:top">${escapeHtml(row.label)}</th><td style="padding:4px 0">${escapeHtml(row.value)}</td></tr>`,
+    )
+    .join('');
+  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5"><p>${escapeHtml(greeting)}</p><table style="border-collapse:collapse">${table}</table>${
+    held ? `<p>${escapeHtml(held)}</p>` : ''
+  }${
+    change
+      ? `<p><a href="${escapeHtml(link)}" style="display:inline-block;padding:10px 14px;background:#14532d;color:#ffffff;border-radius:6px;text-decoration:none">Cambiar o cancelar mi cita</a></p><p style="font-size:12px">${escapeHtml(change)}</p>`
+      : ''
+  }<p style="color:#6b7280;font-size:12px">${escapeHtml(site.brand.name)} · ${escapeHtml(site.siteUrl)}</p></body></html>`;
+  const withFile = job.message !== 'reminder';
+  const method = facts.status === 'cancelada' ? 'CANCEL' : 'REQUEST';
+  return {
+    subject,
+    text,
+    html,
+    messageId: `<${messageJobKey(job).replaceAll(':', '.')}@citas.${new URL(site.siteUrl).hostname}>`,
+    to: facts.contact.email ? [facts.contact.email] : [],
+    ...(withFile && {
+      attachments: [
+        {
+          filename: 'cita.ics',
+          content: calendarFile(facts, job.message === 'cancelled' ? null : link),
+          contentType: `text/calendar; charset=utf-8; method=${method}`,
+        },
+      ],
+    }),
+  };
+}
+
+const ADVISER_TITLE: Record<AppointmentMessageKind, (kind: string, who: string, hours: number) => string> = {
+  confirmation: (kind, who) => `Nueva cita: ${kind} con ${who}`,
+  moved: (kind, who) => `Cita cambiada: ${kind} con ${who}`,
+  cancelled: (kind, who) => `Cita cancelada: ${kind} con ${who}`,
+  reminder: (kind, who, hours) => `En ${hours === 1 ? '1 hora' : `${hours} horas`}: ${kind} con ${who}`,
+};
+
+/** What the adviser is told: a title, the moment and the place, and their page of the contact. */
+export function adviserNotice(job: AppointmentMessageJob, facts: AppointmentFacts, siteUrl: string) {
+  const who = nameOrPhone(facts.contact.name, facts.contact.phone);
+  const when = placeMoment(facts.start, facts.place.timeZone);
+  return {
+    title: ADVISER_TITLE[job.message](facts.kind.name, who, job.hoursBefore ?? 0),
+    when,
+    rows: [
+      { label: 'Cuándo', value: placeTime(facts.start, facts.place) },
+      { label: 'Dónde', value: facts.place.name },
+      { label: 'Teléfono', value: formatPhone(facts.contact.phone) },
+      ...(facts.status === 'por_pagar' ? [{ label: 'Estado', value: 'Apartada, por pagar' }] : []),
+    ],
+    url: `${siteUrl}/admin/prospecto?id=${facts.contactId}`,
+  };
+}
+
+function adviserEmail(job: AppointmentMessageJob, facts: AppointmentFacts, to: string, siteUrl: string): EmailContent {
+  const notice = adviserNotice(job, facts, siteUrl);
+  const table = notice.rows
+    .map(
+      (row) =>
+        `<tr><th align="left" style="padding:4px 12px 4px 0">${escapeHtml(row.label)}</th><td>${escapeHtml(row.value)}</td></tr>`,
+    )
+    .join('');
+  return {
+    subject: `${notice.title} · ${site.brand.name}`,
+    text: [
+      notice.title,
+      '',
+      ...notice.rows.map((row) => `${row.label}: ${row.value}`),
+      '',
+      `Ver en el panel: ${notice.url}`,
+    ].join('\n'),
+    html: `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(notice.title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5"><h1 style="font-size:20px">${escapeHtml(notice.title)}</h1><table style="border-collapse:collapse">${table}</table><p><a href="${escapeHtml(notice.url)}">Ver en el panel</a></p><p style="color:#6b7280;font-size:12px">${escapeHtml(site.brand.name)} · aviso automático del sitio</p></body></html>`,
+    messageId: `<${messageJobKey(job).replaceAll(':', '.')}@notificaciones.${new URL(site.siteUrl).hostname}>`,
+    to: [to],
+  };
+}
+
+async function pushToAdviser(
+  db: Database,
+  job: AppointmentMessageJob,
+  facts: AppointmentFacts,
+  member: { id: string },
+  config: ServerConfig,
+): Promise<string> {
+  const push = config.push;
+  if (!push) return 'push off';
+  const notice = adviserNotice(job, facts, '');
+  const devices = await db.query<{ id: string; endpoint: string; p256dh: string; auth: string }>(
+    'SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1',
+    [member.id],
+  );
+  let sent = 0;
+  for (const device of devices.rows) {
+    if (!isPushServiceEndpoint(device.endpoint, push.testService)) continue;
+    try {
+      await pushTo(db, push, device.id, device, {
+        title: notice.title,
+        body: `${notice.when} · ${facts.place.name}`,
+        url: notice.url,
+        tag: `cita-${facts.id}`,
+      });
+      sent += 1;
+    } catch {
+      // Logged by pushTo; one device that fails does not send the others again.
+    }
+  }
+  return `${sent} push`;
+}
+
+/**
+ * The queue's job for one message (payload: AppointmentMessageJob). An
+ * e-mail that the SMTP server refuses or cannot take is thrown, so the queue
+ * tries again; on the last try the buyer's history says it was not sent.
+ */
+export async function runAppointmentMessage(
+  db: Database,
+  job: AppointmentMessageJob,
+  config: ServerConfig,
+  attempt: { attempts: number; maxAttempts: number } = { attempts: 1, maxAttempts: 1 },
+): Promise<string> {
+  const facts = await readAppointment(db, job.appointmentId);
+  const stale = staleBecause(job, facts, Date.now());
+  if (stale || !facts) return `stale: ${stale}`;
+  const email = config.notifications.email;
+  if (job.to === 'buyer') {
+    if (job.channel === 'whatsapp') return config.whatsapp ? queueWhatsapp(db, job, facts, config) : 'whatsapp off';
+    if (job.channel !== 'email' || !email || !facts.contact.email) return 'no e-mail';
+    const what = `${label(job)} por correo`;
+    try {
+      const receipt = await sendEmail(email, buyerEmail(job, facts, buyerLink(facts, config)), [facts.contact.email]);
+      await recordOnHistory(db, facts, what, 'enviado', facts.contact.email);
+      return receipt;
+    } catch (error) {
+      if (attempt.attempts >= attempt.maxAttempts) {
+        await recordOnHistory(db, facts, what, 'no_enviado', reasonOf(error));
+      }
+      throw error;
+    }
+  }
+  if (!facts.member) return 'no adviser';
+  if (job.channel === 'push') return pushToAdviser(db, job, facts, facts.member, config);
+  if (job.channel !== 'email' || !email) return 'no e-mail';
+  return sendEmail(email, adviserEmail(job, facts, facts.member.email, publicSiteUrl(config)), [facts.member.email]);
+}
+
+/**
+ * What the appointments hand the job runner (src/server/tasks.ts): a lane of
+ * their own while anything can carry their messages (e-mail, WhatsApp, Web
+ * Push), so a slow SMTP server never holds up a lead's notification.
+ */
+export const appointmentJobs: JobSource = {
+  lanes(config) {
+    if (config.notifications.email === null && config.whatsapp === null && config.push === null) return [];
+    const task: Task = async (payload, helpers) => {
+      const job = payload as AppointmentMessageJob;
+      const outcome = await withDatabase(
+        (db) =>
+          runAppointmentMessage(db, job, config, {
+            attempts: helpers.job.attempts,
+            maxAttempts: helpers.job.max_attempts,
+          }),
+        config,
+      );
+      logJson('info', { event: 'appointment_message', key: messageJobKey(job), outcome });
+    };
+    return [{ channel: 'appointments', tasks: { [APPOINTMENT_MESSAGE_TASK]: task } }];
+  },
+};

@@ -74,9 +74,9 @@ export async function appointmentChanged(
   // "Asistió" / "No asistió" tell nobody (the follow-up of a no-show is the panel's).
   if (!message) return;
   // A calendar that holds the event replaces it only when its SEQUENCE grows (RFC 5546).
-  const { rows } = await tx.query<{ starts_at: string; member_id: string | null }>(
+  const { rows } = await tx.query<{ starts_at: string; member_id: string | null; source: string }>(
     `UPDATE appointments SET calendar_sequence = calendar_sequence + CASE WHEN $2 THEN 1 ELSE 0 END
-     WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id`,
+     WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id, source`,
     [appointmentId, message !== 'confirmation'],
   );
   const row = rows[0];
@@ -86,7 +86,8 @@ export async function appointmentChanged(
   const add = (job: Omit<AppointmentMessageJob, 'appointmentId' | 'start'>, at: number | null = null) =>
     jobs.push({ job: { appointmentId, start, ...job }, at });
 
-  add({ to: 'buyer', channel: 'whatsapp', message });
+  // A booking made in the conversation is confirmed there at once, in words (whatsapp/booking.ts): no template too.
+  if (!(message === 'confirmation' && row.source === 'whatsapp')) add({ to: 'buyer', channel: 'whatsapp', message });
   add({ to: 'buyer', channel: 'email', message });
   // The adviser who made the change knows it already.
   const byTheirAdviser = actor.by === 'member' && actor.memberId === row.member_id;

@@ -54,6 +54,8 @@ export const ACTIVITY_KINDS = [
   'whatsapp_template',
   'whatsapp_opt_out',
   'quick_reply_changed',
+  'availability_changed',
+  'appointment_booked',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -86,6 +88,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   whatsapp_template: 'Plantilla de WhatsApp enviada',
   whatsapp_opt_out: 'Baja de mensajes de WhatsApp',
   quick_reply_changed: 'Respuestas rápidas editadas',
+  availability_changed: 'Disponibilidad para citas editada',
+  appointment_booked: 'Cita agendada desde el panel',
 };
 
 export interface PasskeyView {

@@ -51,6 +51,8 @@ export interface BookingRequest {
   now: number;
   /** Who books: the buyer unless said (a member books from the panel). */
   actor?: ChangeActor;
+  /** What else the booking writes in its own transaction once stored (the panel's activity entry). */
+  alsoRecord?: (tx: Queryable, answer: BookingAnswer) => Promise<void>;
 }
 
 const EXCLUSION_VIOLATION = '23P01';
@@ -199,7 +201,9 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
         );
         await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contact]);
         await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
-        return answerOf(row);
+        const answer = answerOf(row);
+        await request.alsoRecord?.(tx, answer);
+        return answer;
       } catch (error) {
         if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
         await tx.query('ROLLBACK TO SAVEPOINT booking_member');

@@ -11,6 +11,7 @@ import {
 } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { BookingDialog } from '../appointments/BookingDialog.tsx';
 import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
@@ -31,6 +32,8 @@ export interface OutcomeTarget {
 export function Outcomes({ contact }: { contact: OutcomeTarget }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<OutcomeKey | null>(null);
+  // "Agendó visita" opens the booking dialog once recorded (issue #40).
+  const [booking, setBooking] = useState(false);
   const headingId = `id${useId()}`;
 
   function open(key: OutcomeKey) {
@@ -66,9 +69,13 @@ export function Outcomes({ contact }: { contact: OutcomeTarget }) {
             contact={contact}
             outcomeKey={chosen}
             close={() => dialog.current?.close()}
+            onSaved={() => {
+              if ((OUTCOMES[chosen] as Outcome).opensBooking) setBooking(true);
+            }}
           />
         )}
       </dialog>
+      <BookingDialog open={booking} contact={contact} onClose={() => setBooking(false)} />
     </section>
   );
 }
@@ -78,11 +85,13 @@ function OutcomeSheet({
   contact,
   outcomeKey,
   close,
+  onSaved,
 }: {
   titleId: string;
   contact: OutcomeTarget;
   outcomeKey: OutcomeKey;
   close(): void;
+  onSaved(): void;
 }) {
   const outcome: Outcome = OUTCOMES[outcomeKey];
   const state = stateAfter(contact.state, outcome);
@@ -112,6 +121,7 @@ function OutcomeSheet({
           // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
           close();
           showToast({ title: `Guardado: ${outcome.label}` });
+          onSaved();
         },
         onError: (failure) => {
           const fields = fieldErrors(failure);

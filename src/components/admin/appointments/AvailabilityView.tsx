@@ -217,7 +217,7 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
                   })
                 }
               >
-                + Agregar horario
+                Agregar horario
               </button>
             </div>
           </fieldset>

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { PICKER_WORDS } from '../../lib/appointments/words.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { PARTNER_VERDICTS, partnerForm } from '../../lib/forms/partner-application.ts';
 import type { PickerKind } from '../appointments/BookingPicker.tsx';
@@ -71,7 +70,7 @@ export default function PartnerForm({ paymentLink, chatLink, session = [] }: Pro
             className="rounded-3xl bg-white p-5 text-left ring-1 ring-brand-900/10 sm:p-8"
             aria-label={PARTNER_VERDICTS.approved.book}
           >
-            <Suspense fallback={<p role="status">{PICKER_WORDS.loading}</p>}>
+            <Suspense fallback={<p role="status">{PARTNER_VERDICTS.approved.opening}</p>}>
               <BookingPicker kinds={session} paymentLink={paymentLink} idPrefix="socio-cita-" />
             </Suspense>
           </section>

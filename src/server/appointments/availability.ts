@@ -23,9 +23,16 @@ interface MemberRow {
 /**
  * The active members who give `kind`, with their weekly hours, and their time
  * off and held time that touch [from, to): one statement. Instants travel as
- * milliseconds since the epoch, never as the session's local time.
+ * milliseconds since the epoch, never as the session's local time. `except`
+ * names an appointment whose time counts as free (the one being moved).
  */
-export async function membersFor(db: Queryable, kind: string, from: number, to: number): Promise<SlotMember[]> {
+export async function membersFor(
+  db: Queryable,
+  kind: string,
+  from: number,
+  to: number,
+  except: string | null = null,
+): Promise<SlotMember[]> {
   const { rows } = await db.query<MemberRow>(
     `WITH span AS (SELECT tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0)) AS window)
      SELECT u.id,
@@ -38,13 +45,13 @@ export async function membersFor(db: Queryable, kind: string, from: number, to: 
        coalesce((SELECT json_agg(json_build_object('start', extract(epoch FROM lower(a.blocked)) * 1000,
                   'end', extract(epoch FROM upper(a.blocked)) * 1000))
                  FROM appointments a, span
-                 WHERE a.member_id = u.id AND a.blocked && span.window
+                 WHERE a.member_id = u.id AND a.blocked && span.window AND a.id IS DISTINCT FROM $4::uuid
                    AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))), '[]') AS blocked
      FROM users u
      JOIN member_appointment_kinds k ON k.member_id = u.id AND k.kind = $1
      WHERE u.deactivated_at IS NULL AND EXISTS (SELECT 1 FROM user_roles r WHERE r.user_id = u.id)
      ORDER BY u.id`,
-    [kind, from, to],
+    [kind, from, to, except],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -70,7 +77,8 @@ export function slotPlace(place: AppointmentPlace) {
 /**
  * The free slots of `kind` at `place` starting in [from, to), as of `now`:
  * the members' calendars read once, around the window widened by the kind's
- * buffers and length; `everyMember` names all the free members of each.
+ * buffers and length; `everyMember` names all the free members of each;
+ * `except` is an appointment whose own time counts as free (a move).
  */
 export async function availableSlots(
   db: Queryable,
@@ -80,9 +88,10 @@ export async function availableSlots(
   to: number,
   now: number,
   everyMember = false,
+  except: string | null = null,
 ): Promise<Slot[]> {
   const margin = (kind.durationMinutes + kind.bufferBeforeMinutes + kind.bufferAfterMinutes) * 60_000 + DAY;
-  const members = await membersFor(db, kind.id, from - margin, to + margin);
+  const members = await membersFor(db, kind.id, from - margin, to + margin, except);
   return freeSlots({ kind, place: slotPlace(place), members, now, from, to, everyMember });
 }
 

@@ -218,7 +218,12 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
  * own adviser first, then whoever has the fewest appointments held from now
  * on (the work spread evenly), then by id (a stable order).
  */
-async function memberOrder(tx: Queryable, contact: string, free: readonly string[], now: number): Promise<string[]> {
+export async function memberOrder(
+  tx: Queryable,
+  contact: string,
+  free: readonly string[],
+  now: number,
+): Promise<string[]> {
   const { rows } = await tx.query<{ id: string }>(
     `SELECT m.id
      FROM unnest($1::uuid[]) AS m (id)
@@ -234,7 +239,7 @@ async function memberOrder(tx: Queryable, contact: string, free: readonly string
 }
 
 /** Cancels the member's expired holds over `held` (a 'por_pagar' never paid), each a line of its contact's history. */
-async function releaseExpiredHolds(tx: Queryable, member: string, held: { start: number; end: number }) {
+export async function releaseExpiredHolds(tx: Queryable, member: string, held: { start: number; end: number }) {
   await tx.query(
     `WITH released AS (
        UPDATE appointments SET status = 'cancelada', updated_at = now()

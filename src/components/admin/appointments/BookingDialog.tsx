@@ -1,19 +1,12 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import type { FreeSlot } from '../../../lib/appointments/booking.ts';
 import { showToast } from '../../../lib/client/toast.ts';
+import { SlotPicker } from '../../appointments/SlotPicker.tsx';
 import { ApiError, explain, fieldErrors } from '../api.ts';
 import { Dialog } from '../shared/Dialog.tsx';
 import { FormActions } from '../shared/FormActions.tsx';
 import { SelectBox } from '../shared/ui.tsx';
 import { useBookForContact, useBookingOptions, useSlots } from './queries.ts';
 import { addDays, meridaDate } from './time.ts';
-
-const ZONE_NAMES: Record<string, string> = {
-  'America/Merida': 'Mérida',
-  'America/Mexico_City': 'Ciudad de México',
-  'America/Cancun': 'Cancún',
-  'Europe/Berlin': 'Berlín',
-};
 
 /** How far ahead the dialog lists free slots, in days. */
 const DAYS_SHOWN = 21;
@@ -67,7 +60,6 @@ function BookingForm({ contact, onClose }: { contact: { id: string; name: string
   const place = kind?.places.find((entry) => entry.id === placeId) ?? kind?.places[0];
   const today = meridaDate(Date.now());
   const slots = useSlots(kind?.id ?? '', place?.id ?? '', today, addDays(today, DAYS_SHOWN - 1));
-  const [day, setDay] = useState('');
   const [start, setStart] = useState('');
   const [error, setError] = useState<string | null>(null);
   const book = useBookForContact(contact.id);
@@ -75,18 +67,12 @@ function BookingForm({ contact, onClose }: { contact: { id: string; name: string
 
   const timeZone = slots.data?.timeZone ?? place?.timeZone ?? 'America/Merida';
   const format = formatsOf(timeZone);
-  const days = new Map<string, FreeSlot[]>();
-  for (const slot of slots.data?.slots ?? []) {
-    const date = format.date.format(new Date(slot.start));
-    days.set(date, [...(days.get(date) ?? []), slot]);
-  }
-  const shownDay = days.has(day) ? day : ([...days.keys()][0] ?? '');
-  const daySlots = days.get(shownDay) ?? [];
+  const offered = slots.data?.slots ?? [];
 
   // A new kind, place or list of slots forgets a start that is no longer offered.
   useEffect(() => {
-    if (start && !daySlots.some((slot) => slot.start === start)) setStart('');
-  }, [daySlots, start]);
+    if (start && !offered.some((slot) => slot.start === start)) setStart('');
+  }, [offered, start]);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -169,45 +155,19 @@ function BookingForm({ contact, onClose }: { contact: { id: string; name: string
         </p>
       ) : !slots.data ? (
         <p role="status">Buscando horarios libres…</p>
-      ) : days.size === 0 ? (
+      ) : offered.length === 0 ? (
         <p role="status" className="rounded-xl bg-sand-100 p-3">
           No hay horarios libres en los próximos {DAYS_SHOWN} días para este tipo de cita y lugar. Revisa la
           disponibilidad del equipo o elige otro lugar.
         </p>
       ) : (
-        <>
-          <SelectBox label="Día" value={shownDay} onChange={setDay}>
-            {[...days.keys()].map((date) => (
-              <option key={date} value={date}>
-                {format.day.format(new Date(days.get(date)?.[0]?.start ?? date))} ({days.get(date)?.length} libres)
-              </option>
-            ))}
-          </SelectBox>
-          <fieldset className="grid gap-2" aria-describedby={`${id}-zone`}>
-            <legend className="field-label">Horario</legend>
-            <p id={`${id}-zone`} className="text-xs text-brand-800">
-              Hora del lugar ({ZONE_NAMES[timeZone] ?? timeZone}), {kind.durationMinutes} min.
-            </p>
-            <div className="grid grid-cols-3 gap-2 sm:grid-cols-5">
-              {daySlots.map((slot) => (
-                <label
-                  key={slot.start}
-                  className="flex min-h-11 cursor-pointer items-center justify-center rounded-xl bg-white font-semibold tabular-nums ring-1 ring-brand-900/20 has-checked:bg-brand-900 has-checked:text-white has-focus-visible:outline-3 has-focus-visible:outline-terracotta-500"
-                >
-                  <input
-                    type="radio"
-                    name={`${id}-slot`}
-                    value={slot.start}
-                    className="sr-only"
-                    checked={start === slot.start}
-                    onChange={() => setStart(slot.start)}
-                  />
-                  {format.clock.format(new Date(slot.start))}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        </>
+        <SlotPicker
+          slots={slots.data.slots}
+          timeZone={timeZone}
+          selected={start || null}
+          onSelect={setStart}
+          idPrefix={`${id}-`}
+        />
       )}
       <FormActions
         error={error}

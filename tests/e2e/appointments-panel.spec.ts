@@ -49,7 +49,9 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   await citas.getByRole('button', { name: 'Agendar cita' }).click();
   const dialog = page.getByRole('dialog', { name: `Agendar cita · ${buyer}` });
   await expect(dialog.getByLabel('Tipo de cita')).toHaveValue('visita-casa-muestra');
-  const first = dialog.getByRole('radio').first();
+  // The public picker's core (SlotPicker): the first day with free slots is shown; its first time is picked.
+  const times = dialog.getByRole('group', { name: /Elige la hora/ });
+  const first = times.getByRole('radio').first();
   await expect(first).toBeAttached();
   const start = await first.getAttribute('value');
   await first.check({ force: true }); // the radio is visually hidden; its label is the target
@@ -62,6 +64,18 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('Visita a la casa muestra');
   await expect(item).toContainText('Confirmada');
+
+  // The outcome "Agendó visita", once recorded, opens the same dialog.
+  await page.getByRole('button', { name: 'Agendó visita' }).click();
+  await page
+    .getByRole('dialog', { name: `Agendó visita · ${buyer}` })
+    .getByRole('button', { name: 'Guardar' })
+    .click();
+  await expect(toast(page, 'Guardado: Agendó visita')).toBeVisible();
+  const again = page.getByRole('dialog', { name: `Agendar cita · ${buyer}` });
+  await expect(again.getByRole('group', { name: /Elige la hora/ })).toBeVisible();
+  await again.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(again).toBeHidden();
 
   // Booked for this contact, by this adviser, from the panel: no new contact.
   const [row] = await sql<{ contact_id: string; member_id: string; source: string; day: string }>(

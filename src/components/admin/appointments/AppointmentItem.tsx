@@ -41,7 +41,7 @@ export function AppointmentItem({
     >
       <p className="flex flex-wrap items-center justify-between gap-2">
         <span className="font-bold tabular-nums">
-          {showDate && <span className="capitalize">{shortDay(meridaDate(item.start))} · </span>}
+          {showDate && <span>{shortDay(meridaDate(item.start))} · </span>}
           <time dateTime={item.start}>{meridaClock(item.start)}</time>–
           <time dateTime={item.end}>{meridaClock(item.end)}</time>
         </span>

@@ -154,8 +154,11 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
             <div className="grid gap-2">
               {(week[day] ?? []).length === 0 && <p className="text-sm text-brand-800 sm:pt-2">Sin horario</p>}
               {(week[day] ?? []).map((range, index) => (
-                <div key={range.key} className="flex flex-wrap items-end gap-2">
-                  <label className="field w-32">
+                <div
+                  key={range.key}
+                  className="grid grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] items-end gap-2 sm:max-w-md"
+                >
+                  <label className="field min-w-0">
                     <span className="field-label">Desde</span>
                     <input
                       type="time"
@@ -173,7 +176,7 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
                       }
                     />
                   </label>
-                  <label className="field w-32">
+                  <label className="field min-w-0">
                     <span className="field-label">Hasta</span>
                     <input
                       type="time"

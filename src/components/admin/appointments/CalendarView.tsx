@@ -5,7 +5,7 @@ import { LoadFailed, Loading, SelectBox } from '../shared/ui.tsx';
 import { setUrlParams, useUrlParams } from '../shared/url.ts';
 import { AppointmentItem } from './AppointmentItem.tsx';
 import { useCalendar } from './queries.ts';
-import { addDays, isDate, longDay, meridaDate, mondayOf, shortDay } from './time.ts';
+import { addDays, isDate, longDay, meridaDate, mondayOf, shortDay, upperFirst } from './time.ts';
 
 const CHIP =
   'inline-flex min-h-11 items-center rounded-full px-4 text-sm font-semibold text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white';
@@ -39,7 +39,7 @@ export function CalendarView({ admin, self }: { admin: boolean; self: string }) 
     const day = meridaDate(item.start);
     byDay.set(day, [...(byDay.get(day) ?? []), item]);
   }
-  const title = mode === 'dia' ? longDay(date) : `Semana del ${longDay(from)}`;
+  const title = mode === 'dia' ? longDay(date) : `semana del ${longDay(from)}`;
 
   return (
     <div className="grid min-w-0 gap-5">
@@ -47,7 +47,7 @@ export function CalendarView({ admin, self }: { admin: boolean; self: string }) 
         <div>
           <h2 className="text-xl font-bold">Agenda</h2>
           <p className="text-sm text-brand-800">
-            <span className="capitalize">{title}</span> · hora de Mérida ·{' '}
+            {upperFirst(title)} · hora de Mérida ·{' '}
             {team ? 'Todo el equipo' : member && member !== self ? 'Un miembro' : 'Mis citas'}
           </p>
         </div>
@@ -142,10 +142,10 @@ export function CalendarView({ admin, self }: { admin: boolean; self: string }) 
               return (
                 <li
                   key={day}
-                  className={`grid min-w-0 content-start gap-2 ${mode === 'semana' ? 'lg:rounded-xl lg:bg-sand-100 lg:p-2' : ''}`}
+                  className={`grid min-w-0 content-start gap-2 ${mode === 'semana' ? 'lg:rounded-xl lg:bg-white/50 lg:p-2 lg:ring-1 lg:ring-brand-900/10' : ''}`}
                 >
-                  <h3 className={`text-sm font-bold capitalize ${day === today ? 'text-terracotta-700' : ''}`}>
-                    {mode === 'semana' ? shortDay(day) : longDay(day)}
+                  <h3 className={`text-sm font-bold ${day === today ? 'text-terracotta-700' : ''}`}>
+                    {mode === 'semana' ? shortDay(day) : upperFirst(longDay(day))}
                     {day === today && <span className="sr-only"> (hoy)</span>}
                   </h3>
                   {items.length === 0 ? (

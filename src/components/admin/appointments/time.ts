@@ -42,7 +42,10 @@ export const isDate = (value: string | null): value is string =>
   !Number.isNaN(noon(value).getTime()) &&
   noon(value).toISOString().startsWith(value);
 
+/** "Martes" from "martes": only the first letter (CSS's capitalize would write "1 De Diciembre"). */
+export const upperFirst = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
 /** "martes 1 de diciembre". */
 export const longDay = (date: string): string => LONG.format(noon(date));
-/** "mar, 1 dic". */
-export const shortDay = (date: string): string => SHORT.format(noon(date));
+/** "Mar, 1 dic". */
+export const shortDay = (date: string): string => upperFirst(SHORT.format(noon(date)));

@@ -162,7 +162,7 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
                     <span className="field-label">Desde</span>
                     <input
                       type="time"
-                      className="field-input"
+                      className="field-input w-full min-w-0 px-2"
                       value={range.starts}
                       step={900}
                       required
@@ -180,7 +180,7 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
                     <span className="field-label">Hasta</span>
                     <input
                       type="time"
-                      className="field-input"
+                      className="field-input w-full min-w-0 px-2"
                       value={range.ends}
                       step={900}
                       required
@@ -196,11 +196,12 @@ function WeeklyForm({ view, member }: { view: Availability; member: string }) {
                   </label>
                   <button
                     type="button"
-                    className="btn btn-outline min-h-11 px-3 py-2 text-sm"
+                    className="btn btn-outline min-h-11 min-w-11 px-2 py-2 text-base"
                     aria-label={`Quitar el horario ${index + 1} del ${name.toLowerCase()}`}
+                    title="Quitar"
                     onClick={() => change(day, (ranges) => ranges.filter((entry) => entry.key !== range.key))}
                   >
-                    Quitar
+                    <span aria-hidden="true">✕</span>
                   </button>
                 </div>
               ))}

@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import type { ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import {
@@ -11,10 +11,14 @@ import {
 } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
-import { BookingDialog } from '../appointments/BookingDialog.tsx';
 import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
+
+// The booking dialog (and the slot picker) load when "Agendó visita" first opens it: the list's cards stay light.
+const BookingDialog = lazy(() =>
+  import('../appointments/BookingDialog.tsx').then((m) => ({ default: m.BookingDialog })),
+);
 
 /** What the outcome buttons need of a contact (a card of the list or the contact's page). */
 export interface OutcomeTarget {
@@ -34,6 +38,8 @@ export function Outcomes({ contact }: { contact: OutcomeTarget }) {
   const [chosen, setChosen] = useState<OutcomeKey | null>(null);
   // "Agendó visita" opens the booking dialog once recorded (issue #40).
   const [booking, setBooking] = useState(false);
+  // Kept once loaded: closing it is the dialog's own (toasts shown meanwhile move back to the page: Dialog.tsx).
+  const [bookingLoaded, setBookingLoaded] = useState(false);
   const headingId = `id${useId()}`;
 
   function open(key: OutcomeKey) {
@@ -70,12 +76,19 @@ export function Outcomes({ contact }: { contact: OutcomeTarget }) {
             outcomeKey={chosen}
             close={() => dialog.current?.close()}
             onSaved={() => {
-              if ((OUTCOMES[chosen] as Outcome).opensBooking) setBooking(true);
+              if ((OUTCOMES[chosen] as Outcome).opensBooking) {
+                setBookingLoaded(true);
+                setBooking(true);
+              }
             }}
           />
         )}
       </dialog>
-      <BookingDialog open={booking} contact={contact} onClose={() => setBooking(false)} />
+      {bookingLoaded && (
+        <Suspense fallback={null}>
+          <BookingDialog open={booking} contact={contact} onClose={() => setBooking(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }

@@ -31,3 +31,20 @@ export function appointmentPlace(id: string): AppointmentPlace | undefined {
 export function isoWeekday(day: Weekday): number {
   return WEEKDAYS.indexOf(day) + 1;
 }
+
+/**
+ * The kinds `ids` as the slot picker offers them (src/components/appointments/),
+ * with their places: what the page writes into the island's props, no more.
+ */
+export function pickerKinds(ids: readonly string[]) {
+  return ids.flatMap((id) => {
+    const kind = appointmentKind(id);
+    if (!kind) return [];
+    const places = kind.places.flatMap((placeId) => {
+      const place = appointmentPlace(placeId);
+      return place ? [{ id: place.id, name: place.name, timeZone: place.timeZone }] : [];
+    });
+    const { name, description, priceMxn, durationMinutes, horizonDays } = kind;
+    return [{ id, name, description, priceMxn, durationMinutes, horizonDays, places }];
+  });
+}

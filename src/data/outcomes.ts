@@ -18,11 +18,18 @@ export interface Outcome {
   lostReason?: LostReason;
   /** The next contact proposed: `days` after today at `time` in Mérida; null clears it. */
   next: { days: number; time: string } | null;
+  /** Once recorded, the panel opens "Agendar cita" for the contact (issue #40). */
+  opensBooking?: boolean;
 }
 
 export const OUTCOMES = {
   no_contesto: { label: 'No contestó', state: null, next: { days: 1, time: '10:00' } },
   hablamos: { label: 'Hablamos', state: 'contactado', next: { days: 3, time: '10:00' } },
-  agendo_visita: { label: 'Agendó visita', state: 'en_seguimiento', next: { days: 1, time: '10:00' } },
+  agendo_visita: {
+    label: 'Agendó visita',
+    state: 'en_seguimiento',
+    next: { days: 1, time: '10:00' },
+    opensBooking: true,
+  },
   no_le_interesa: { label: 'No le interesa', state: 'cerrado_perdido', lostReason: 'otro', next: null },
 } as const satisfies Record<string, Outcome>;

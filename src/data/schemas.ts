@@ -141,7 +141,7 @@ export const landingSchema = z
         subtitle: z.string(),
         models: card,
         estimate: card.extend({ badge: z.string() }),
-        advisor: card,
+        advisor: card.extend({ visitCta: z.string().describe('Texto del botón que abre la agenda de visitas') }),
       })
       .strict(),
     sellingPoints: z.object({ title: z.string(), subtitle: z.string() }).strict(),
@@ -188,6 +188,7 @@ export const pagesSchema = z
           .length(4),
         galleryTitle: z.string(),
         modelsTitle: z.string(),
+        visit: card,
         advisory: card,
       })
       .strict(),
@@ -201,6 +202,8 @@ export const pagesSchema = z
       })
       .strict(),
     quickQuote: z.object({ title: z.string(), description: z.string() }).strict(),
+    agenda: z.object({ title: z.string(), description: z.string() }).strict(),
+    cita: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
     notFound: z.object({ seo, title: z.string(), text: z.string(), home: z.string() }).strict(),
   })
   .strict();
@@ -459,6 +462,10 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   estimacion: 'Página /estimacion',
   socios: 'Página /prefiltro-socios',
   quickQuote: 'Estimación rápida (ventana)',
+  agenda: 'Agendar una cita (ventana)',
+  cita: 'Página /cita (la cita de cada persona, desde su enlace)',
+  visit: 'Visita a la casa muestra',
+  visitCta: 'Botón "agendar visita"',
   notFound: 'Página no encontrada (404)',
   eyebrow: 'Antetítulo',
   title: 'Título',

@@ -22,6 +22,7 @@ describe('the built pages', () => {
       'admin.html',
       'auth.html',
       'aviso-de-privacidad.html',
+      'cita.html',
       'editor.html',
       'estimacion.html',
       'index.html',

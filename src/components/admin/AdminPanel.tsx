@@ -20,6 +20,10 @@ const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) =
 const ConversationsView = lazy(() =>
   import('./conversations/ConversationsView.tsx').then((m) => ({ default: m.ConversationsView })),
 );
+const CalendarView = lazy(() => import('./appointments/CalendarView.tsx').then((m) => ({ default: m.CalendarView })));
+const AvailabilityView = lazy(() =>
+  import('./appointments/AvailabilityView.tsx').then((m) => ({ default: m.AvailabilityView })),
+);
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
 const PipelineView = lazy(() => import('./pipeline/PipelineView.tsx').then((m) => ({ default: m.PipelineView })));
@@ -31,6 +35,8 @@ const TeamView = lazy(() => import('./team/TeamView.tsx').then((m) => ({ default
 
 const VIEWS = [
   'hoy',
+  'agenda',
+  'disponibilidad',
   'prospectos',
   'conversaciones',
   'embudo',
@@ -92,6 +98,7 @@ export function AdminPanel() {
   const links = (
     [
       ['hoy', 'Hoy'],
+      ['agenda', 'Agenda'],
       ['prospectos', 'Prospectos'],
       ['conversaciones', 'Conversaciones'],
       ['embudo', 'Embudo'],
@@ -144,7 +151,7 @@ export function AdminPanel() {
           <PanelLink
             key={name}
             href={`/admin?vista=${name}`}
-            current={shown === name}
+            current={shown === name || (name === 'agenda' && shown === 'disponibilidad')}
             className="inline-flex min-h-11 shrink-0 items-center rounded-full px-4 font-semibold whitespace-nowrap text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-[current=page]:bg-brand-900 aria-[current=page]:text-white"
           >
             {label}
@@ -171,6 +178,10 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
   switch (shown) {
     case 'hoy':
       return <TodayView admin={member.admin} />;
+    case 'agenda':
+      return <CalendarView admin={member.admin} self={member.id} />;
+    case 'disponibilidad':
+      return <AvailabilityView admin={member.admin} />;
     case 'prospectos':
       return <ContactsView canExport={member.admin} canSelect={member.admin} />;
     case 'conversaciones':

@@ -30,4 +30,11 @@ export const keys = {
   olderMessages: (contactId: string, from: string) => ['whatsapp', 'messages', contactId, 'older', from],
   whatsappState: (contactId: string) => ['whatsapp', 'state', contactId],
   quickReplies: (contactId: string) => ['whatsapp', 'quick-replies', contactId],
+  /** Issue #40: calendars, contacts' appointments and availability; a booking invalidates `appointments`. */
+  appointments: ['appointments'],
+  calendar: (from: string, to: string, member: string) => ['appointments', 'calendar', from, to, member],
+  contactAppointments: (contactId: string) => ['appointments', 'contact', contactId],
+  slots: (kind: string, place: string, from: string, to: string) => ['appointments', 'slots', kind, place, from, to],
+  bookingOptions: ['booking-options'],
+  availability: (member: string) => ['availability', member],
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

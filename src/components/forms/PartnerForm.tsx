@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { showToast } from '../../lib/client/toast.ts';
 import { PARTNER_VERDICTS, partnerForm } from '../../lib/forms/partner-application.ts';
+import type { PickerKind } from '../appointments/BookingPicker.tsx';
 import { DefinedForm } from './FormQuestions.tsx';
 import { useLeadForm } from './use-lead-form.ts';
 
@@ -12,11 +13,17 @@ interface Verdict {
 interface Props {
   paymentLink: string;
   chatLink: string;
+  /** The partner's session as the slot picker offers it (issue #40): booked from the approved view. */
+  session?: PickerKind[];
 }
 
+// Loaded on the press of "Agendar mi sesión", never with the form (issue #40, decision 0059).
+const BookingPicker = lazy(() => import('../appointments/BookingPicker.tsx'));
+
 /** /prefiltro-socios: the evaluation form, then the server's verdict. */
-export default function PartnerForm({ paymentLink, chatLink }: Props) {
+export default function PartnerForm({ paymentLink, chatLink, session = [] }: Props) {
   const [verdict, setVerdict] = useState<Verdict | null>(null);
+  const [booking, setBooking] = useState(false);
   const [formKey, setFormKey] = useState(0);
   const resultHeading = useRef<HTMLHeadingElement>(null);
 
@@ -28,6 +35,7 @@ export default function PartnerForm({ paymentLink, chatLink }: Props) {
 
   function backToForm() {
     setVerdict(null);
+    setBooking(false);
     setFormKey((key) => key + 1); // a fresh, empty form
   }
 
@@ -57,7 +65,22 @@ export default function PartnerForm({ paymentLink, chatLink }: Props) {
         </h2>
         <p className="text-lg text-brand-800">{text.text}</p>
         <p className="text-brand-800">{text.next}</p>
+        {approved && booking && (
+          <section
+            className="rounded-3xl bg-white p-5 text-left ring-1 ring-brand-900/10 sm:p-8"
+            aria-label={PARTNER_VERDICTS.approved.book}
+          >
+            <Suspense fallback={<p role="status">{PARTNER_VERDICTS.approved.opening}</p>}>
+              <BookingPicker kinds={session} paymentLink={paymentLink} idPrefix="socio-cita-" />
+            </Suspense>
+          </section>
+        )}
         <div className="flex flex-col justify-center gap-3 sm:flex-row">
+          {approved && !booking && session.length > 0 && (
+            <button type="button" className="btn btn-primary" onClick={() => setBooking(true)}>
+              {PARTNER_VERDICTS.approved.book}
+            </button>
+          )}
           {approved && (
             <button type="button" className="btn btn-accent" onClick={pay}>
               {PARTNER_VERDICTS.approved.pay}

@@ -55,6 +55,8 @@ export const ACTIVITY_KINDS = [
   'whatsapp_opt_out',
   'quick_reply_changed',
   'whatsapp_slots',
+  'availability_changed',
+  'appointment_booked',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -88,6 +90,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   whatsapp_opt_out: 'Baja de mensajes de WhatsApp',
   quick_reply_changed: 'Respuestas rápidas editadas',
   whatsapp_slots: 'Horarios de cita enviados por WhatsApp',
+  availability_changed: 'Disponibilidad para citas editada',
+  appointment_booked: 'Cita agendada desde el panel',
 };
 
 export interface PasskeyView {

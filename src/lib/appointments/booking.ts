@@ -107,13 +107,5 @@ export interface BookingAnswer {
   priceMxn: number | null;
 }
 
-/** The visitor's texts of the booking endpoints. */
-export const BOOKING_MESSAGES = {
-  invalid: 'Revisa los datos de tu cita.',
-  taken: 'Ese horario ya no está disponible. Elige otro.',
-  unknownKind: 'Ese tipo de cita no existe. Recarga la página y elige otro.',
-  unknownPlace: 'Ese lugar no está disponible para este tipo de cita. Elige otro.',
-  failure: 'No pudimos agendar tu cita. Intenta de nuevo en unos minutos o escríbenos por WhatsApp.',
-  keyReused: 'Esta cita ya se envió con otros datos. Recarga la página y agéndala de nuevo.',
-  unavailable: 'No pudimos consultar ni agendar citas en este momento. Intenta de nuevo en unos minutos.',
-} as const;
+/** The visitor's texts of the endpoints: in words.ts, which the islands import without zod. */
+export { BOOKING_MESSAGES } from './words.ts';

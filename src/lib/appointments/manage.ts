@@ -50,15 +50,13 @@ export interface ManagedAppointment {
   changeUntil: string;
   /** False once past changeUntil, or when the appointment is no longer upcoming. */
   canChange: boolean;
+  /**
+   * After a move only: the link's new token, good until a day after the new
+   * start (the old one expires a day after the old start); the page puts it
+   * in its address.
+   */
+  token?: string;
 }
 
-export const MANAGE_MESSAGES = {
-  invalidLink: 'Este enlace no es válido. Usa el enlace más reciente que te enviamos o escríbenos por WhatsApp.',
-  expiredLink: 'Este enlace ya venció. Escríbenos por WhatsApp y con gusto te ayudamos.',
-  cancelled: 'Esta cita ya está cancelada. Si quieres otra, agéndala desde el sitio o escríbenos por WhatsApp.',
-  cutoff:
-    'Ya no es posible cambiar esta cita en línea porque falta muy poco para el horario. Escríbenos por WhatsApp y te ayudamos.',
-  taken: 'Ese horario ya no está disponible. Elige otro.',
-  invalid: 'Revisa el horario que elegiste.',
-  unavailable: 'No pudimos consultar tu cita en este momento. Intenta de nuevo en unos minutos.',
-} as const;
+/** The visitor's texts of the endpoints: in words.ts, which the islands import without zod. */
+export { MANAGE_MESSAGES } from './words.ts';

@@ -56,7 +56,9 @@ export const PARTNER_VERDICTS = {
   approved: {
     title: '¡Felicitaciones!',
     text: 'Tu proyecto tiene el perfil que buscamos.',
-    next: 'El siguiente paso es pagar la consulta de $899 MXN para agendar tu sesión privada de 30 minutos, con acuerdo de confidencialidad mutuo. Es 100% acreditable si el proyecto avanza.',
+    next: 'El siguiente paso es agendar tu sesión privada de 30 minutos, con acuerdo de confidencialidad mutuo, y pagar la consulta de $899 MXN. Es 100% acreditable si el proyecto avanza.',
+    book: 'Agendar mi sesión',
+    opening: 'Abriendo la agenda…',
     pay: 'Pagar consulta de $899 MXN',
     chat: 'Hablar por WhatsApp',
   },

@@ -21,7 +21,7 @@ interface Calendar {
   to: number;
   hours: (WeeklyHours & { timeZone: string })[];
   timeOff: Span[];
-  blocked: (Span & { until: number | null })[];
+  blocked: (Span & { until: number | null; appointment: string })[];
 }
 
 /** How far around now a calendar is fetched at least, so that most windows asked for fit in it. */
@@ -47,9 +47,16 @@ export function forgetCalendars(): void {
 /**
  * The active members who give `kind`, with their weekly hours, and their time
  * off and held time that touch [from, to). Instants travel as milliseconds
- * since the epoch, never as the session's local time.
+ * since the epoch, never as the session's local time. `except` names an
+ * appointment whose time counts as free (the one being moved).
  */
-export async function membersFor(db: Queryable, kind: string, from: number, to: number): Promise<SlotMember[]> {
+export async function membersFor(
+  db: Queryable,
+  kind: string,
+  from: number,
+  to: number,
+  except: string | null = null,
+): Promise<SlotMember[]> {
   const { rows: members } = await db.query<{ id: string; version: string }>(
     `SELECT u.id, coalesce(v.version, 0)::text AS version
      FROM users u
@@ -75,7 +82,11 @@ export async function membersFor(db: Queryable, kind: string, from: number, to: 
       hours: calendar.hours,
       timeOff: calendar.timeOff.filter((span) => span.end > from && span.start < to),
       blocked: calendar.blocked.filter(
-        (span) => span.end > from && span.start < to && (span.until === null || span.until > now),
+        (span) =>
+          span.end > from &&
+          span.start < to &&
+          (span.until === null || span.until > now) &&
+          span.appointment !== except,
       ),
     };
   });
@@ -91,6 +102,7 @@ interface CalendarRow {
   a: number | null;
   b: number | null;
   until: number | null;
+  appointment: string | null;
 }
 
 /** Reads the calendars of `members` over [from, to) into the cache, under the versions read before. */
@@ -103,16 +115,17 @@ async function fetchCalendars(
   const { rows } = await db.query<CalendarRow>(
     `WITH span AS (SELECT tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0)) AS window)
      SELECT h.member_id AS id, 'hours' AS part, h.weekday, to_char(h.starts, 'HH24:MI') AS starts,
-            to_char(h.ends, 'HH24:MI') AS ends, h.time_zone, NULL::float8 AS a, NULL::float8 AS b, NULL::float8 AS until
+            to_char(h.ends, 'HH24:MI') AS ends, h.time_zone, NULL::float8 AS a, NULL::float8 AS b, NULL::float8 AS until,
+            NULL::uuid AS appointment
      FROM member_weekly_hours h WHERE h.member_id = ANY ($1::uuid[])
      UNION ALL
      SELECT t.member_id, 'off', NULL, NULL, NULL, NULL, extract(epoch FROM lower(t.during))::float8 * 1000,
-            extract(epoch FROM upper(t.during))::float8 * 1000, NULL
+            extract(epoch FROM upper(t.during))::float8 * 1000, NULL, NULL
      FROM member_time_off t, span WHERE t.member_id = ANY ($1::uuid[]) AND t.during && span.window
      UNION ALL
      SELECT a.member_id, 'held', NULL, NULL, NULL, NULL, extract(epoch FROM lower(a.blocked))::float8 * 1000,
             extract(epoch FROM upper(a.blocked))::float8 * 1000,
-            CASE WHEN a.status = 'por_pagar' THEN extract(epoch FROM a.hold_until)::float8 * 1000 END
+            CASE WHEN a.status = 'por_pagar' THEN extract(epoch FROM a.hold_until)::float8 * 1000 END, a.id
      FROM appointments a, span
      WHERE a.member_id = ANY ($1::uuid[]) AND a.blocked && span.window AND a.status IN ('por_pagar', 'confirmada')`,
     [members.map((member) => member.id), from, to],
@@ -135,6 +148,7 @@ async function fetchCalendars(
         start: Number(row.a),
         end: Number(row.b),
         until: row.until === null ? null : Number(row.until),
+        appointment: row.appointment as string,
       });
   }
   if (calendars.size + fresh.size > CACHE_LIMIT) calendars.clear();
@@ -157,7 +171,8 @@ export function slotPlace(place: AppointmentPlace) {
 /**
  * The free slots of `kind` at `place` starting in [from, to), as of `now`:
  * the members' calendars read once, around the window widened by the kind's
- * buffers and length; `everyMember` names all the free members of each.
+ * buffers and length; `everyMember` names all the free members of each;
+ * `except` is an appointment whose own time counts as free (a move).
  */
 export async function availableSlots(
   db: Queryable,
@@ -167,9 +182,10 @@ export async function availableSlots(
   to: number,
   now: number,
   everyMember = false,
+  except: string | null = null,
 ): Promise<Slot[]> {
   const margin = (kind.durationMinutes + kind.bufferBeforeMinutes + kind.bufferAfterMinutes) * 60_000 + DAY;
-  const members = await membersFor(db, kind.id, from - margin, to + margin);
+  const members = await membersFor(db, kind.id, from - margin, to + margin, except);
   return freeSlots({ kind, place: slotPlace(place), members, now, from, to, everyMember });
 }
 

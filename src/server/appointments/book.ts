@@ -7,7 +7,7 @@ import {
 } from '../../data/appointments.ts';
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { availableSlots } from './availability.ts';
 import { appointmentChanged, type ChangeActor } from './changes.ts';
 import { heldSpan } from './slots.ts';
@@ -52,6 +52,8 @@ export interface BookingRequest {
   now: number;
   /** Who books: the buyer unless said (a member books from the panel). */
   actor?: ChangeActor;
+  /** What else the booking writes in its own transaction once stored (the panel's activity entry). */
+  alsoRecord?: (tx: Queryable, answer: BookingAnswer) => Promise<void>;
 }
 
 /** The kind and the place of a booking or a slots query, or the typed error that says which is wrong. */
@@ -186,6 +188,48 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     const row = rows[0];
     if (!row) throw new SlotTaken();
     await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
-    return answerOf(row);
+    const answer = answerOf(row);
+    await request.alsoRecord?.(tx, answer);
+    return answer;
   });
+}
+
+/**
+ * The members free for a move in the order they are tried (manage.ts): the
+ * contact's own adviser first, then whoever has the fewest appointments held
+ * from now on, then by id; place_appointment() orders a booking's the same way.
+ */
+export async function memberOrder(
+  tx: Queryable,
+  contact: string,
+  free: readonly string[],
+  now: number,
+): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string }>(
+    `SELECT m.id
+     FROM unnest($1::uuid[]) AS m (id)
+     LEFT JOIN contacts c ON c.id = $2 AND c.assigned_to = m.id
+     ORDER BY (c.id IS NOT NULL) DESC,
+       (SELECT count(*) FROM appointments a
+        WHERE a.member_id = m.id AND a.ends_at > to_timestamp($3 / 1000.0)
+          AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))),
+       m.id`,
+    [free, contact, now],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Cancels the member's expired holds over `held` (a 'por_pagar' never paid), each a line of its contact's history. */
+export async function releaseExpiredHolds(tx: Queryable, member: string, held: { start: number; end: number }) {
+  await tx.query(
+    `WITH released AS (
+       UPDATE appointments SET status = 'cancelada', updated_at = now()
+       WHERE member_id = $1 AND status = 'por_pagar' AND hold_until <= now()
+         AND blocked && tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))
+       RETURNING contact_id)
+     INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+     SELECT contact_id, 'appointment', 'por_pagar', 'cancelada', 'Apartado vencido sin pago: el horario se liberó'
+     FROM released`,
+    [member, held.start, held.end],
+  );
 }

@@ -3,6 +3,7 @@ import { mayChangeIdentity } from '../../../lib/admin/contact-work.ts';
 import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
 import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { isUuid } from '../../../lib/ids.ts';
+import { ContactAppointments } from '../appointments/ContactAppointments.tsx';
 import { STATE_BADGE } from '../contacts/badges.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
@@ -76,6 +77,7 @@ export function ContactPage({ brand }: { brand: string }) {
 
       <ContactActions contact={contact} brand={brand} />
       <Outcomes contact={contact} />
+      <ContactAppointments contact={contact} />
       <Conversation contact={contact} member={member} />
       {stale && (
         <div

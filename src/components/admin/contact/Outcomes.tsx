@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useRef, useState } from 'react';
+import { type FormEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import type { ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import {
@@ -14,6 +14,11 @@ import { explain, fieldErrors } from '../api.ts';
 import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
+
+// The booking dialog (and the slot picker) load when "Agendó visita" first opens it: the list's cards stay light.
+const BookingDialog = lazy(() =>
+  import('../appointments/BookingDialog.tsx').then((m) => ({ default: m.BookingDialog })),
+);
 
 /** What the outcome buttons need of a contact (a card of the list or the contact's page). */
 export interface OutcomeTarget {
@@ -31,6 +36,10 @@ export interface OutcomeTarget {
 export function Outcomes({ contact }: { contact: OutcomeTarget }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [chosen, setChosen] = useState<OutcomeKey | null>(null);
+  // "Agendó visita" opens the booking dialog once recorded (issue #40).
+  const [booking, setBooking] = useState(false);
+  // Kept once loaded: closing it is the dialog's own (toasts shown meanwhile move back to the page: Dialog.tsx).
+  const [bookingLoaded, setBookingLoaded] = useState(false);
   const headingId = `id${useId()}`;
 
   function open(key: OutcomeKey) {
@@ -66,9 +75,20 @@ export function Outcomes({ contact }: { contact: OutcomeTarget }) {
             contact={contact}
             outcomeKey={chosen}
             close={() => dialog.current?.close()}
+            onSaved={() => {
+              if ((OUTCOMES[chosen] as Outcome).opensBooking) {
+                setBookingLoaded(true);
+                setBooking(true);
+              }
+            }}
           />
         )}
       </dialog>
+      {bookingLoaded && (
+        <Suspense fallback={null}>
+          <BookingDialog open={booking} contact={contact} onClose={() => setBooking(false)} />
+        </Suspense>
+      )}
     </section>
   );
 }
@@ -78,11 +98,13 @@ function OutcomeSheet({
   contact,
   outcomeKey,
   close,
+  onSaved,
 }: {
   titleId: string;
   contact: OutcomeTarget;
   outcomeKey: OutcomeKey;
   close(): void;
+  onSaved(): void;
 }) {
   const outcome: Outcome = OUTCOMES[outcomeKey];
   const state = stateAfter(contact.state, outcome);
@@ -112,6 +134,7 @@ function OutcomeSheet({
           // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
           close();
           showToast({ title: `Guardado: ${outcome.label}` });
+          onSaved();
         },
         onError: (failure) => {
           const fields = fieldErrors(failure);

@@ -1,0 +1,98 @@
+import type { Config } from '@netlify/functions';
+import { MANAGE_MESSAGES, manageActionSchema, manageQuerySchema } from '../../src/lib/appointments/manage.ts';
+import { SlotTaken } from '../../src/server/appointments/book.ts';
+import {
+  AppointmentCancelled,
+  cancelManaged,
+  InsideCutoff,
+  LinkExpired,
+  LinkInvalid,
+  readManaged,
+  rescheduleManaged,
+} from '../../src/server/appointments/manage.ts';
+import { getConfig } from '../../src/server/config.ts';
+import { limitSubject } from '../../src/server/http/client-address.ts';
+import { endpoints } from '../../src/server/http/endpoint.ts';
+import { RATE_WINDOW_SECONDS, tooMany } from '../../src/server/http/public-writes.ts';
+import { json, jsonError } from '../../src/server/http/responses.ts';
+import { hitRateLimit } from '../../src/server/leads/rate-limit.ts';
+
+/** The refusals of the link and of a change, in the buyer's words (src/lib/appointments/manage.ts). */
+function refusal(error: unknown): Response | null {
+  if (error instanceof LinkInvalid) return jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' });
+  if (error instanceof LinkExpired) return jsonError(410, MANAGE_MESSAGES.expiredLink, { code: 'expired_link' });
+  if (error instanceof AppointmentCancelled) return jsonError(410, MANAGE_MESSAGES.cancelled, { code: 'cancelled' });
+  if (error instanceof InsideCutoff) return jsonError(422, MANAGE_MESSAGES.cutoff, { code: 'cutoff' });
+  if (error instanceof SlotTaken) return jsonError(409, MANAGE_MESSAGES.taken, { code: 'slot_taken' });
+  return null;
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+/**
+ * The buyer's page of an appointment (issue #40, decision 0059): GET
+ * /api/appointments/manage?t=<token> reads it, POST cancels or moves it. No
+ * session: the signed token is the authorisation (401 when it is not ours,
+ * 410 expired or cancelled); writes from our own pages only, under the public
+ * writes' per-IP limit (a bucket of its own) and the platform's rate limit.
+ */
+export default endpoints(
+  'appointment-manage',
+  [
+    {
+      method: 'GET',
+      path: '/api/appointments/manage',
+      access: 'public',
+      async work(call) {
+        const parsed = manageQuerySchema.safeParse(Object.fromEntries(call.url.searchParams));
+        if (!parsed.success) return jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' });
+        try {
+          const answer = await call.database((db) => readManaged(db, parsed.data.t, Date.now()));
+          return json(200, answer, NO_STORE);
+        } catch (error) {
+          const answer = refusal(error);
+          if (answer) return answer;
+          throw error;
+        }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/appointments/manage',
+      access: 'public',
+      async work(call) {
+        const action = await call.body(manageActionSchema, (fields) =>
+          fields.t
+            ? jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' })
+            : jsonError(400, MANAGE_MESSAGES.invalid, { fields }),
+        );
+        const rule = {
+          bucket: 'appointments:manage',
+          limit: getConfig().leadRateLimit,
+          windowSeconds: RATE_WINDOW_SECONDS,
+        };
+        try {
+          return await call.database(async (db) => {
+            if (!(await hitRateLimit(db, rule, limitSubject(call.ip)))) return tooMany();
+            const now = Date.now();
+            const answer =
+              action.action === 'cancelar'
+                ? await cancelManaged(db, action.t, now)
+                : await rescheduleManaged(db, action.t, Date.parse(action.start), now);
+            return json(200, answer, NO_STORE);
+          });
+        } catch (error) {
+          const answer = refusal(error);
+          if (answer) return answer;
+          throw error;
+        }
+      },
+    },
+  ],
+  { unavailable: MANAGE_MESSAGES.unavailable },
+);
+
+export const config: Config = {
+  path: ['/api/appointments/manage'],
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

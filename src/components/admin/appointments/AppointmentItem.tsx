@@ -1,0 +1,67 @@
+import type { ReactNode } from 'react';
+import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
+import { type CalendarItem, STATUS_LABELS } from '../../../lib/appointments/panel.ts';
+import { meridaClock, meridaDate, shortDay } from './time.ts';
+
+/** Each status's badge: colour and words (never colour alone). */
+export const STATUS_BADGE: Record<AppointmentStatus, string> = {
+  por_pagar: 'bg-amber-100 text-amber-950',
+  confirmada: 'bg-emerald-100 text-emerald-950',
+  cancelada: 'bg-sand-200 text-brand-900 line-through',
+  asistio: 'bg-brand-900 text-white',
+  no_asistio: 'bg-danger-600 text-white',
+};
+
+/**
+ * One appointment as the calendar and a contact's "Citas" show it: time
+ * (Mérida's clock), kind, place, the contact (a link to their page, unless
+ * the list is already on it), its status and, for the team's calendar, the
+ * member. `actions` is where "Asistió" / "No asistió" go
+ * (AttendanceButtons, src/components/admin/appointments/, another slice).
+ */
+export function AppointmentItem({
+  item,
+  showDate = false,
+  showMember = false,
+  linkContact = true,
+  actions,
+}: {
+  item: CalendarItem;
+  showDate?: boolean;
+  showMember?: boolean;
+  linkContact?: boolean;
+  actions?: ReactNode;
+}) {
+  const cancelled = item.status === 'cancelada';
+  return (
+    <article
+      className={`grid min-w-0 gap-1 rounded-xl bg-white p-3 ring-1 ring-brand-900/10 ${cancelled ? 'opacity-75' : ''}`}
+      data-testid="appointment"
+      aria-label={`${item.kindName} con ${item.contact.name}, ${meridaClock(item.start)}`}
+    >
+      <p className="flex flex-wrap items-center justify-between gap-2">
+        <span className="font-bold tabular-nums">
+          {showDate && <span>{shortDay(meridaDate(item.start))} · </span>}
+          <time dateTime={item.start}>{meridaClock(item.start)}</time>–
+          <time dateTime={item.end}>{meridaClock(item.end)}</time>
+        </span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATUS_BADGE[item.status]}`}>
+          {STATUS_LABELS[item.status]}
+        </span>
+      </p>
+      <p className="text-sm font-semibold wrap-anywhere">{item.kindName}</p>
+      <p className="text-sm text-brand-800 wrap-anywhere">{item.placeName}</p>
+      {linkContact ? (
+        <a
+          href={`/admin/prospecto?id=${item.contact.id}`}
+          className="inline-flex min-h-11 items-center justify-self-start font-semibold text-brand-800 underline underline-offset-4 wrap-anywhere"
+        >
+          {item.contact.name}
+        </a>
+      ) : null}
+      {showMember && <p className="text-xs text-brand-800">Con {item.member ? item.member.name : 'nadie asignado'}</p>}
+      {/* Asistió / No asistió (AttendanceButtons, issue #40 part 5) go in `actions`. */}
+      {actions ? <div className="flex flex-wrap gap-2 pt-1">{actions}</div> : null}
+    </article>
+  );
+}

@@ -1,0 +1,215 @@
+import {
+  type AppointmentKind,
+  type AppointmentPlace,
+  appointmentKind,
+  appointmentPlace,
+} from '../../data/appointments.ts';
+import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
+import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { availableSlots, HOLDING_STATUSES } from './availability.ts';
+import { memberOrder, placeMoment, releaseExpiredHolds, SlotTaken } from './book.ts';
+import { appointmentChanged } from './changes.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, readManageToken } from './link.ts';
+import { heldSpan } from './slots.ts';
+
+/**
+ * The buyer's own page of an appointment (issue #40, decision 0059): what the
+ * signed link /cita?t=<token> reads, and the two changes it may make, a move
+ * to another free slot of the same kind and place and a cancellation, each
+ * refused inside the kind's cutoff before the start. Every change is one
+ * transaction over the appointment's locked row: its line on the contact's
+ * history and appointmentChanged() (the messages) commit with it or not at
+ * all. A move updates the row in place (the same id, so the link and the
+ * reminders follow it); the exclusion constraint appointments_no_overlap has
+ * the last word, as for a booking: another free member is tried when the
+ * same one is taken meanwhile, and none left is SlotTaken (409).
+ */
+
+/** The token is not one of ours, or its appointment no longer exists: 401. */
+export class LinkInvalid extends Error {
+  override name = 'LinkInvalid';
+}
+/** The link is past its expiry: 410. */
+export class LinkExpired extends Error {
+  override name = 'LinkExpired';
+}
+/** The appointment is cancelled: 410. */
+export class AppointmentCancelled extends Error {
+  override name = 'AppointmentCancelled';
+}
+/** Inside the kind's cutoff before the start, or no longer upcoming: 422. */
+export class InsideCutoff extends Error {
+  override name = 'InsideCutoff';
+}
+
+const HOUR = 3_600_000;
+
+/** The buyer's link of an appointment: /cita?t=<token>, good until a day after its start. */
+export function appointmentLink(siteUrl: string, appointment: { id: string; start: number | string }): string {
+  return manageUrl(siteUrl, appointmentToken(appointment));
+}
+
+/** The token of an appointment's link (expiry: its start + LINK_LIFETIME_AFTER_START_MS). */
+export function appointmentToken(appointment: { id: string; start: number | string }): string {
+  const start = typeof appointment.start === 'number' ? appointment.start : Date.parse(appointment.start);
+  return manageToken(appointment.id, start + LINK_LIFETIME_AFTER_START_MS);
+}
+
+interface Row {
+  id: string;
+  contact_id: string;
+  member_id: string | null;
+  status: AppointmentStatus;
+  kind: string;
+  place: string;
+  starts_at: number;
+  ends_at: number;
+}
+
+interface Found {
+  row: Row;
+  kind: AppointmentKind;
+  place: AppointmentPlace;
+}
+
+const COLUMNS = `id, contact_id, member_id, status, kind, place, extract(epoch FROM starts_at) * 1000 AS starts_at,
+  extract(epoch FROM ends_at) * 1000 AS ends_at`;
+
+/** The appointment the token names, read (and locked when `lock`), or the typed error that says why not. */
+async function appointmentOf(db: Queryable, token: string, now: number, lock: boolean): Promise<Found> {
+  const reading = readManageToken(token, now);
+  if (!reading.ok) throw reading.reason === 'expired' ? new LinkExpired() : new LinkInvalid();
+  const { rows } = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM appointments WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [reading.appointmentId],
+  );
+  const stored = rows[0];
+  if (!stored) throw new LinkInvalid();
+  const row = { ...stored, starts_at: Number(stored.starts_at), ends_at: Number(stored.ends_at) };
+  const kind = appointmentKind(row.kind);
+  const place = appointmentPlace(row.place);
+  // A kind or place taken out of the data: the page shows nothing it cannot name.
+  if (!kind || !place) throw new LinkInvalid();
+  if (row.status === 'cancelada') throw new AppointmentCancelled();
+  return { row, kind, place };
+}
+
+const iso = (instant: number) => new Date(instant).toISOString();
+
+function managed({ row, kind, place }: Found, now: number): ManagedAppointment {
+  const changeUntil = row.starts_at - kind.cutoffHours * HOUR;
+  const upcoming = (HOLDING_STATUSES as readonly string[]).includes(row.status);
+  return {
+    id: row.id,
+    status: row.status,
+    kind: kind.id,
+    kindName: kind.name,
+    place: place.id,
+    placeName: place.name,
+    timeZone: place.timeZone,
+    start: iso(row.starts_at),
+    end: iso(row.ends_at),
+    changeUntil: iso(changeUntil),
+    canChange: upcoming && now < changeUntil,
+  };
+}
+
+/** A change is refused once it is no longer upcoming or inside the cutoff. */
+function assertChangeable(found: Found, now: number): void {
+  if (!managed(found, now).canChange) throw new InsideCutoff();
+}
+
+/** GET: the appointment as the buyer's page shows it. */
+export async function readManaged(db: Database, token: string, now: number): Promise<ManagedAppointment> {
+  return managed(await appointmentOf(db, token, now, false), now);
+}
+
+/** Who did it, on the contact's history. */
+const BY_BUYER = 'desde su enlace';
+
+/** POST cancelar: the appointment cancelled, its time freed, a line on the history, its messages queued. */
+export async function cancelManaged(db: Database, token: string, now: number): Promise<ManagedAppointment> {
+  return db.transaction(async (tx) => {
+    const found = await appointmentOf(tx, token, now, true);
+    assertChangeable(found, now);
+    const { row, kind, place } = found;
+    await tx.query(`UPDATE appointments SET status = 'cancelada', updated_at = now() WHERE id = $1`, [row.id]);
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+       VALUES ($1, 'appointment', $2, 'cancelada', $3)`,
+      [
+        row.contact_id,
+        row.status,
+        `${kind.name} · ${place.name} · ${placeMoment(row.starts_at, place.timeZone)}: cancelada por la persona ${BY_BUYER}`,
+      ],
+    );
+    await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [row.contact_id]);
+    await appointmentChanged(tx, row.id, { kind: 'cancelled' }, { by: 'buyer' });
+    return managed({ ...found, row: { ...row, status: 'cancelada' } }, now);
+  });
+}
+
+const EXCLUSION_VIOLATION = '23P01';
+
+/**
+ * POST reprogramar: the appointment moved to `start` (a free slot of its kind
+ * and place, its own time counting as free), with the same member when they
+ * are free then, otherwise another free one in book.ts's order. The answer
+ * carries a fresh token, good until a day after the new start.
+ */
+export async function rescheduleManaged(
+  db: Database,
+  token: string,
+  start: number,
+  now: number,
+): Promise<ManagedAppointment & { token: string }> {
+  return db.transaction(async (tx) => {
+    const found = await appointmentOf(tx, token, now, true);
+    assertChangeable(found, now);
+    const { row, kind, place } = found;
+    if (start === row.starts_at) return { ...managed(found, now), token: appointmentToken({ id: row.id, start }) };
+
+    const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true, row.id)).find(
+      (free) => free.start === start,
+    );
+    if (!slot) throw new SlotTaken();
+    const ordered = await memberOrder(tx, row.contact_id, slot.members, now);
+    const candidates = row.member_id && ordered.includes(row.member_id) ? [row.member_id] : [];
+    candidates.push(...ordered.filter((member) => member !== row.member_id));
+    const held = heldSpan(kind, start);
+
+    for (const member of candidates) {
+      await releaseExpiredHolds(tx, member, held);
+      await tx.query('SAVEPOINT move_member');
+      try {
+        await tx.query(
+          `UPDATE appointments SET member_id = $2, starts_at = to_timestamp($3 / 1000.0),
+             ends_at = to_timestamp($4 / 1000.0), blocked = tstzrange(to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0)),
+             updated_at = now()
+           WHERE id = $1`,
+          [row.id, member, start, slot.end, held.start, held.end],
+        );
+        await tx.query('RELEASE SAVEPOINT move_member');
+      } catch (error) {
+        if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
+        await tx.query('ROLLBACK TO SAVEPOINT move_member');
+        continue;
+      }
+      await tx.query(
+        `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+         VALUES ($1, 'appointment', $2, $2, $3)`,
+        [
+          row.contact_id,
+          row.status,
+          `${kind.name} · ${place.name}: reprogramada por la persona ${BY_BUYER}, de ${placeMoment(row.starts_at, place.timeZone)} a ${placeMoment(start, place.timeZone)}`,
+        ],
+      );
+      await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [row.contact_id]);
+      await appointmentChanged(tx, row.id, { kind: 'rescheduled', previousStart: row.starts_at }, { by: 'buyer' });
+      const moved = { ...found, row: { ...row, member_id: member, starts_at: start, ends_at: slot.end } };
+      return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }) };
+    }
+    throw new SlotTaken();
+  });
+}

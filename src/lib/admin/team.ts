@@ -54,6 +54,7 @@ export const ACTIVITY_KINDS = [
   'whatsapp_template',
   'whatsapp_opt_out',
   'quick_reply_changed',
+  'appointment_attendance',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -86,6 +87,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   whatsapp_template: 'Plantilla de WhatsApp enviada',
   whatsapp_opt_out: 'Baja de mensajes de WhatsApp',
   quick_reply_changed: 'Respuestas rápidas editadas',
+  appointment_attendance: 'Asistencia a una cita',
 };
 
 export interface PasskeyView {

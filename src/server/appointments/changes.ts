@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { moveContactForAppointment } from './pipeline-moves.ts';
 
 /**
  * What happened to an appointment, told once to whatever follows it (issue
@@ -20,10 +21,12 @@ export type AppointmentChange =
 export type ChangeActor = { by: 'buyer' } | { by: 'member'; memberId: string } | { by: 'system' };
 
 export async function appointmentChanged(
-  _tx: Queryable,
-  _appointmentId: string,
-  _change: AppointmentChange,
-  _actor: ChangeActor,
+  tx: Queryable,
+  appointmentId: string,
+  change: AppointmentChange,
+  actor: ChangeActor,
 ): Promise<void> {
+  // The pipeline follows the visit (visita_agendada, visito: decision 0062).
+  await moveContactForAppointment(tx, appointmentId, change, actor);
   // Filled in by the buyer's and the adviser's messages (issue #40, part 4 and 5).
 }

@@ -21,6 +21,7 @@ const agenda = (sections: Partial<TodayAgenda['sections']> = {}, scope: 'mine' |
   scope,
   day: '2026-11-24',
   sections: { overdue: EMPTY, today: EMPTY, new: EMPTY, rest: EMPTY, ...sections },
+  appointments: { today: [], unmarked: [], unmarkedTotal: 0 },
 });
 let n = 0;
 const person = (name: string, fields: Partial<ContactSummary> = {}): ContactSummary => ({

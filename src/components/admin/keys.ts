@@ -23,6 +23,8 @@ export const keys = {
   activity: (filter: object) => ['activity', filter],
   passkeys: ['passkeys'],
   reminders: ['reminders'],
+  /** Appointments wherever the panel shows them (the calendar, a contact's list): a mark asks them again. */
+  appointments: ['appointments'],
   whatsapp: ['whatsapp'],
   conversations: (filter: object) => ['whatsapp', 'conversations', filter],
   unread: ['whatsapp', 'unread'],

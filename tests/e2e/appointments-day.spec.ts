@@ -80,4 +80,13 @@ test('Hoy: a past visit unmarked, "No asistió", the proposed follow-up taken; M
   expect(await accessibilityViolations(page)).toEqual([]);
   await visits.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `test-results/appointments-day-metrics-${size}.png`, fullPage: true });
+
+  // The pipeline's two new stages: the contact stands in «Visita agendada» (a phone picks the stage first).
+  await page.goto('/admin?vista=embudo&assigned=me&etapa=visita_agendada');
+  const column = page.locator('[data-column="visita_agendada"]');
+  await expect(column.getByRole('heading', { name: /Visita agendada/ })).toBeVisible();
+  await expect(column).toContainText(name);
+  await expect(page.locator('[data-column="visito"]').getByRole('heading', { name: /Visitó/ })).toHaveCount(1);
+  expect(await accessibilityViolations(page)).toEqual([]);
+  await page.screenshot({ path: `test-results/appointments-day-pipeline-${size}.png` });
 });

@@ -33,7 +33,7 @@ function VisitsTable({
       tabIndex={0}
       aria-label={caption}
     >
-      <table className="w-full min-w-[34rem] text-left text-sm">
+      <table className="w-full min-w-[38rem] text-left text-sm">
         <caption className="px-4 pt-3 text-left font-bold">{caption}</caption>
         <thead className="text-xs text-brand-800">
           <tr>
@@ -50,7 +50,7 @@ function VisitsTable({
         <tbody>
           {rows.map((row) => (
             <tr key={row.key} className="border-t border-brand-900/10">
-              <th scope="row" className="px-4 py-2 font-semibold wrap-anywhere">
+              <th scope="row" className="min-w-36 px-4 py-2 font-semibold break-words">
                 {row.label}
               </th>
               {COLUMNS.map(([key, , shown]) => (
@@ -94,7 +94,7 @@ export function VisitsFigures({ visits }: { visits: Metrics['visits'] | undefine
         </p>
       ) : (
         visits && (
-          <div className="grid gap-3 lg:grid-cols-2">
+          <div className="grid gap-3">
             <VisitsTable
               caption="Por asesor"
               head="Asesor"

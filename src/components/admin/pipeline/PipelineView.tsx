@@ -121,8 +121,8 @@ export function PipelineView() {
               </button>
             ))}
           </fieldset>
-          {/* Seven stages: a desktop scrolls them sideways past its width instead of squeezing each card. */}
-          <div className="grid min-w-0 gap-3 lg:auto-cols-[minmax(13rem,1fr)] lg:grid-flow-col lg:overflow-x-auto lg:pb-2">
+          {/* Seven stages side by side at 1,280 px; a narrower desktop scrolls them sideways instead of squeezing each card (the padding keeps the columns' rings inside the scroller). */}
+          <div className="grid min-w-0 gap-3 lg:auto-cols-[minmax(10rem,1fr)] lg:grid-flow-col lg:overflow-x-auto lg:p-1 lg:pb-2">
             {columns.map((column) => (
               <PipelineColumn
                 key={`${assigned}-${column.state}`}

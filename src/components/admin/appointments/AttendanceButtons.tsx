@@ -25,6 +25,7 @@ export function AttendanceButtons({
   start,
   status,
   contactName,
+  onMarked,
   onDone,
 }: {
   appointmentId: string;
@@ -33,6 +34,8 @@ export function AttendanceButtons({
   status: AppointmentStatus;
   /** Names the buttons for a screen reader ("Asistió: María Pech"). */
   contactName?: string;
+  /** At once when the mark is saved (before a no-show's offer is settled): a status badge beside it can follow. */
+  onMarked?(saved: AttendanceSaved): void;
   onDone?(saved: AttendanceSaved): void;
 }) {
   const client = useQueryClient();
@@ -57,6 +60,7 @@ export function AttendanceButtons({
         json: { attended },
       }),
     onSuccess: async (saved) => {
+      onMarked?.(saved);
       await client.invalidateQueries({ queryKey: keys.contact(saved.contact.id) });
       if (saved.proposedNextContactAt) return setOffer(saved);
       showToast({ title: `Asistencia registrada: ${saved.contact.name} asistió` });

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { MERIDA_ZONE } from '../../../lib/admin/merida-time.ts';
 import type { TodayAgenda, TodayAppointment, TodayScope } from '../../../lib/admin/today.ts';
 import { APPOINTMENT_STATUS_LABELS } from '../../../lib/appointments/attendance.ts';
@@ -34,6 +34,9 @@ function AppointmentCard({
   withDay: boolean;
   team: boolean;
 }) {
+  // The mark shows at once; the day's list is asked again once a no-show's follow-up is settled.
+  const [marked, setMarked] = useState<TodayAppointment['status'] | null>(null);
+  const status = marked ?? appointment.status;
   return (
     <li className="grid min-w-0 gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10 sm:grid-cols-[1fr_auto] sm:items-center">
       <div className="grid min-w-0 gap-1">
@@ -41,8 +44,8 @@ function AppointmentCard({
           <time dateTime={appointment.start} className="text-lg font-bold tabular-nums">
             {when(appointment, withDay)}
           </time>
-          <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATUS_BADGE[appointment.status]}`}>
-            {APPOINTMENT_STATUS_LABELS[appointment.status]}
+          <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATUS_BADGE[status]}`}>
+            {APPOINTMENT_STATUS_LABELS[status]}
           </span>
         </p>
         <a
@@ -61,6 +64,7 @@ function AppointmentCard({
         start={appointment.start}
         status={appointment.status}
         contactName={appointment.contact.name}
+        onMarked={(saved) => setMarked(saved.status)}
       />
     </li>
   );

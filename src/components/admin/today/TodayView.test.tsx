@@ -151,6 +151,8 @@ describe('"Hoy"', () => {
     expect(screen.getByText('lun 23 de nov, 10:00')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'No asistió' }));
     expect(await screen.findByText(/¿Agendar el próximo contacto para el/)).toBeTruthy();
+    // The card's badge follows the mark at once.
+    expect(screen.getByText('No asistió', { selector: 'span' })).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Agendar seguimiento' }));
     await waitFor(() => expect(patched).toEqual({ nextContactAt: '2026-11-25T16:00:00.000Z', version: 4 }));
     await waitFor(() => expect(screen.queryByRole('heading', { name: /Citas sin marcar/ })).toBeNull());

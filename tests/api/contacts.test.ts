@@ -321,7 +321,15 @@ describe('search, filters and counts', () => {
     const list = async (query: string) => (await api(`/api/admin/contacts?campaign=${campaign}${query}`)).json();
     const all = await list('');
     expect(all.total).toBe(3);
-    expect(all.counts).toEqual({ nuevo: 2, contactado: 1, en_seguimiento: 0, cerrado_ganado: 0, cerrado_perdido: 0 });
+    expect(all.counts).toEqual({
+      nuevo: 2,
+      contactado: 1,
+      en_seguimiento: 0,
+      visita_agendada: 0,
+      visito: 0,
+      cerrado_ganado: 0,
+      cerrado_perdido: 0,
+    });
     const contacted = await list('&state=contactado');
     expect(contacted.items.map((item: { phone: string }) => item.phone)).toEqual([`+52${phones[1]}`]);
     expect(contacted.counts.nuevo).toBe(2);

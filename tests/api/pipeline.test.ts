@@ -94,6 +94,8 @@ describe('the board', () => {
       'nuevo',
       'contactado',
       'en_seguimiento',
+      'visita_agendada',
+      'visito',
       'cerrado_ganado',
       'cerrado_perdido',
     ]);
@@ -101,6 +103,8 @@ describe('the board', () => {
       nuevo: [12, 12 * price(3), 12],
       contactado: [3, price(0) + 700_000, 2],
       en_seguimiento: [2, 150_000, 1],
+      visita_agendada: [0, 0, 0],
+      visito: [0, 0, 0],
       cerrado_ganado: [1, price(1), 1],
       cerrado_perdido: [1, price(2), 1],
     });
@@ -150,6 +154,8 @@ describe('the board', () => {
       nuevo: [0, 0, 0],
       contactado: [2, price(0) + 700_000, 2],
       en_seguimiento: [0, 0, 0],
+      visita_agendada: [0, 0, 0],
+      visito: [0, 0, 0],
       cerrado_ganado: [1, price(1), 1],
       cerrado_perdido: [0, 0, 0],
     });

@@ -175,14 +175,30 @@ describe('the list’s filters in the URL count what they list', () => {
     const page = await get<ContactPage>(eva.cookie, '/api/admin/contacts?assigned=me');
     expect(page.items).toEqual([]);
     expect(page.total).toBe(0);
-    expect(page.counts).toEqual({ nuevo: 0, contactado: 0, en_seguimiento: 0, cerrado_ganado: 0, cerrado_perdido: 0 });
+    expect(page.counts).toEqual({
+      nuevo: 0,
+      contactado: 0,
+      en_seguimiento: 0,
+      visita_agendada: 0,
+      visito: 0,
+      cerrado_ganado: 0,
+      cerrado_perdido: 0,
+    });
   });
 
   it('"Mis prospectos" with a state chip: the chips count the adviser’s contacts, the total is the chip’s', async () => {
     const all = await get<ContactPage>(ana.cookie, '/api/admin/contacts?assigned=me');
     expect(all.capped).toBe(false);
     expect(all.total).toBe(all.items.length);
-    expect(all.counts).toEqual({ nuevo: 2, contactado: 3, en_seguimiento: 1, cerrado_ganado: 1, cerrado_perdido: 1 });
+    expect(all.counts).toEqual({
+      nuevo: 2,
+      contactado: 3,
+      en_seguimiento: 1,
+      visita_agendada: 0,
+      visito: 0,
+      cerrado_ganado: 1,
+      cerrado_perdido: 1,
+    });
     const contacted = await get<ContactPage>(ana.cookie, '/api/admin/contacts?assigned=me&state=contactado');
     expect(contacted.total).toBe(3);
     expect(contacted.items.map((item) => item.state)).toEqual(['contactado', 'contactado', 'contactado']);

@@ -30,7 +30,7 @@ export const keys = {
   olderMessages: (contactId: string, from: string) => ['whatsapp', 'messages', contactId, 'older', from],
   whatsappState: (contactId: string) => ['whatsapp', 'state', contactId],
   quickReplies: (contactId: string) => ['whatsapp', 'quick-replies', contactId],
-  /** Issue #40: calendars, contacts' appointments and availability; a booking invalidates `appointments`. */
+  /** Issue #40: calendars, contacts' appointments and availability; a booking or a mark invalidates `appointments`. */
   appointments: ['appointments'],
   calendar: (from: string, to: string, member: string) => ['appointments', 'calendar', from, to, member],
   contactAppointments: (contactId: string) => ['appointments', 'contact', contactId],

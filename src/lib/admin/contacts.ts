@@ -11,13 +11,28 @@ import { fromMeridaWallTime } from './merida-time.ts';
 import type { DeliveryView } from './notifications.ts';
 import { multiLineChecks, singleLineChecks } from './text.ts';
 
-export const CONTACT_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'cerrado_ganado', 'cerrado_perdido'] as const;
+/**
+ * In the order a contact advances. visita_agendada and visito (issue #40,
+ * decision 0062) are moved to by the appointments themselves (a booking, an
+ * "Asistió"), and by hand like any other.
+ */
+export const CONTACT_STATES = [
+  'nuevo',
+  'contactado',
+  'en_seguimiento',
+  'visita_agendada',
+  'visito',
+  'cerrado_ganado',
+  'cerrado_perdido',
+] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
 
 export const STATE_LABELS: Record<ContactState, string> = {
   nuevo: 'Nuevo',
   contactado: 'Contactado',
   en_seguimiento: 'En seguimiento',
+  visita_agendada: 'Visita agendada',
+  visito: 'Visitó',
   cerrado_ganado: 'Cerrado: ganado',
   cerrado_perdido: 'Cerrado: perdido',
 };
@@ -259,6 +274,35 @@ export interface Metrics {
   /** Contacts still `nuevo` 24 hours after their first lead, and open contacts whose next contact is due. */
   unattended: number;
   overdue: number;
+  /** The visits and consultations of the same 12 weeks (issue #40, decision 0062): the team's, by adviser, by source. */
+  visits: {
+    totals: VisitFigures;
+    byAdviser: ({ memberId: string | null; name: string } & VisitFigures)[];
+    bySource: ({ source: AppointmentSource } & VisitFigures)[];
+  };
+}
+
+/** Where an appointment was booked: the site, the panel, WhatsApp. */
+export const APPOINTMENT_SOURCES = ['sitio', 'panel', 'whatsapp'] as const;
+export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
+export const APPOINTMENT_SOURCE_LABELS: Record<AppointmentSource, string> = {
+  sitio: 'Sitio',
+  panel: 'Panel',
+  whatsapp: 'WhatsApp',
+};
+
+/**
+ * A set of appointments counted (decision 0062): `booked` those booked in the
+ * period (whatever became of them); `held` and `noShows` those whose start
+ * fell in it, as the adviser marked them; `pending` those past and still
+ * unmarked; `noShowRate` = noShows / (held + noShows), null with none marked.
+ */
+export interface VisitFigures {
+  booked: number;
+  held: number;
+  noShows: number;
+  pending: number;
+  noShowRate: number | null;
 }
 
 /** A one-tap WhatsApp link with a Spanish greeting by first name (when the name is a real name, decision 0049). */

@@ -15,7 +15,7 @@ export type OutcomeKey = keyof typeof OUTCOMES;
 export const OUTCOME_KEYS = Object.keys(OUTCOMES) as [OutcomeKey, ...OutcomeKey[]];
 
 /** The open states in the order a contact advances through them. */
-const OPEN_ORDER: ContactState[] = ['nuevo', 'contactado', 'en_seguimiento'];
+const OPEN_ORDER: ContactState[] = ['nuevo', 'contactado', 'en_seguimiento', 'visita_agendada', 'visito'];
 
 /**
  * The state after an outcome: a closing one always applies; an open one only

@@ -46,7 +46,7 @@ export interface PipelineColumn extends PipelineColumnPage {
   valued: number;
 }
 
-/** GET /api/admin/pipeline: the five columns, in the states' order. */
+/** GET /api/admin/pipeline: the seven columns, in the states' order. */
 export interface PipelineBoard {
   columns: PipelineColumn[];
 }

@@ -57,6 +57,7 @@ export const ACTIVITY_KINDS = [
   'whatsapp_slots',
   'availability_changed',
   'appointment_booked',
+  'appointment_attendance',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -92,6 +93,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   whatsapp_slots: 'Horarios de cita enviados por WhatsApp',
   availability_changed: 'Disponibilidad para citas editada',
   appointment_booked: 'Cita agendada desde el panel',
+  appointment_attendance: 'Asistencia a una cita',
 };
 
 export interface PasskeyView {

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { moveContactForAppointment } from './pipeline-moves.ts';
 
 /**
  * What happened to an appointment, told once to whatever follows it (issue
@@ -70,6 +71,8 @@ export async function appointmentChanged(
   change: AppointmentChange,
   actor: ChangeActor,
 ): Promise<void> {
+  // The pipeline follows the visit (visita_agendada, visito: decision 0062).
+  await moveContactForAppointment(tx, appointmentId, change, actor);
   const message = MESSAGE_OF[change.kind];
   // "Asistió" / "No asistió" tell nobody (the follow-up of a no-show is the panel's).
   if (!message) return;

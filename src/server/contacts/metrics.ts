@@ -1,4 +1,9 @@
-import type { Metrics } from '../../lib/admin/contacts.ts';
+import {
+  APPOINTMENT_SOURCES,
+  type AppointmentSource,
+  type Metrics,
+  type VisitFigures,
+} from '../../lib/admin/contacts.ts';
 import { LEAD_FORMS, type LeadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { everyLeadTable, formOfRow } from '../leads/kinds.ts';
@@ -58,6 +63,71 @@ const UNATTENDED = `
   SELECT count(*)::int AS unattended FROM contacts
   WHERE state = 'nuevo' AND first_replied_at IS NULL AND created_at < now() - interval '24 hours'`;
 
+/**
+ * Visits and consultations of the same 12 weeks (issue #40, decision 0062),
+ * the team's, by adviser and by source in one pass: booked in the period
+ * (whatever became of them), and of those whose start fell in it, held,
+ * missed and still unmarked (past, still confirmed).
+ */
+const VISITS = `${SINCE},
+  counted AS (
+    SELECT a.member_id, a.source,
+           count(*) FILTER (WHERE a.created_at >= (SELECT at FROM since))::int AS booked,
+           count(*) FILTER (WHERE a.starts_at >= (SELECT at FROM since) AND a.status = 'asistio')::int AS held,
+           count(*) FILTER (WHERE a.starts_at >= (SELECT at FROM since) AND a.status = 'no_asistio')::int AS no_shows,
+           count(*) FILTER (WHERE a.starts_at >= (SELECT at FROM since) AND a.starts_at <= now()
+                              AND a.status = 'confirmada')::int AS pending,
+           GROUPING(a.member_id) AS all_members, GROUPING(a.source) AS all_sources
+    FROM appointments a
+    WHERE a.created_at >= (SELECT at FROM since) OR a.starts_at >= (SELECT at FROM since)
+    GROUP BY GROUPING SETS ((), (a.member_id), (a.source))
+  )
+  SELECT counted.*, coalesce(u.name, u.email) AS member_name
+  FROM counted LEFT JOIN users u ON u.id = counted.member_id`;
+
+interface VisitRow {
+  member_id: string | null;
+  source: AppointmentSource | null;
+  booked: number;
+  held: number;
+  no_shows: number;
+  pending: number;
+  all_members: number;
+  all_sources: number;
+  member_name: string | null;
+}
+
+const figuresOf = (row: VisitRow | undefined): VisitFigures => {
+  const { booked = 0, held = 0, no_shows: noShows = 0, pending = 0 } = row ?? {};
+  return {
+    booked,
+    held,
+    noShows,
+    pending,
+    noShowRate: held + noShows === 0 ? null : Math.round((noShows / (held + noShows)) * 1000) / 1000,
+  };
+};
+
+function visitsOf(rows: readonly VisitRow[]): Metrics['visits'] {
+  const byAdviser = rows
+    .filter((row) => row.all_members === 0)
+    .map((row) => ({
+      memberId: row.member_id,
+      name: row.member_id === null ? 'Sin asesor' : (row.member_name ?? 'Miembro eliminado'),
+      ...figuresOf(row),
+    }))
+    .sort((a, b) => b.booked - a.booked || b.held - a.held || a.name.localeCompare(b.name, 'es'));
+  const bySource = APPOINTMENT_SOURCES.map((source) => ({
+    source,
+    ...figuresOf(rows.find((row) => row.all_sources === 0 && row.source === source)),
+  }));
+  return {
+    totals: figuresOf(rows.find((row) => row.all_members === 1 && row.all_sources === 1)),
+    byAdviser,
+    bySource,
+  };
+}
+
 /** The 12 Mondays (YYYY-MM-DD) up to this week's, in Mérida. */
 const WEEKS = `SELECT to_char(week, 'YYYY-MM-DD') AS week
   FROM generate_series(${THIS_WEEK} - interval '11 weeks', ${THIS_WEEK}, interval '1 week') AS g(week)`;
@@ -86,7 +156,7 @@ export function currentMetrics(db: Queryable): Promise<Metrics> {
 }
 
 export async function metrics(db: Queryable): Promise<Metrics> {
-  const [weeks, leads, response, within, unattended, overdue] = await Promise.all([
+  const [weeks, leads, response, within, unattended, overdue, visits] = await Promise.all([
     db.query<{ week: string }>(WEEKS),
     db.query<{ week_index: number | null; form: LeadForm | null; campaign: string | null; by_week: number; n: number }>(
       LEADS_BY_WEEK_AND_CAMPAIGN,
@@ -97,6 +167,7 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     db.query<{ unattended: number }>(UNATTENDED),
     // The team's "Vencidos": the statement of the figure of "Hoy" and of the badge (decision 0053).
     overdueCount(db, { scope: 'all', memberId: '' }),
+    db.query<VisitRow>(VISITS, [11]),
   ]);
 
   const zero = () => Object.fromEntries(LEAD_FORMS.map((form) => [form, 0])) as Record<LeadForm, number>;
@@ -135,5 +206,6 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     byForm,
     unattended: unattended.rows[0]?.unattended ?? 0,
     overdue,
+    visits: visitsOf(visits.rows),
   };
 }

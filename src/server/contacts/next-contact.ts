@@ -48,5 +48,5 @@ export const OVERDUE = (now: string) => `${OPEN_CONTACT} AND ${BEFORE_TODAY(now)
 export const BEFORE_TODAY = (now: string) => `${NEXT_CONTACT_AT} < ${meridaDayStart(now)}`;
 
 /** The states of a contact still being worked (not closed). */
-export const OPEN_STATES = ['nuevo', 'contactado', 'en_seguimiento'];
+export const OPEN_STATES = ['nuevo', 'contactado', 'en_seguimiento', 'visita_agendada', 'visito'];
 export const OPEN = OPEN_CONTACT;

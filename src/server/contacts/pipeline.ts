@@ -150,7 +150,7 @@ async function figuresOf(db: Queryable, scope: PipelineScope): Promise<Figures> 
   return figures;
 }
 
-/** The five columns: each one's first page, count and sum (two statements, side by side). */
+/** The seven columns (one per state): each one's first page, count and sum (two statements, side by side). */
 export async function pipelineBoard(db: Queryable, scope: PipelineScope): Promise<PipelineBoard> {
   const values: unknown[] = [];
   const firstPages = CONTACT_STATES.map(

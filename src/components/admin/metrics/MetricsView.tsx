@@ -7,6 +7,7 @@ import { type ContactsPage, useMetrics } from '../contacts/queries.ts';
 import { keys } from '../keys.ts';
 import { PanelLink } from '../shared/PanelLink.tsx';
 import { Section } from '../shared/ui.tsx';
+import { VisitsFigures } from './VisitsFigures.tsx';
 
 /** The team's contacts per state (the list's own counts, one contact fetched). */
 const useStateCounts = () =>
@@ -18,7 +19,7 @@ const useStateCounts = () =>
 
 /**
  * "Métricas" (issue #26: they moved off the adviser's first screen): the
- * figures, the contacts per state and the leads per week. Each figure that
+ * figures, the contacts per state, the visits (issue #40) and the leads per week. Each figure that
  * counts contacts opens the list it counts.
  */
 export function MetricsView() {
@@ -29,7 +30,7 @@ export function MetricsView() {
       <h2 className="text-xl font-bold">Métricas</h2>
       <KpiStrip metrics={metrics} />
       <Section title="Prospectos por estado" titleClass="text-lg font-bold">
-        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-5">
+        <ul className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
           {CONTACT_STATES.map((state) => (
             <li key={state}>
               <PanelLink
@@ -45,6 +46,7 @@ export function MetricsView() {
           ))}
         </ul>
       </Section>
+      <VisitsFigures visits={metrics?.visits} />
       {metrics && <LeadsChart weeks={metrics.leadsPerWeek} />}
     </div>
   );

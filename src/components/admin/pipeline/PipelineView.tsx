@@ -24,7 +24,7 @@ const stageOf = (value: string | null): ContactState =>
 
 /**
  * "Embudo" (issue #26, item 6): one column per state with its count and the
- * sum of its estimated values. A desktop shows the five side by side and
+ * sum of its estimated values. A desktop shows the seven side by side and
  * moves a card by dragging it; a phone shows one stage at a time (chosen
  * above, kept in the address as `etapa`) and moves a card with "Mover a…",
  * which the keyboard and screen readers use too. The result is said in a
@@ -121,7 +121,8 @@ export function PipelineView() {
               </button>
             ))}
           </fieldset>
-          <div className="grid min-w-0 gap-3 lg:grid-cols-5">
+          {/* Seven stages side by side at 1,280 px; a narrower desktop scrolls them sideways instead of squeezing each card (the padding keeps the columns' rings inside the scroller). */}
+          <div className="grid min-w-0 gap-3 lg:auto-cols-[minmax(10rem,1fr)] lg:grid-flow-col lg:overflow-x-auto lg:p-1 lg:pb-2">
             {columns.map((column) => (
               <PipelineColumn
                 key={`${assigned}-${column.state}`}

@@ -21,6 +21,7 @@ const agenda = (sections: Partial<TodayAgenda['sections']> = {}, scope: 'mine' |
   scope,
   day: '2026-11-24',
   sections: { overdue: EMPTY, today: EMPTY, new: EMPTY, rest: EMPTY, ...sections },
+  appointments: { today: [], unmarked: [], unmarkedTotal: 0 },
 });
 let n = 0;
 const person = (name: string, fields: Partial<ContactSummary> = {}): ContactSummary => ({
@@ -69,6 +70,7 @@ describe('"Hoy"', () => {
     release();
     const headings = await screen.findAllByRole('heading', { level: 3 });
     expect(headings.map((heading) => heading.textContent)).toEqual([
+      'Citas de hoy (0)',
       'Contactos vencidos (1)',
       'Para hoy (1)',
       'Nuevos sin atender (2)',
@@ -88,13 +90,73 @@ describe('"Hoy"', () => {
     expect(screen.getByRole('link', { name: /Nuevos sin atender/ }).textContent).toBe('2Nuevos sin atender');
   });
 
-  test('empty: one sentence instead of four empty sections', async () => {
+  test('empty: one sentence instead of four empty sections (and the day’s appointments: none)', async () => {
     api.on('GET /api/admin/today', { body: agenda() });
     renderPanel(api, <TodayView admin={false} />);
     expect(
       await screen.findByText('No tienes prospectos abiertos. Cuando te asignen uno, aparecerá aquí.'),
     ).toBeTruthy();
-    expect(screen.queryAllByRole('heading', { level: 3 })).toEqual([]);
+    expect(screen.getAllByRole('heading', { level: 3 }).map((heading) => heading.textContent)).toEqual([
+      'Citas de hoy (0)',
+    ]);
+    expect(screen.getByText('Ninguna cita para hoy.')).toBeTruthy();
+  });
+
+  test('an unmarked past appointment: "No asistió" in one tap, then the proposed follow-up in one more', async () => {
+    const appointment = {
+      id: '0b7c3a5e-2d4f-4c6b-8a9e-a00000000001',
+      kindName: 'Visita a la casa muestra',
+      placeName: 'Casa muestra Mérida',
+      timeZone: 'America/Merida',
+      start: '2026-11-23T16:00:00.000Z',
+      end: '2026-11-23T17:00:00.000Z',
+      status: 'confirmada' as const,
+      source: 'sitio' as const,
+      contact: { id: '0b7c3a5e-2d4f-4c6b-8a9e-b00000000001', name: 'Rosa Pech' },
+      member: { id: '0b7c3a5e-2d4f-4c6b-8a9e-c00000000001', name: 'Ana' },
+    };
+    let marked = false;
+    api.on('GET /api/admin/today', () => ({
+      body: {
+        ...agenda(),
+        appointments: { today: [], unmarked: marked ? [] : [appointment], unmarkedTotal: marked ? 0 : 1 },
+      },
+    }));
+    api.on(`POST /api/admin/appointments/${appointment.id}/attendance`, ({ body }) => {
+      expect(body).toEqual({ attended: false });
+      marked = true;
+      return {
+        body: {
+          id: appointment.id,
+          status: 'no_asistio',
+          contact: {
+            id: appointment.contact.id,
+            name: 'Rosa Pech',
+            state: 'visita_agendada',
+            version: 4,
+            nextContactAt: null,
+          },
+          proposedNextContactAt: '2026-11-25T16:00:00.000Z',
+          changed: true,
+        },
+      };
+    });
+    let patched: unknown = null;
+    api.on(`PATCH /api/admin/contacts/${appointment.contact.id}`, ({ body }) => {
+      patched = body;
+      return { body: {} };
+    });
+    renderPanel(api, <TodayView admin={false} />);
+    expect(await screen.findByRole('heading', { name: 'Citas sin marcar (1)' })).toBeTruthy();
+    expect(screen.getByText('lun 23 de nov, 10:00')).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'No asistió' }));
+    expect(await screen.findByText(/¿Agendar el próximo contacto para el/)).toBeTruthy();
+    // The card's badge follows the mark at once.
+    expect(screen.getByText('No asistió', { selector: 'span' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('button', { name: 'Agendar seguimiento' }));
+    await waitFor(() => expect(patched).toEqual({ nextContactAt: '2026-11-25T16:00:00.000Z', version: 4 }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: /Citas sin marcar/ })).toBeNull());
+    await waitFor(() => expect(toasts()).toContain('Seguimiento agendado con Rosa Pech'));
   });
 
   test('a failure offers "Reintentar" after the retries; a 403 says why, without a button', async () => {

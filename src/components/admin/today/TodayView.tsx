@@ -5,6 +5,7 @@ import { PanelLink } from '../shared/PanelLink.tsx';
 import { LoadFailed, Loading } from '../shared/ui.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';
 import { useToday } from './queries.ts';
+import { TodayAppointments } from './TodayAppointments.tsx';
 import { TodayList } from './TodayList.tsx';
 
 const SCOPE_CHIP =
@@ -15,7 +16,8 @@ const FIGURE =
 /**
  * "Hoy" (issue #26), the view the panel opens on: overdue and today's next
  * contacts first, then the new leads nobody has scheduled (oldest first),
- * then the rest of the open contacts. An adviser sees their own;
+ * then the rest of the open contacts; the appointments (issue #40) above
+ * them: past ones still unmarked, then the day's. An adviser sees their own;
  * administrators the team's, or their own (`?alcance=mios`).
  */
 export function TodayView({ admin }: { admin: boolean }) {
@@ -80,6 +82,7 @@ export function TodayView({ admin }: { admin: boolean }) {
               </PanelLink>
             ))}
           </nav>
+          <TodayAppointments appointments={agenda.appointments} scope={scope} />
           {nothing ? (
             <p className="rounded-2xl bg-white p-8 text-center text-brand-800 ring-1 ring-brand-900/10">
               {scope === 'mine'

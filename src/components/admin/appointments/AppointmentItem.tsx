@@ -1,6 +1,6 @@
-import type { ReactNode } from 'react';
 import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
 import { type CalendarItem, STATUS_LABELS } from '../../../lib/appointments/panel.ts';
+import { AttendanceButtons } from './AttendanceButtons.tsx';
 import { meridaClock, meridaDate, shortDay } from './time.ts';
 
 /** Each status's badge: colour and words (never colour alone). */
@@ -16,23 +16,22 @@ export const STATUS_BADGE: Record<AppointmentStatus, string> = {
  * One appointment as the calendar and a contact's "Citas" show it: time
  * (Mérida's clock), kind, place, the contact (a link to their page, unless
  * the list is already on it), its status and, for the team's calendar, the
- * member. `actions` is where "Asistió" / "No asistió" go
- * (AttendanceButtons, src/components/admin/appointments/, another slice).
+ * member. Once a confirmed appointment has started, "Asistió" / "No
+ * asistió" (AttendanceButtons, decision 0062); the server decides who may.
  */
 export function AppointmentItem({
   item,
   showDate = false,
   showMember = false,
   linkContact = true,
-  actions,
 }: {
   item: CalendarItem;
   showDate?: boolean;
   showMember?: boolean;
   linkContact?: boolean;
-  actions?: ReactNode;
 }) {
   const cancelled = item.status === 'cancelada';
+  const markable = item.status === 'confirmada' && Date.parse(item.start) <= Date.now();
   return (
     <article
       className={`grid min-w-0 gap-1 rounded-xl bg-white p-3 ring-1 ring-brand-900/10 ${cancelled ? 'opacity-75' : ''}`}
@@ -60,8 +59,16 @@ export function AppointmentItem({
         </a>
       ) : null}
       {showMember && <p className="text-xs text-brand-800">Con {item.member ? item.member.name : 'nadie asignado'}</p>}
-      {/* Asistió / No asistió (AttendanceButtons, issue #40 part 5) go in `actions`. */}
-      {actions ? <div className="flex flex-wrap gap-2 pt-1">{actions}</div> : null}
+      {markable ? (
+        <div className="flex flex-wrap gap-2 pt-1">
+          <AttendanceButtons
+            appointmentId={item.id}
+            start={item.start}
+            status={item.status}
+            contactName={item.contact.name}
+          />
+        </div>
+      ) : null}
     </article>
   );
 }

@@ -7,7 +7,7 @@ import { useContactAppointments } from './queries.ts';
 /**
  * A contact's "Citas" (issue #40): their appointments, the latest first, and
  * "Agendar cita", which opens the booking dialog for them. Each item leaves
- * its `actions` for "Asistió" / "No asistió" (AttendanceButtons, another slice).
+ * "Asistió" / "No asistió" once one has started (AppointmentItem).
  */
 export function ContactAppointments({ contact }: { contact: { id: string; name: string } }) {
   const query = useContactAppointments(contact.id);

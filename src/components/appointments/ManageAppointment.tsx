@@ -246,7 +246,11 @@ export default function ManageAppointment({ chatLink }: Props) {
         <p id="cita-cancel-text" className="mt-2 text-brand-800">
           {W.confirmCancelText}
         </p>
-        <form method="dialog" className="mt-6 flex flex-col gap-3 sm:flex-row-reverse sm:justify-start">
+        {/* The safe answer first: the open dialog gives it the focus, and Enter keeps the appointment. */}
+        <form method="dialog" className="mt-6 flex flex-col gap-3 sm:flex-row">
+          <button type="submit" className="btn btn-outline">
+            {W.keep}
+          </button>
           <button
             type="button"
             className="btn btn-accent"
@@ -255,10 +259,6 @@ export default function ManageAppointment({ chatLink }: Props) {
             onClick={() => void change({ action: 'cancelar' })}
           >
             {busy ? W.cancelling : W.confirmCancel}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a confirmation */}
-          <button type="submit" className="btn btn-outline" autoFocus>
-            {W.keep}
           </button>
         </form>
       </dialog>

@@ -201,3 +201,91 @@ test('a link that is not ours says so in Spanish, with a way to reach us', async
   await expect(page.getByRole('link', { name: 'Escribir por WhatsApp' })).toBeVisible();
   expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('401')]);
 });
+
+test('the landing and the advisory of /modelos open the picker on their kind; no member free says so', async ({
+  page,
+}, info) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Agenda tu visita a la casa muestra' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Agenda tu cita' });
+  await expect(dialog.getByRole('radio', { name: /Visita a la casa muestra/ })).toBeChecked();
+  await expect(dialog.getByRole('group', { name: 'Elige el día' })).toBeVisible();
+
+  await page.goto('/modelos');
+  await page.getByRole('button', { name: 'Agendar mi asesoría' }).click();
+  await expect(dialog.getByRole('radio', { name: /Asesoría personalizada/ })).toBeChecked();
+  await expect(dialog.getByText('30 min · $499 MXN')).toBeVisible();
+  // Two places: the office of Mexico City first. Nobody gives the advisory on this server.
+  await expect(dialog.getByRole('radio', { name: 'Oficina Ciudad de México' })).toBeChecked();
+  await expect(dialog.getByText(/No hay horarios libres en los próximos días/)).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Apartar mi lugar · $499 MXN' })).toBeVisible();
+  expect(await accessibilityViolations(page, '#agenda')).toEqual([]);
+  await shot(page, info, 'picker-empty');
+});
+
+test('the partner’s approved view books the $899 session, on Berlin’s clock, por pagar with the payment link', async ({
+  page,
+  sql,
+}, info) => {
+  const [member] = await sql<{ id: string }>(
+    `INSERT INTO users (email, password_hash, name) VALUES ($1, '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Socios') RETURNING id`,
+    [`socios-${Math.random().toString(36).slice(2, 10)}@ceiba.mx`],
+  );
+  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'sesion-socios')`, [member?.id]);
+  await sql(
+    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+    [member?.id],
+  );
+  const name = uniquePersonName('Socia');
+  await page.goto('/prefiltro-socios');
+  for (const label of ['Desarrollador', 'Turístico', '1,000 a 5,000 m²', '$2 a $5 millones', 'En los próximos 3 meses'])
+    await page.getByLabel(label, { exact: true }).check();
+  await page
+    .getByRole('radiogroup', { name: /documentación legal/ })
+    .getByLabel('Sí')
+    .check();
+  await page
+    .getByRole('radiogroup', { name: /consultoría/ })
+    .getByLabel('Sí')
+    .check();
+  await page.getByLabel('Estado').selectOption('Quintana Roo');
+  await page.getByLabel('Municipio').fill('Tulum');
+  await page.getByLabel('Nombre').fill(name);
+  await page.getByLabel('Teléfono (WhatsApp)').fill(uniquePhone());
+  await page.getByRole('button', { name: 'Enviar evaluación' }).click();
+  await expect(page.getByRole('heading', { name: '¡Felicitaciones!' })).toBeFocused();
+
+  await page.getByRole('button', { name: 'Agendar mi sesión' }).click();
+  const picker = page.getByRole('region', { name: 'Agendar mi sesión' });
+  await expect(picker.getByText('Sesión de socios')).toBeVisible();
+  await picker.getByRole('radio', { name: 'Videollamada con la oficina de Berlín' }).check();
+  await expect(picker.getByText('Horarios en hora de Alemania')).toBeVisible();
+  const start = await pickSlot(page, 'section[aria-label="Agendar mi sesión"]', 0);
+  // Berlin's office hours, on its own clock: 09:00 to 17:00.
+  const berlinHour = Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', hourCycle: 'h23' }).format(
+      new Date(start),
+    ),
+  );
+  expect(berlinHour).toBeGreaterThanOrEqual(9);
+  expect(berlinHour).toBeLessThan(17);
+  await picker.getByLabel('Nombre').fill(name);
+  await picker.getByLabel('WhatsApp').fill(uniquePhone());
+  expect(await accessibilityViolations(page, 'section[aria-label="Agendar mi sesión"]')).toEqual([]);
+  await shot(page, info, 'partner-picker');
+  await picker.getByRole('button', { name: 'Apartar mi lugar · $899 MXN' }).click();
+
+  await expect(picker.getByRole('heading', { name: 'Apartamos tu lugar' })).toBeFocused();
+  await expect(picker.getByText('Por pagar · $899 MXN')).toBeVisible();
+  await expect(picker.getByText(/\(hora de Alemania\)/)).toBeVisible();
+  await expect(picker.getByRole('link', { name: 'Pagar ahora' })).toHaveAttribute('href', /^https:\/\//);
+  await shot(page, info, 'partner-booked');
+  const [booked] = await sql<{ status: string; place: string; price_mxn: number }>(
+    `SELECT a.status, a.place, a.price_mxn FROM appointments a JOIN contacts c ON c.id = a.contact_id
+     WHERE a.starts_at = $1 AND a.kind = 'sesion-socios' AND c.name = $2`,
+    [start, name],
+  );
+  expect(booked).toEqual({ status: 'por_pagar', place: 'videollamada-berlin', price_mxn: 899 });
+});

@@ -4,7 +4,7 @@ import type { BookingAnswer } from '../../lib/appointments/booking.ts';
 import { BOOKING_MESSAGES, PICKER_WORDS as W } from '../../lib/appointments/words.ts';
 import { AppointmentFields } from './AppointmentFields.tsx';
 import { SlotsView, useSlots } from './slots.tsx';
-import { clockOf, momentOf } from './time.ts';
+import { momentOf } from './time.ts';
 
 /** A kind as the picker offers it (src/data/appointments.ts, pickerKinds()). */
 export interface PickerKind {
@@ -98,7 +98,7 @@ export default function BookingPicker({ kinds, paymentLink, idPrefix = 'cita-' }
           </dd>
         </dl>
         <p className="text-brand-800">
-          {held && done.holdUntil ? W.heldText(clockOf(done.holdUntil, place.timeZone)) : W.confirmedText}
+          {held && done.holdUntil ? W.heldText(momentOf(done.holdUntil, place.timeZone)) : W.confirmedText}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           {held && (

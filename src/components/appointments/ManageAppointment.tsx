@@ -16,9 +16,12 @@ type View =
 
 type Answer = Partial<ManagedAppointment> & { error?: string };
 
+/** The link's token, from the address (a move puts the fresh one there). */
+const currentToken = () => new URLSearchParams(window.location.search).get('t') ?? '';
+
 /** GET or POST /api/appointments/manage: its status (0 without an answer) and body. */
 async function call(body?: object): Promise<{ status: number; answer: Answer }> {
-  const token = new URLSearchParams(window.location.search).get('t') ?? '';
+  const token = currentToken();
   try {
     const response = body
       ? await fetch('/api/appointments/manage', {
@@ -53,9 +56,11 @@ export default function ManageAppointment({ chatLink }: Props) {
   const confirm = useRef<HTMLDialogElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const appointment = view.state === 'ready' ? view.appointment : undefined;
+  // Where it may move: its own time counts as free (the kind's horizon bounds the answer).
   const [slots, reload] = useSlots(
     moving && appointment ? { id: appointment.kind, horizonDays: 61 } : undefined,
     appointment ? { id: appointment.place, timeZone: appointment.timeZone } : undefined,
+    moving ? currentToken() : undefined,
   );
 
   async function load() {

@@ -1,5 +1,7 @@
 import type { Config } from '@netlify/functions';
+import { slotDatesSchema } from '../../src/lib/appointments/booking.ts';
 import { MANAGE_MESSAGES, manageActionSchema, manageQuerySchema } from '../../src/lib/appointments/manage.ts';
+import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { SlotTaken } from '../../src/server/appointments/book.ts';
 import {
   AppointmentCancelled,
@@ -7,6 +9,7 @@ import {
   InsideCutoff,
   LinkExpired,
   LinkInvalid,
+  manageSlots,
   readManaged,
   rescheduleManaged,
 } from '../../src/server/appointments/manage.ts';
@@ -31,7 +34,8 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
  * The buyer's page of an appointment (issue #40, decision 0059): GET
- * /api/appointments/manage?t=<token> reads it, POST cancels or moves it. No
+ * /api/appointments/manage?t=<token> reads it, GET …/manage/slots lists where
+ * it may move (its own time free), POST cancels or moves it. No
  * session: the signed token is the authorisation (401 when it is not ours,
  * 410 expired or cancelled); writes from our own pages only, under the public
  * writes' per-IP limit (a bucket of its own) and the platform's rate limit.
@@ -48,6 +52,26 @@ export default endpoints(
         if (!parsed.success) return jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' });
         try {
           const answer = await call.database((db) => readManaged(db, parsed.data.t, Date.now()));
+          return json(200, answer, NO_STORE);
+        } catch (error) {
+          const answer = refusal(error);
+          if (answer) return answer;
+          throw error;
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/appointments/manage/slots',
+      access: 'public',
+      async work(call) {
+        const query = Object.fromEntries(call.url.searchParams);
+        const link = manageQuerySchema.safeParse(query);
+        if (!link.success) return jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' });
+        const dates = slotDatesSchema.safeParse(query);
+        if (!dates.success) return jsonError(400, MANAGE_MESSAGES.invalid, { fields: fieldMessages(dates.error) });
+        try {
+          const answer = await call.database((db) => manageSlots(db, link.data.t, dates.data, Date.now()));
           return json(200, answer, NO_STORE);
         } catch (error) {
           const answer = refusal(error);
@@ -93,6 +117,6 @@ export default endpoints(
 );
 
 export const config: Config = {
-  path: ['/api/appointments/manage'],
+  path: ['/api/appointments/manage', '/api/appointments/manage/slots'],
   rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
 };

@@ -146,6 +146,11 @@ describe('the link', () => {
       expect(response.status, bad).toBe(401);
       expect(await response.json()).toEqual({ error: MANAGE_MESSAGES.invalidLink, code: 'invalid_link' });
     }
+    const { from, to } = meridaDates(5);
+    const slots = await fetch(`${server.url}/api/appointments/manage/slots?t=${changed}&from=${from}&to=${to}`);
+    expect(slots.status).toBe(401);
+    const noDates = await fetch(`${server.url}/api/appointments/manage/slots?t=${token}&from=ayer`);
+    expect(noDates.status).toBe(400);
     const expired = manageToken(id, Date.now() - 1000);
     const response = await read(expired);
     expect(response.status).toBe(410);
@@ -191,8 +196,15 @@ describe('a move', () => {
     const start = plan[4] as string;
     const { id, token } = await booked(start);
     const later = new Date(Date.parse(start) + 30 * 60_000).toISOString();
-    // Another visitor sees that time as taken: the appointment holds it.
+    // Another visitor sees that time as taken: the appointment holds it…
     expect(await slotStarts()).not.toContain(later);
+    // …and its own link lists it among the times it may move to.
+    const { from, to } = meridaDates(25);
+    const own = await fetch(`${server.url}/api/appointments/manage/slots?t=${token}&from=${from}&to=${to}`);
+    expect(own.status).toBe(200);
+    const listed = ((await own.json()) as { slots: FreeSlot[]; timeZone: string }).slots.map((slot) => slot.start);
+    expect(listed).toContain(later);
+    expect(listed).toContain(start);
     const response = await act({ t: token, action: 'reprogramar', start: later });
     expect(response.status).toBe(200);
     expect((await row(id))?.starts_at.toISOString()).toBe(later);
@@ -291,6 +303,9 @@ describe('a cancellation', () => {
     const token = manageToken(soon?.id ?? '', (soon?.starts_at.getTime() ?? 0) + DAY);
     const shown = (await (await read(token)).json()) as ManagedAppointment;
     expect(shown).toMatchObject({ status: 'confirmada', canChange: false });
+    const { from, to } = meridaDates(5);
+    const where = await fetch(`${server.url}/api/appointments/manage/slots?t=${token}&from=${from}&to=${to}`);
+    expect(where.status).toBe(422);
     for (const body of [
       { t: token, action: 'cancelar' },
       { t: token, action: 'reprogramar', start: plan[2] as string },

@@ -57,8 +57,9 @@ describe('the built pages', () => {
 
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
-    // Not for search engines: the 404, the panel, its sign-in and the content editor (decision 0038).
-    const hidden = ['404.html', 'admin.html', 'auth.html', 'editor.html'];
+    // Not for search engines: the 404, the panel, its sign-in, the content editor (decision 0038) and
+    // a buyer's own appointment (/cita, decision 0059).
+    const hidden = ['404.html', 'admin.html', 'auth.html', 'cita.html', 'editor.html'];
     for (const file of PAGES.filter((name) => !hidden.includes(name))) {
       const page = html(file);
       const title = meta(page, /<title>(.*?)<\/title>/s);

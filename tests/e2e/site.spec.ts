@@ -174,9 +174,10 @@ test.describe('/modelos', () => {
     }
     await expect(page.getByText('2-4 meses')).toBeVisible();
     await expect(page.locator('main')).toContainText('$499 MXN');
-    const reserve = page.getByRole('link', { name: 'Reservar asesoría' });
-    await expect(reserve).toHaveAttribute('href', /^https:\/\/buy\.stripe\.com\//);
-    await expect(reserve).toHaveAttribute('rel', 'noopener');
+    // Booked through the picker (issue #40) as "por pagar"; its confirmation opens the payment link.
+    const reserve = page.getByRole('button', { name: 'Agendar mi asesoría' });
+    await expect(reserve).toHaveAttribute('commandfor', 'agenda');
+    await expect(reserve).toHaveAttribute('data-kind', 'asesoria-personalizada');
   });
 
   test('the gallery has 17 images, the first three interiors, and moves by keyboard', async ({ page }, testInfo) => {

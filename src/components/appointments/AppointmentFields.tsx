@@ -47,6 +47,7 @@ function Field({
   hint,
   error,
   required = false,
+  type = 'text',
   ...input
 }: {
   idPrefix: string;
@@ -83,6 +84,7 @@ function Field({
         aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={described || undefined}
+        type={type}
         {...input}
       />
       {hint && (

@@ -1,10 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { BookingAnswer } from '../../lib/appointments/booking.ts';
 import { BOOKING_MESSAGES, PICKER_WORDS as W } from '../../lib/appointments/words.ts';
 import { AppointmentFields } from './AppointmentFields.tsx';
 import { SlotsView, useSlots } from './slots.tsx';
-import { clockOf, momentOf } from './time.ts';
+import { momentOf } from './time.ts';
 
 /** A kind as the picker offers it (src/data/appointments.ts, pickerKinds()). */
 export interface PickerKind {
@@ -22,6 +21,11 @@ interface Props {
   kinds: PickerKind[];
   /** The existing payment link, for a paid kind's "por pagar" (issue #40, item 6). */
   paymentLink: string;
+  /**
+   * The privacy notice's version the page shows (PRIVACY_NOTICE_VERSION), sent with the booking as the
+   * forms send it; a prop, so the island does not split src/data/legal.ts out of the forms' shared chunk.
+   */
+  privacyVersion: string;
   idPrefix?: string;
 }
 
@@ -33,7 +37,7 @@ interface Props {
  * keeps what was typed. The fields' rules are the server's (booking.ts's
  * schema): its 400 names each field in Spanish.
  */
-export default function BookingPicker({ kinds, paymentLink, idPrefix = 'cita-' }: Props) {
+export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPrefix = 'cita-' }: Props) {
   const root = useRef<HTMLDivElement>(null);
   const [kindId, setKindId] = useState(kinds[0]?.id ?? '');
   const kind = kinds.find((entry) => entry.id === kindId) ?? kinds[0];
@@ -98,7 +102,7 @@ export default function BookingPicker({ kinds, paymentLink, idPrefix = 'cita-' }
           </dd>
         </dl>
         <p className="text-brand-800">
-          {held && done.holdUntil ? W.heldText(clockOf(done.holdUntil, place.timeZone)) : W.confirmedText}
+          {held && done.holdUntil ? W.heldText(momentOf(done.holdUntil, place.timeZone)) : W.confirmedText}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           {held && (
@@ -155,7 +159,7 @@ export default function BookingPicker({ kinds, paymentLink, idPrefix = 'cita-' }
         headers: { 'Content-Type': 'application/json', 'Idempotency-Key': attempt.current.key },
         body: JSON.stringify({
           ...values,
-          privacy_version: PRIVACY_NOTICE_VERSION,
+          privacy_version: privacyVersion,
           privacy_accepted_at: new Date().toISOString(),
         }),
       });

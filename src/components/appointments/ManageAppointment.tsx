@@ -16,9 +16,12 @@ type View =
 
 type Answer = Partial<ManagedAppointment> & { error?: string };
 
+/** The link's token, from the address (a move puts the fresh one there). */
+const currentToken = () => new URLSearchParams(window.location.search).get('t') ?? '';
+
 /** GET or POST /api/appointments/manage: its status (0 without an answer) and body. */
 async function call(body?: object): Promise<{ status: number; answer: Answer }> {
-  const token = new URLSearchParams(window.location.search).get('t') ?? '';
+  const token = currentToken();
   try {
     const response = body
       ? await fetch('/api/appointments/manage', {
@@ -53,9 +56,11 @@ export default function ManageAppointment({ chatLink }: Props) {
   const confirm = useRef<HTMLDialogElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const appointment = view.state === 'ready' ? view.appointment : undefined;
+  // Where it may move: its own time counts as free (the kind's horizon bounds the answer).
   const [slots, reload] = useSlots(
     moving && appointment ? { id: appointment.kind, horizonDays: 61 } : undefined,
     appointment ? { id: appointment.place, timeZone: appointment.timeZone } : undefined,
+    moving ? currentToken() : undefined,
   );
 
   async function load() {
@@ -246,7 +251,11 @@ export default function ManageAppointment({ chatLink }: Props) {
         <p id="cita-cancel-text" className="mt-2 text-brand-800">
           {W.confirmCancelText}
         </p>
-        <form method="dialog" className="mt-6 flex flex-col gap-3 sm:flex-row-reverse sm:justify-start">
+        {/* The safe answer first: the open dialog gives it the focus, and Enter keeps the appointment. */}
+        <form method="dialog" className="mt-6 flex flex-col gap-3 sm:flex-row">
+          <button type="submit" className="btn btn-outline">
+            {W.keep}
+          </button>
           <button
             type="button"
             className="btn btn-accent"
@@ -255,10 +264,6 @@ export default function ManageAppointment({ chatLink }: Props) {
             onClick={() => void change({ action: 'cancelar' })}
           >
             {busy ? W.cancelling : W.confirmCancel}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: the safe choice takes the focus in a confirmation */}
-          <button type="submit" className="btn btn-outline" autoFocus>
-            {W.keep}
           </button>
         </form>
       </dialog>

@@ -68,7 +68,7 @@ export function SlotPicker({ slots, timeZone, selected, onSelect, idPrefix = 'sl
     <div className="grid gap-5">
       <fieldset className="grid gap-2">
         <legend className="field-label mb-2">{PICKER_WORDS.day}</legend>
-        <div className="grid grid-cols-4 gap-2 sm:grid-cols-7">
+        <div className="grid grid-cols-4 gap-2 sm:grid-cols-8">
           {shown.map((entry) => (
             <label key={entry.key} className={`${chip} flex-col py-1.5 leading-tight`}>
               <input

@@ -23,11 +23,14 @@ const dateAfter = (date: string, days: number) =>
 /**
  * The free slots of a kind at a place from today to its horizon (GET
  * /api/appointments/slots), fetched again when either changes or `reload()`
- * is called; an answer for an earlier choice is dropped.
+ * is called; an answer for an earlier choice is dropped. With `token` (the
+ * buyer's page), where that appointment may move: GET
+ * /api/appointments/manage/slots, its own time counting as free.
  */
 export function useSlots(
   kind: { id: string; horizonDays: number } | undefined,
   place: { id: string; timeZone: string } | undefined,
+  token?: string,
 ): [Slots, () => void] {
   const [slots, setSlots] = useState<Slots>({ state: 'loading' });
   const [round, setRound] = useState(0);
@@ -41,14 +44,10 @@ export function useSlots(
     if (!kindId || !placeId) return;
     const abort = new AbortController();
     const from = todayIn(timeZone);
-    const query = new URLSearchParams({
-      kind: kindId,
-      place: placeId,
-      from,
-      to: dateAfter(from, Math.min(horizon, WINDOW_DAYS)),
-    });
+    const to = dateAfter(from, Math.min(horizon, WINDOW_DAYS));
+    const query = new URLSearchParams(token ? { t: token, from, to } : { kind: kindId, place: placeId, from, to });
     setSlots({ state: 'loading' });
-    fetch(`/api/appointments/slots?${query}`, { signal: abort.signal })
+    fetch(`/api/appointments/${token ? 'manage/slots' : 'slots'}?${query}`, { signal: abort.signal })
       .then(async (response) => {
         const answer = (await response.json().catch(() => ({}))) as Partial<SlotsAnswer> & { error?: string };
         if (abort.signal.aborted) return;
@@ -60,7 +59,7 @@ export function useSlots(
         if (!abort.signal.aborted) setSlots({ state: 'error', message: BOOKING_MESSAGES.unavailable });
       });
     return () => abort.abort();
-  }, [kindId, placeId, timeZone, horizon, round]);
+  }, [kindId, placeId, timeZone, horizon, token, round]);
 
   return [slots, () => setRound((value) => value + 1)];
 }

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import { showToast } from '../../lib/client/toast.ts';
 import { PARTNER_VERDICTS, partnerForm } from '../../lib/forms/partner-application.ts';
 import type { PickerKind } from '../appointments/BookingPicker.tsx';
@@ -71,7 +72,12 @@ export default function PartnerForm({ paymentLink, chatLink, session = [] }: Pro
             aria-label={PARTNER_VERDICTS.approved.book}
           >
             <Suspense fallback={<p role="status">{PARTNER_VERDICTS.approved.opening}</p>}>
-              <BookingPicker kinds={session} paymentLink={paymentLink} idPrefix="socio-cita-" />
+              <BookingPicker
+                kinds={session}
+                paymentLink={paymentLink}
+                privacyVersion={PRIVACY_NOTICE_VERSION}
+                idPrefix="socio-cita-"
+              />
             </Suspense>
           </section>
         )}

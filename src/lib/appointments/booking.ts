@@ -39,25 +39,30 @@ const dateField = (missing: string) =>
 const KIND_MISSING = 'Elige el tipo de cita.';
 const PLACE_MISSING = 'Elige el lugar de la cita.';
 
+/** A window of dates of the place's calendar, both included: the slots' and the buyer's page's. */
+const datesShape = {
+  from: dateField('Escribe la fecha inicial como 2027-03-01 (año-mes-día).'),
+  to: dateField('Escribe la fecha final como 2027-03-31 (año-mes-día).'),
+};
+const datesChecks = [
+  z.refine<{ from: string; to: string }>((query) => query.from <= query.to, {
+    message: 'La fecha final debe ser igual o posterior a la inicial.',
+    path: ['to'],
+  }),
+  z.refine<{ from: string; to: string }>(
+    (query) =>
+      Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`) < MAX_SLOT_WINDOW_DAYS * 86_400_000,
+    { message: `Pide como máximo ${MAX_SLOT_WINDOW_DAYS} días a la vez.`, path: ['to'] },
+  ),
+] as const;
+
 /** GET /api/appointments/slots?kind=…&place=…&from=AAAA-MM-DD&to=AAAA-MM-DD: dates of the place's calendar, both included. */
 export const slotsQuerySchema = z
-  .object({
-    kind: idField(KIND_MISSING),
-    place: idField(PLACE_MISSING),
-    from: dateField('Escribe la fecha inicial como 2027-03-01 (año-mes-día).'),
-    to: dateField('Escribe la fecha final como 2027-03-31 (año-mes-día).'),
-  })
-  .check(
-    z.refine((query) => query.from <= query.to, {
-      message: 'La fecha final debe ser igual o posterior a la inicial.',
-      path: ['to'],
-    }),
-    z.refine(
-      (query) =>
-        Date.parse(`${query.to}T00:00:00Z`) - Date.parse(`${query.from}T00:00:00Z`) < MAX_SLOT_WINDOW_DAYS * 86_400_000,
-      { message: `Pide como máximo ${MAX_SLOT_WINDOW_DAYS} días a la vez.`, path: ['to'] },
-    ),
-  );
+  .object({ kind: idField(KIND_MISSING), place: idField(PLACE_MISSING), ...datesShape })
+  .check(...datesChecks);
+
+/** The dates of a slots query alone (the buyer's page asks for its appointment's kind and place). */
+export const slotDatesSchema = z.object(datesShape).check(...datesChecks);
 
 export type SlotsQuery = z.output<typeof slotsQuerySchema>;
 

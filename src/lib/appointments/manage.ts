@@ -10,6 +10,7 @@ import type { AppointmentStatus } from './booking.ts';
  * (netlify/functions/appointment-manage.ts) and the island.
  *
  * GET  /api/appointments/manage?t=<token>  -> 200 ManagedAppointment
+ * GET  /api/appointments/manage/slots?t=<token>&from=…&to=…  -> 200 SlotsAnswer
  * POST /api/appointments/manage {t, action: 'cancelar'}
  *   or {t, action: 'reprogramar', start}   -> 200 ManagedAppointment
  * Errors: 400 invalid (fields), 401 a token that is not ours, 410 an expired
@@ -22,6 +23,12 @@ const token = z
   .check(z.regex(/^[A-Za-z0-9_-]{48}$/, 'El enlace no es válido.'));
 
 export const manageQuerySchema = z.object({ t: token });
+
+/**
+ * GET /api/appointments/manage/slots?t=…&from=…&to=…: where the appointment may
+ * move (its own time counts as free); the dates are checked by slotDatesSchema
+ * (booking.ts), as the public slots' are.
+ */
 
 export const manageActionSchema = z.discriminatedUnion('action', [
   z.object({ t: token, action: z.literal('cancelar') }),

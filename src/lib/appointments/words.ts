@@ -63,7 +63,7 @@ export const PICKER_WORDS = {
   heldTitle: 'Apartamos tu lugar',
   confirmedText: 'Te enviamos la confirmación por WhatsApp con el enlace para cambiarla o cancelarla.',
   heldText: (until: string) =>
-    `Tu cita queda por pagar: la guardamos hasta las ${until}. Paga para confirmarla; si no, el horario se libera.`,
+    `Tu cita queda por pagar: la guardamos hasta el ${until}. Paga para confirmarla; si no, el horario se libera.`,
   pay: 'Pagar ahora',
   status: { por_pagar: 'Por pagar', confirmada: 'Confirmada' } as Record<string, string>,
   another: 'Agendar otra cita',

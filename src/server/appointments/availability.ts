@@ -197,18 +197,20 @@ function nextDate(date: string): string {
 /**
  * The free slots of a query by dates of the place's calendar (both
  * included), as the public endpoint answers them. `kind` and `place` are the
- * query's, already found (kindAndPlace, book.ts).
+ * query's, already found (kindAndPlace, book.ts); `except`, an appointment
+ * being moved, whose own time counts as free.
  */
 export async function slotsAnswer(
   db: Queryable,
-  query: SlotsQuery,
+  query: Pick<SlotsQuery, 'from' | 'to'>,
   kind: AppointmentKind,
   place: AppointmentPlace,
   now: number,
+  except: string | null = null,
 ): Promise<SlotsAnswer> {
   const from = instantOf(query.from, 0, place.timeZone);
   const to = instantOf(nextDate(query.to), 0, place.timeZone);
-  const slots = await availableSlots(db, kind, place, from, to, now);
+  const slots = await availableSlots(db, kind, place, from, to, now, false, except);
   return {
     kind: kind.id,
     place: place.id,

@@ -4,10 +4,10 @@ import {
   appointmentKind,
   appointmentPlace,
 } from '../../data/appointments.ts';
-import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
+import type { AppointmentStatus, SlotsAnswer, SlotsQuery } from '../../lib/appointments/booking.ts';
 import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { availableSlots, HOLDING_STATUSES } from './availability.ts';
+import { availableSlots, HOLDING_STATUSES, slotsAnswer } from './availability.ts';
 import { memberOrder, placeMoment, releaseExpiredHolds, SlotTaken } from './book.ts';
 import { appointmentChanged } from './changes.ts';
 import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, readManageToken } from './link.ts';
@@ -123,6 +123,22 @@ function assertChangeable(found: Found, now: number): void {
 /** GET: the appointment as the buyer's page shows it. */
 export async function readManaged(db: Database, token: string, now: number): Promise<ManagedAppointment> {
   return managed(await appointmentOf(db, token, now, false), now);
+}
+
+/**
+ * GET slots: where the appointment may move, the free slots of its kind and
+ * place between two dates of the place's calendar, its own time counting as
+ * free (half an hour later is a move, not a clash). Refused as a change is.
+ */
+export async function manageSlots(
+  db: Database,
+  token: string,
+  dates: Pick<SlotsQuery, 'from' | 'to'>,
+  now: number,
+): Promise<SlotsAnswer> {
+  const found = await appointmentOf(db, token, now, false);
+  assertChangeable(found, now);
+  return slotsAnswer(db, dates, found.kind, found.place, now, found.row.id);
 }
 
 /** Who did it, on the contact's history. */

@@ -33,7 +33,7 @@ const CACHE_LIMIT = 2_000;
  * Members' calendars by member id, kept between requests of this process
  * (decision 0064): each under its version of member_calendar_versions, which
  * every change to the member's hours, time off or appointments raises in its
- * own transaction (migration 0043). A request reads the versions (one small
+ * own transaction (migration 0040). A request reads the versions (one small
  * statement) and fetches only the calendars that changed or do not cover its
  * window; the calendar is read after its version, so it is never older.
  */

@@ -20,7 +20,7 @@ import { heldSpan } from './slots.ts';
  * exclusion constraint appointments_no_overlap (migration 0037) refuses a
  * second appointment over a member's held time with 23P01, whatever the
  * timing; the insert is then tried with the next free member (the SQL
- * function place_appointment(), migration 0043, in one round trip), and
+ * function place_appointment(), migration 0040, in one round trip), and
  * when none is left the whole booking is undone (no contact is created for a
  * booking that did not happen) and SlotTaken is thrown.
  */
@@ -160,7 +160,7 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     const held = heldSpan(kind, start);
     const paid = kind.priceMxn !== null;
     const status: AppointmentStatus = paid ? 'por_pagar' : 'confirmada';
-    // The members tried in order, each expired hold in the way released, 23P01 moving on: place_appointment (0043).
+    // The members tried in order, each expired hold in the way released, 23P01 moving on: place_appointment (0040).
     const { rows } = await tx.query<AppointmentRow>(
       `SELECT ${RETURNING}
        FROM place_appointment($1, $2::uuid[], $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0),

@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { todayQuerySchema } from '../../src/lib/admin/today.ts';
+import { type TodayAgenda, todayQuerySchema } from '../../src/lib/admin/today.ts';
+import { dayAppointments } from '../../src/server/appointments/day.ts';
 import { TODAY_PAGE, todayAgenda, todaySection, todayTotals } from '../../src/server/contacts/today.ts';
 import { decodeCursor } from '../../src/server/db/cursor.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
@@ -27,7 +28,10 @@ export default endpoints('admin-today', [
       }
       const who = { scope, memberId: user.id };
       const now = new Date();
-      if (!section) return json(200, await todayAgenda(db, who, now));
+      if (!section) {
+        const [agenda, appointments] = await Promise.all([todayAgenda(db, who, now), dayAppointments(db, who, now)]);
+        return json(200, { ...agenda, appointments } satisfies TodayAgenda);
+      }
       const cursor = decodeCursor(given ?? null);
       if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
       const [page, totals] = await Promise.all([

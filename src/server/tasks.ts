@@ -1,4 +1,4 @@
-import { appointmentJobs } from './appointments/messages.ts';
+import { appointmentJobs } from './appointment-messages/messages.ts';
 import { getConfig, type ServerConfig } from './config.ts';
 import type { Database } from './db/database.ts';
 import type { JobSource } from './jobs/pool.ts';

@@ -89,7 +89,7 @@ export const NAMELESS_TEMPLATES = [
 
 /**
  * An appointment's messages to the buyer (issue #40, decision 0060), sent by
- * the site itself (src/server/appointments/messages.ts), never from the
+ * the site itself (src/server/appointment-messages/messages.ts), never from the
  * composer: they need an appointment. Utility templates; each has its twin
  * without the name (APPOINTMENT_NAMELESS_TEMPLATES).
  */

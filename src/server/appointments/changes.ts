@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 import { moveContactForAppointment } from './pipeline-moves.ts';
 
 /**
@@ -12,15 +13,7 @@ import { moveContactForAppointment } from './pipeline-moves.ts';
  * stays light (no mail, push or calendar library), the worker sends
  * (messages.ts).
  */
-export type AppointmentChange =
-  | { kind: 'booked' }
-  | { kind: 'rescheduled'; previousStart: number }
-  | { kind: 'cancelled' }
-  | { kind: 'attended' }
-  | { kind: 'no_show' };
-
-/** Who made the change: the buyer (site, link, WhatsApp), a member of the team, or the system (an expired hold). */
-export type ChangeActor = { by: 'buyer' } | { by: 'member'; memberId: string } | { by: 'system' };
+export type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 
 /** The queue's task that sends one message about an appointment (messages.ts runAppointmentMessage). */
 export const APPOINTMENT_MESSAGE_TASK = 'appointment_message';

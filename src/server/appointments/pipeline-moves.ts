@@ -1,6 +1,6 @@
 import type { ContactState } from '../../lib/admin/contacts.ts';
 import type { Queryable } from '../db/database.ts';
-import type { AppointmentChange, ChangeActor } from './changes.ts';
+import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 
 /**
  * The pipeline follows the visits (issue #40, decision 0062): what an

@@ -5,7 +5,6 @@ import {
   type TodaySection,
   type TodaySectionPage,
 } from '../../lib/admin/today.ts';
-import { dayAppointments } from '../appointments/day.ts';
 import { type Cursor, encodeCursor } from '../db/cursor.ts';
 import type { Queryable } from '../db/database.ts';
 import { type SummaryRow, summaryColumns, toSummary } from './list.ts';
@@ -226,15 +225,19 @@ async function firstPages(db: Queryable, scope: TodayScopeOf, now: Date) {
 
 const MERIDA_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' });
 
-/** "Hoy": each section's first page and total, and the appointments (issue #40), for the day of `now` in Mérida. */
-export async function todayAgenda(db: Queryable, scope: TodayScopeOf, now = new Date()): Promise<TodayAgenda> {
-  const [totals, pages, appointments] = await Promise.all([
-    todayTotals(db, scope, now),
-    firstPages(db, scope, now),
-    dayAppointments(db, scope, now),
-  ]);
+/**
+ * "Hoy": each section's first page and total, for the day of `now` in
+ * Mérida. The day's appointments (issue #40) are the appointments' own
+ * (src/server/appointments/day.ts); admin-today.ts joins them.
+ */
+export async function todayAgenda(
+  db: Queryable,
+  scope: TodayScopeOf,
+  now = new Date(),
+): Promise<Omit<TodayAgenda, 'appointments'>> {
+  const [totals, pages] = await Promise.all([todayTotals(db, scope, now), firstPages(db, scope, now)]);
   const sections = Object.fromEntries(
     TODAY_SECTIONS.map((section) => [section, { ...pages[section], total: totals[section] }]),
   ) as TodayAgenda['sections'];
-  return { scope: scope.scope, day: MERIDA_DAY.format(now), sections, appointments };
+  return { scope: scope.scope, day: MERIDA_DAY.format(now), sections };
 }

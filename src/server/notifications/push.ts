@@ -55,7 +55,7 @@ export async function sendPushReminder(db: Database, job: PushJob, config: Serve
  * Sends `payload` to one device already checked (a push service's endpoint):
  * a device whose subscription is gone (404 / 410) is forgotten; any other
  * failure throws. Shared by the next contact's reminder and an appointment's
- * notices to its adviser (src/server/appointments/messages.ts).
+ * notices to its adviser (src/server/appointment-messages/messages.ts).
  */
 export async function pushTo(
   db: Database,

@@ -18,6 +18,14 @@ import {
   templateFor,
   templateParameters,
 } from '../../lib/whatsapp/templates.ts';
+import { placeMoment } from '../appointments/book.ts';
+import {
+  APPOINTMENT_MESSAGE_TASK,
+  type AppointmentMessageJob,
+  type AppointmentMessageKind,
+  messageJobKey,
+} from '../appointments/changes.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl } from '../appointments/link.ts';
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Database, type Queryable, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
@@ -29,14 +37,6 @@ import { isPushServiceEndpoint } from '../notifications/push-endpoint.ts';
 import { escapeHtml } from '../notifications/render.ts';
 import { scheduleSends } from '../whatsapp/queue.ts';
 import { REFUSALS, storedOurs } from '../whatsapp/send.ts';
-import { placeMoment } from './book.ts';
-import {
-  APPOINTMENT_MESSAGE_TASK,
-  type AppointmentMessageJob,
-  type AppointmentMessageKind,
-  messageJobKey,
-} from './changes.ts';
-import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl } from './link.ts';
 
 /**
  * The messages about an appointment (issue #40, parts 4 and 5, decision

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appointmentKind, appointmentPlace } from '../../data/appointments.ts';
-import type { AppointmentMessageJob } from './changes.ts';
+import type { AppointmentMessageJob } from '../appointments/changes.ts';
 import { type AppointmentFacts, calendarFile, staleBecause } from './messages.ts';
 
 const START = Date.parse('2027-03-06T16:00:00Z');

@@ -1,0 +1,10 @@
+/** What can happen to an appointment, and who made it happen: what appointmentChanged() (changes.ts) is told. */
+export type AppointmentChange =
+  | { kind: 'booked' }
+  | { kind: 'rescheduled'; previousStart: number }
+  | { kind: 'cancelled' }
+  | { kind: 'attended' }
+  | { kind: 'no_show' };
+
+/** Who made the change: the buyer (site, link, WhatsApp), a member of the team, or the system (an expired hold). */
+export type ChangeActor = { by: 'buyer' } | { by: 'member'; memberId: string } | { by: 'system' };

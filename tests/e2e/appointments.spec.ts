@@ -239,6 +239,9 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
     [member?.id],
   );
   const name = uniquePersonName('Socia');
+  // One person, one phone: the evaluation and the session are the same contact (two contacts of one
+  // name would be two "Resultado del contacto con …" regions of one name in another story's list).
+  const phone = uniquePhone();
   await page.goto('/prefiltro-socios');
   for (const label of ['Desarrollador', 'Turístico', '1,000 a 5,000 m²', '$2 a $5 millones', 'En los próximos 3 meses'])
     await page.getByLabel(label, { exact: true }).check();
@@ -253,7 +256,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   await page.getByLabel('Estado').selectOption('Quintana Roo');
   await page.getByLabel('Municipio').fill('Tulum');
   await page.getByLabel('Nombre').fill(name);
-  await page.getByLabel('Teléfono (WhatsApp)').fill(uniquePhone());
+  await page.getByLabel('Teléfono (WhatsApp)').fill(phone);
   await page.getByRole('button', { name: 'Enviar evaluación' }).click();
   await expect(page.getByRole('heading', { name: '¡Felicitaciones!' })).toBeFocused();
 
@@ -272,7 +275,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   expect(berlinHour).toBeGreaterThanOrEqual(9);
   expect(berlinHour).toBeLessThan(17);
   await picker.getByLabel('Nombre').fill(name);
-  await picker.getByLabel('WhatsApp').fill(uniquePhone());
+  await picker.getByLabel('WhatsApp').fill(phone);
   expect(await accessibilityViolations(page, 'section[aria-label="Agendar mi sesión"]')).toEqual([]);
   await shot(page, info, 'partner-picker');
   await picker.getByRole('button', { name: 'Apartar mi lugar · $899 MXN' }).click();

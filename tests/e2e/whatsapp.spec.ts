@@ -30,7 +30,8 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await platform?.close();
 });
-test.describe.configure({ timeout: 120_000 });
+// One worker runs this file's stories in turn: the fake takes the one port, and two workers would both bind it.
+test.describe.configure({ mode: 'default', timeout: 120_000 });
 
 async function adviser(page: Page, sql: <R>(text: string, values?: unknown[]) => Promise<R[]>) {
   await signInAsNewMember(page, sql, { role: 'asesor', name: 'Nadia Poot' });

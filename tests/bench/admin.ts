@@ -39,6 +39,7 @@ import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { cookieOf, login, originOf, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { seedAdvisers, seedContacts, seedDeals } from './contacts-seed.ts';
+import { latencyFigure, loadP95 } from './latency.ts';
 import { type Figure, report } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -59,33 +60,10 @@ function rssMb(pid: number): number {
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
+const load = (count: number, request: (i: number) => Promise<void>) => loadP95(count, CONCURRENCY, request);
 
-/** Runs `request(i)` for i = 0…count-1, `CONCURRENCY` at a time, after one warm-up (i = count); the p95 in ms. */
-async function load(count: number, request: (i: number) => Promise<void>): Promise<number> {
-  await request(count);
-  const latencies: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const started = performance.now();
-        await request(i);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  return percentile(latencies, 95);
-}
-
-const latency = (figure: string, count: number, p95: number, budgetMs: number): Figure => ({
-  figure: `${figure} p95 (${count} requests, ${CONCURRENCY} at a time)`,
-  value: `${p95.toFixed(1)} ms`,
-  budget: `<= ${budgetMs} ms`,
-  pass: p95 <= budgetMs,
-});
+const latency = (figure: string, count: number, p95: number, budgetMs: number): Figure =>
+  latencyFigure(figure, count, CONCURRENCY, p95, budgetMs);
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'casas-bench-admin-'));
 await chmod(dataDir, 0o755);

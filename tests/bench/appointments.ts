@@ -17,6 +17,7 @@ import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { originOf } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { seedAdvisers } from './contacts-seed.ts';
+import { latencyFigure, loadP95 } from './latency.ts';
 import { type Figure, report } from './report.ts';
 
 const REQUESTS = 300;
@@ -26,33 +27,10 @@ const BUDGET = { slotsMs: 30, bookingMs: 30 };
 const KIND = 'visita-casa-muestra';
 const PLACE = 'casa-muestra-merida';
 
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
+const load = (count: number, request: (i: number) => Promise<void>) => loadP95(count, CONCURRENCY, request);
 
-/** Runs `request(i)` for i = 0…count-1, `CONCURRENCY` at a time, after one warm-up (i = count); the p95 in ms. */
-async function load(count: number, request: (i: number) => Promise<void>): Promise<number> {
-  await request(count);
-  const latencies: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const started = performance.now();
-        await request(i);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  return percentile(latencies, 95);
-}
-
-const latency = (figure: string, p95: number, budgetMs: number): Figure => ({
-  figure: `${figure} p95 (${REQUESTS} requests, ${CONCURRENCY} at a time)`,
-  value: `${p95.toFixed(1)} ms`,
-  budget: `<= ${budgetMs} ms`,
-  pass: p95 <= budgetMs,
-});
+const latency = (figure: string, p95: number, budgetMs: number): Figure =>
+  latencyFigure(figure, REQUESTS, CONCURRENCY, p95, budgetMs);
 
 const meridaDate = (offsetDays: number) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + offsetDays * 86_400_000);

@@ -19,6 +19,7 @@ import { startEmbeddedPostgres } from '../../src/server/db/embedded.ts';
 import { cookieOf, login, setupAdmin } from '../support/admin.ts';
 import { spawnServer } from '../support/spawn-server.ts';
 import { seedAdvisers } from './contacts-seed.ts';
+import { latencyFigure, loadP95 } from './latency.ts';
 import { type Figure, report } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -31,33 +32,10 @@ const BUDGET = { inboxMs: 50, messagesMs: 30, badgeMs: 30 };
 const ADVISERS = 20;
 const ADVISER_PASSWORD = 'asesor-de-prueba-1';
 
-const percentile = (values: number[], p: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
+const load = (count: number, request: (i: number) => Promise<void>) => loadP95(count, CONCURRENCY, request);
 
-/** Runs `request(i)` for i = 0…count-1, `CONCURRENCY` at a time, after one warm-up (i = count); the p95 in ms. */
-async function load(count: number, request: (i: number) => Promise<void>): Promise<number> {
-  await request(count);
-  const latencies: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
-      while (next < count) {
-        const i = next++;
-        const started = performance.now();
-        await request(i);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  return percentile(latencies, 95);
-}
-
-const latency = (figure: string, p95: number, budgetMs: number): Figure => ({
-  figure: `${figure} p95 (${REQUESTS} requests, ${CONCURRENCY} at a time)`,
-  value: `${p95.toFixed(1)} ms`,
-  budget: `<= ${budgetMs} ms`,
-  pass: p95 <= budgetMs,
-});
+const latency = (figure: string, p95: number, budgetMs: number): Figure =>
+  latencyFigure(figure, REQUESTS, CONCURRENCY, p95, budgetMs);
 
 /**
  * Contacts +5299n, each with ~MESSAGES/ROWS messages (theirs and ours in turn, a

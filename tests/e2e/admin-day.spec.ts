@@ -180,11 +180,20 @@ for (const width of [360, 1280]) {
       await page.goto(checked[view] ?? `/admin?vista=${view}`);
       await expect(page.getByRole('link', { name: 'Hoy', exact: true })).toBeVisible();
       await expect(page.getByText(/^Cargando/)).toHaveCount(0);
-      const { scrollWidth, clientWidth } = await page.evaluate(() => {
+      const { scrollWidth, clientWidth, wide } = await page.evaluate(() => {
         const root = document.scrollingElement as Element;
-        return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth };
+        // What sticks out, named in the failure: the innermost elements past the right edge.
+        const wide = [...document.querySelectorAll('body *')]
+          .filter((element) => element.getBoundingClientRect().right > root.clientWidth + 1)
+          .filter(
+            (element) =>
+              ![...element.children].some((child) => child.getBoundingClientRect().right > root.clientWidth + 1),
+          )
+          .slice(0, 3)
+          .map((element) => element.outerHTML.slice(0, 300));
+        return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
       });
-      expect(scrollWidth, `${view} at ${width} px`).toBeLessThanOrEqual(clientWidth);
+      expect(scrollWidth, `${view} at ${width} px: ${wide.join('\n')}`).toBeLessThanOrEqual(clientWidth);
       if (checked[view]) {
         await page.screenshot({ path: test.info().outputPath(`${view}-${width}.png`) });
         expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([]);

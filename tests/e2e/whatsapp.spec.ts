@@ -81,6 +81,11 @@ test('a message raises the badge, the adviser answers with a quick reply, the ti
   const shot = (file: string) => info.outputPath(file);
   await axeAt(page, 1280, 'conversaciones', shot);
   await axeAt(page, 390, 'conversaciones', shot);
+  // With the badge shown, the smallest phone still does not scroll sideways: the badge's words for a screen
+  // reader stay inside the row of views that scrolls (they once widened the page to 521 px).
+  await page.setViewportSize({ width: 360, height: 800 });
+  await expect(nav.getByTestId('unread-badge')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 
   // Open it: the bubble, as text; read for the team.
   const read = page.waitForResponse((response) => response.url().endsWith('/whatsapp/read'));

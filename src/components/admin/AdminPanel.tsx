@@ -142,10 +142,11 @@ export function AdminPanel() {
         </div>
       )}
 
-      {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px. */}
+      {/* One scrolling row on a phone (the day's list starts on the first screen), wrapped from 640 px; `relative`
+          holds the badges' screen-reader words (absolutely placed) inside the row, not past the page's edge. */}
       <nav
         aria-label="Vistas del panel"
-        className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:px-0"
+        className="relative -mx-4 flex gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:flex-wrap sm:px-0"
       >
         {links.map(([name, label]) => (
           <PanelLink

@@ -12,6 +12,12 @@
  * nothing writes there while Playwright runs.
  */
 import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+// Node's compile cache for every process the run starts (the 80-odd servers the API tests spawn, the
+// harnesses, the e2e server): V8's compiled code kept on disk, keyed by each file's content, so a server's
+// start costs about 1.0 s of CPU instead of 1.8 (measured). Under node_modules/.cache: never committed.
+process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, '../node_modules/.cache/node-compile');
 
 interface Finished {
   code: number;

@@ -284,6 +284,8 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   await expect(picker.getByText('Por pagar · $899 MXN')).toBeVisible();
   await expect(picker.getByText(/, \d{2}:\d{2} \(hora de Alemania\)$/).first()).toBeVisible();
   await expect(picker.getByRole('link', { name: 'Pagar ahora' })).toHaveAttribute('href', /^https:\/\//);
+  // One way to pay once the session is booked: the verdict's own button leaves with the picker open.
+  await expect(page.getByRole('button', { name: 'Pagar consulta de $899 MXN' })).toHaveCount(0);
   await shot(page, info, 'partner-booked');
   const [booked] = await sql<{ status: string; place: string; price_mxn: number }>(
     `SELECT a.status, a.place, a.price_mxn FROM appointments a JOIN contacts c ON c.id = a.contact_id

@@ -87,7 +87,8 @@ export default function PartnerForm({ paymentLink, chatLink, session = [] }: Pro
               {PARTNER_VERDICTS.approved.book}
             </button>
           )}
-          {approved && (
+          {/* Once the session is being booked, the picker's "Pagar ahora" is the one way to pay. */}
+          {approved && !booking && (
             <button type="button" className="btn btn-accent" onClick={pay}>
               {PARTNER_VERDICTS.approved.pay}
             </button>

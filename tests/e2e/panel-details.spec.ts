@@ -1,7 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
 import { signInAsNewAdmin, signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test } from './fixtures.ts';
+import { accessibilityViolations, expect, runAxe, test } from './fixtures.ts';
 
 /** Issue #38, items 13 and 14: what the sales team saw at 390 px and 1280 px. */
 
@@ -127,13 +126,12 @@ for (const width of WIDTHS) {
   });
 }
 
-/** axe's colour contrast alone, with the WCAG 2.2 AA tags, over the header. */
+/** The header's colour-contrast failures, by axe's own rule (WCAG 1.4.3) alone: some twenty checks a page. */
 async function contrast(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .include('header')
-    .withTags(['wcag2aa', 'wcag21aa', 'wcag22aa'])
-    .withRules(['color-contrast'])
-    .analyze();
+  const results = await runAxe(page, 'header', { type: 'rule', values: ['color-contrast'] });
+  // A check that looked at nothing would pass: the header's text was seen (passed, failed or undecided).
+  if (results.passes.length + results.violations.length + results.incomplete.length === 0)
+    return ['color-contrast checked nothing in the header'];
   return results.violations.flatMap((violation) => violation.nodes.map((node) => String(node.target)));
 }
 

@@ -84,6 +84,16 @@ export async function runAxe(
   runOnly: RunOptions['runOnly'],
 ): Promise<AxeResults> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  // Colours are judged once what is fading in has arrived (a toast half faded in is not what a person reads):
+  // the page's finite animations and transitions first.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   return page.evaluate(
     ([selector, only]) => {
       const { axe } = window as unknown as {

@@ -18,6 +18,7 @@ export default defineConfig({
     // wait on PostgreSQL, spawned servers and sockets rather than on the CPU (issue #25: under 15 min;
     // with two, the whole suite used 1.15 of its 2 cores).
     maxWorkers: 3,
+    pool: 'threads',
     // The files that take minutes first, whatever Vitest knows of the last run (tests/setup/sequencer.ts).
     sequence: { sequencer: LongestFirst },
     // Bounds for a test that would hang, never a measure of speed: a passing test ends when its state

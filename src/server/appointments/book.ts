@@ -7,7 +7,7 @@ import {
 } from '../../data/appointments.ts';
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
 import { availableSlots } from './availability.ts';
 import { appointmentChanged, type ChangeActor } from './changes.ts';
 import { heldSpan } from './slots.ts';
@@ -125,7 +125,8 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
   const start = Date.parse(booking.start);
   const fingerprint = bookingFingerprint(booking);
 
-  return db.transaction(async (tx) => {
+  // Fifty visitors after one slot once met in a deadlock (503 to some): the booking is tried again.
+  return transactionRetried(db, async (tx) => {
     if (request.idempotencyKey) {
       // Requests with one key queue here; each sees what the one before committed.
       await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [

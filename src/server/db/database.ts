@@ -23,6 +23,30 @@ export interface Database extends Queryable {
   shared?: object;
 }
 
+/** SQLSTATEs after which a whole transaction is tried again: deadlock_detected, serialization_failure. */
+const TRY_AGAIN = new Set(['40P01', '40001']);
+
+/**
+ * `db.transaction(work)`, tried again from the start (at most `attempts`
+ * times) when PostgreSQL ends it as one side of a deadlock or a
+ * serialization failure: what PostgreSQL asks of its callers. `work` must do
+ * nothing outside the database that a second run would repeat.
+ */
+export async function transactionRetried<T>(
+  db: Database,
+  work: (tx: Queryable) => Promise<T>,
+  attempts = 5,
+): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (attempt < attempts && TRY_AGAIN.has((error as { code?: string }).code ?? '')) continue;
+      throw error;
+    }
+  }
+}
+
 /** What `pg.Pool` and Neon's pg-compatible `Pool` have in common. */
 interface PoolLike {
   query(text: string, values?: unknown[]): Promise<QueryResult<never>>;

@@ -2,7 +2,7 @@ import { normalizePhone } from '../../lib/forms/phone.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { errorReason } from '../../lib/whatsapp/errors.ts';
 import { recordActivity } from '../audit/activity.ts';
-import type { Database, Queryable } from '../db/database.ts';
+import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { assignByRoundRobin } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
@@ -17,17 +17,9 @@ import { listReplyId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
  * unique platform id makes the second INSERT wait and then do nothing, and
  * the conversation's counts move only for a row this transaction inserted.
  */
-export async function processEvent(db: Database, eventId: string | number): Promise<ProcessOutcome> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await db.transaction((tx) => processLocked(tx, eventId));
-    } catch (error) {
-      // Two deliveries touching two conversations in opposite orders: one of them is chosen and tried again.
-      const code = (error as { code?: string }).code;
-      if ((code === '40P01' || code === '40001') && attempt < 5) continue;
-      throw error;
-    }
-  }
+export function processEvent(db: Database, eventId: string | number): Promise<ProcessOutcome> {
+  // Two deliveries touching two conversations in opposite orders: one of them is chosen and tried again.
+  return transactionRetried(db, (tx) => processLocked(tx, eventId));
 }
 
 export interface ProcessOutcome {

@@ -125,7 +125,9 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
   const start = Date.parse(booking.start);
   const fingerprint = bookingFingerprint(booking);
 
-  // Fifty visitors after one slot once met in a deadlock (503 to some): the booking is tried again.
+  // Two bookings that insert into one member's time at once can each wait for the other in the exclusion
+  // constraint's check, and PostgreSQL ends one of them as a deadlock (fifty visitors after one slot got 503s):
+  // that booking is tried again, and then finds the slot taken (409) or the next member free.
   return transactionRetried(db, async (tx) => {
     if (request.idempotencyKey) {
       // Requests with one key queue here; each sees what the one before committed.

@@ -134,7 +134,12 @@ test('a past next contact is saved with a warning, and every card offers the out
   await page.screenshot({ path: 'test-results/day-sheet-1280.png' });
   await sheet.getByRole('button', { name: 'Guardar' }).click();
   await expect(toast(page, 'Guardado: Hablamos')).toBeVisible();
-  await expect(page.getByText('Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.')).toBeVisible();
+  // The contact's own follow-up form says it too (the closing sheet may still be on the page a moment).
+  await expect(
+    page
+      .getByRole('form', { name: 'Seguimiento' })
+      .getByText('Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.'),
+  ).toBeVisible();
   await expect(page.getByText('Resultado: Hablamos')).toBeVisible();
 
   // The list (Prospectos keeps closed contacts; Hoy drops them): each card has the outcomes; the badge counts

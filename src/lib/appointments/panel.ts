@@ -78,25 +78,47 @@ export function overlappingDay(ranges: readonly WeeklyRange[]): number | null {
   return null;
 }
 
-/** PATCH /api/admin/availability/{member}: the member's weekly hours and kinds, replaced as a whole. */
-export const availabilitySchema = z
-  .object({
-    timeZone: z.enum(MEMBER_TIME_ZONES, { error: 'Elige una zona horaria de la lista.' }),
-    weekly: z
-      .array(weeklyRangeSchema, { error: 'Revisa tu horario semanal.' })
-      .check(z.maxLength(MAX_WEEKLY_RANGES, `Deja como máximo ${MAX_WEEKLY_RANGES} horarios por semana.`)),
-    kinds: z
-      .array(z.string().check(z.regex(ID, 'Elige tipos de cita de la lista.')), {
-        error: 'Elige los tipos de cita que das.',
-      })
-      .check(z.maxLength(20, 'Elige tipos de cita de la lista.')),
-  })
-  .check(
-    z.refine((input) => overlappingDay(input.weekly) === null, {
-      message: 'Dos horarios del mismo día se enciman. Únelos o corrígelos.',
-      path: ['weekly'],
-    }),
-  );
+const WEEKLY_WORDS = {
+  list: 'Revisa tu horario semanal.',
+  tooMany: `Deja como máximo ${MAX_WEEKLY_RANGES} horarios por semana.`,
+  overlap: 'Dos horarios del mismo día se enciman. Únelos o corrígelos.',
+  kinds: 'Elige los tipos de cita que das.',
+  kind: 'Elige tipos de cita de la lista.',
+};
+
+/** The first problem of a week's ranges, in the words the panel shows; null when there is none. */
+export function weeklyProblem(weekly: unknown): string | null {
+  if (!Array.isArray(weekly)) return WEEKLY_WORDS.list;
+  if (weekly.length > MAX_WEEKLY_RANGES) return WEEKLY_WORDS.tooMany;
+  for (const range of weekly) {
+    const checked = weeklyRangeSchema.safeParse(range);
+    if (!checked.success) return checked.error.issues[0]?.message ?? WEEKLY_WORDS.list;
+  }
+  return overlappingDay(weekly) === null ? null : WEEKLY_WORDS.overlap;
+}
+
+/** The first problem of a list of kinds' ids; null when there is none. */
+export function kindsProblem(kinds: unknown): string | null {
+  if (!Array.isArray(kinds)) return WEEKLY_WORDS.kinds;
+  if (kinds.length > 20 || !kinds.every((kind) => typeof kind === 'string' && ID.test(kind))) return WEEKLY_WORDS.kind;
+  return null;
+}
+
+/**
+ * PATCH /api/admin/availability/{member}: the member's weekly hours and kinds, replaced as a whole.
+ * Its lists are checked item by item (weeklyProblem, kindsProblem) rather than with zod's `array`: zod-mini
+ * is one module, so whatever the panel uses of it joins the chunk every public form loads (`array` was
+ * 0.4 KB of it, issue #40's public budgets).
+ */
+export const availabilitySchema = z.object({
+  timeZone: z.enum(MEMBER_TIME_ZONES, { error: 'Elige una zona horaria de la lista.' }),
+  weekly: z.custom<WeeklyRange[]>((value) => weeklyProblem(value) === null, {
+    error: (issue) => weeklyProblem(issue.input) ?? WEEKLY_WORDS.list,
+  }),
+  kinds: z.custom<string[]>((value) => kindsProblem(value) === null, {
+    error: (issue) => kindsProblem(issue.input) ?? WEEKLY_WORDS.kinds,
+  }),
+});
 export type AvailabilityInput = z.output<typeof availabilitySchema>;
 
 /** POST /api/admin/availability/{member}/time-off: wall-clock times ("2026-12-24T09:00") on the member's zone. */

@@ -91,10 +91,11 @@ beforeAll(async () => {
   [site, local] = await Promise.all([startNetlifyDev(channels), startServer()]);
   // The emulator's first function call waits for it to bundle every function in the background
   // (about a minute on a busy 2-core machine, over 240 s beside another suite and the zip-it-and-ship-it
-  // test's bundling): waited for once here, not inside a test's own timeout. The bound is for a hang.
+  // test's bundling; over 600 s on 2026-11-29 with a second `npm test` in its browser half beside it):
+  // waited for once here, not inside a test's own timeout. The bound is for a hang.
   const warm = await firstCall(`${site.url}/api/not-found`, { path: '/calentando', referrer: null });
   if (warm !== 204) throw new Error(`the emulator's first function call answered ${warm}`);
-}, 600_000);
+}, 1_200_000);
 
 afterAll(async () => {
   await Promise.all([smtp?.close(), webhook?.close(), whatsapp?.close()]);

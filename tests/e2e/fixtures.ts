@@ -84,25 +84,23 @@ export async function runAxe(
   runOnly: RunOptions['runOnly'],
 ): Promise<AxeResults> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  // Colours are judged once what is fading in has arrived (a toast half faded in is not what a person reads):
-  // the running animations and transitions of the clock that end (not a scroll-driven one, not an endless one),
-  // waited for three seconds at most.
-  await page.evaluate(() => {
-    const ending = document
-      .getAnimations()
-      .filter(
-        (animation) =>
-          animation.playState === 'running' &&
-          animation.timeline instanceof DocumentTimeline &&
-          Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)),
-      );
-    return Promise.race([
-      Promise.all(ending.map((animation) => animation.finished.catch(() => undefined))),
-      new Promise((resolve) => setTimeout(resolve, 3_000)),
-    ]);
-  });
   return page.evaluate(
-    ([selector, only]) => {
+    async ([selector, only]) => {
+      // Colours are judged once what is fading in has arrived (a toast half faded in is not what a person
+      // reads): the running animations and transitions of the clock that end (not a scroll-driven one, not an
+      // endless one), waited for three seconds at most.
+      const ending = document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            animation.timeline instanceof DocumentTimeline &&
+            Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)),
+        );
+      await Promise.race([
+        Promise.all(ending.map((animation) => animation.finished.catch(() => undefined))),
+        new Promise((resolve) => setTimeout(resolve, 3_000)),
+      ]);
       const { axe } = window as unknown as {
         axe: { run(context: unknown, options: RunOptions): Promise<AxeResults> };
       };

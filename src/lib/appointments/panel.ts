@@ -78,7 +78,7 @@ export function overlappingDay(ranges: readonly WeeklyRange[]): number | null {
   return null;
 }
 
-const WEEKLY_WORDS = {
+const AVAILABILITY_WORDS = {
   list: 'Revisa tu horario semanal.',
   tooMany: `Deja como máximo ${MAX_WEEKLY_RANGES} horarios por semana.`,
   overlap: 'Dos horarios del mismo día se enciman. Únelos o corrígelos.',
@@ -88,19 +88,19 @@ const WEEKLY_WORDS = {
 
 /** The first problem of a week's ranges, in the words the panel shows; null when there is none. */
 export function weeklyProblem(weekly: unknown): string | null {
-  if (!Array.isArray(weekly)) return WEEKLY_WORDS.list;
-  if (weekly.length > MAX_WEEKLY_RANGES) return WEEKLY_WORDS.tooMany;
+  if (!Array.isArray(weekly)) return AVAILABILITY_WORDS.list;
+  if (weekly.length > MAX_WEEKLY_RANGES) return AVAILABILITY_WORDS.tooMany;
   for (const range of weekly) {
     const checked = weeklyRangeSchema.safeParse(range);
-    if (!checked.success) return checked.error.issues[0]?.message ?? WEEKLY_WORDS.list;
+    if (!checked.success) return checked.error.issues[0]?.message ?? AVAILABILITY_WORDS.list;
   }
-  return overlappingDay(weekly) === null ? null : WEEKLY_WORDS.overlap;
+  return overlappingDay(weekly) === null ? null : AVAILABILITY_WORDS.overlap;
 }
 
 /** The first problem of a list of kinds' ids; null when there is none. */
 export function kindsProblem(kinds: unknown): string | null {
-  if (!Array.isArray(kinds)) return WEEKLY_WORDS.kinds;
-  if (kinds.length > 20 || !kinds.every((kind) => typeof kind === 'string' && ID.test(kind))) return WEEKLY_WORDS.kind;
+  if (!Array.isArray(kinds)) return AVAILABILITY_WORDS.kinds;
+  if (kinds.length > 20 || !kinds.every((kind) => typeof kind === 'string' && ID.test(kind))) return AVAILABILITY_WORDS.kind;
   return null;
 }
 
@@ -113,10 +113,10 @@ export function kindsProblem(kinds: unknown): string | null {
 export const availabilitySchema = z.object({
   timeZone: z.enum(MEMBER_TIME_ZONES, { error: 'Elige una zona horaria de la lista.' }),
   weekly: z.custom<WeeklyRange[]>((value) => weeklyProblem(value) === null, {
-    error: (issue) => weeklyProblem(issue.input) ?? WEEKLY_WORDS.list,
+    error: (issue) => weeklyProblem(issue.input) ?? AVAILABILITY_WORDS.list,
   }),
   kinds: z.custom<string[]>((value) => kindsProblem(value) === null, {
-    error: (issue) => kindsProblem(issue.input) ?? WEEKLY_WORDS.kinds,
+    error: (issue) => kindsProblem(issue.input) ?? AVAILABILITY_WORDS.kinds,
   }),
 });
 export type AvailabilityInput = z.output<typeof availabilitySchema>;

@@ -100,7 +100,8 @@ export function weeklyProblem(weekly: unknown): string | null {
 /** The first problem of a list of kinds' ids; null when there is none. */
 export function kindsProblem(kinds: unknown): string | null {
   if (!Array.isArray(kinds)) return AVAILABILITY_WORDS.kinds;
-  if (kinds.length > 20 || !kinds.every((kind) => typeof kind === 'string' && ID.test(kind))) return AVAILABILITY_WORDS.kind;
+  if (kinds.length > 20 || !kinds.every((kind) => typeof kind === 'string' && ID.test(kind)))
+    return AVAILABILITY_WORDS.kind;
   return null;
 }
 

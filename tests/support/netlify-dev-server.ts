@@ -14,11 +14,14 @@
  *   (static, function, redirect, or none for the 404 above), so a test can
  *   tell that a path was served by a function or by a file.
  */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { NetlifyDev } from '@netlify/dev';
+import { FunctionsHandler } from '@netlify/functions-dev';
+import { listFunctions } from '@netlify/zip-it-and-ship-it';
 import { onParentExit } from '../../src/server/local/lifetime.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -32,6 +35,59 @@ process.on('unhandledRejection', (error) => {
   console.error('netlify-dev-server: unhandled rejection:', error);
   process.exit(1);
 });
+
+/**
+ * Each function bundled once, when it is first called, as a deploy bundles it once: the emulator
+ * bundles all of them in the background at start (49 bundles nobody calls, with a file watcher on
+ * each one's sources) and again on every call. That was most of this file's CPU in `npm test`
+ * (issue #39). Scheduled functions are still bundled at start: the emulator learns a schedule set
+ * in the source only from a bundle, before the scheduled call that needs it.
+ */
+await mkdir(path.join(ROOT, '.netlify/functions-serve'), { recursive: true });
+const BUILT_ONCE = await mkdtemp(path.join(ROOT, '.netlify/functions-serve/once-'));
+
+async function bundleOnlyWhatIsCalled(): Promise<void> {
+  const listed = await listFunctions([path.join(ROOT, 'netlify/functions')], { parseISC: true });
+  const scheduled = new Set(listed.filter((found) => found.schedule).map((found) => found.name));
+  // The registry and the function classes are not exported: reached through a handler that lists nothing.
+  const probe = new FunctionsHandler({
+    config: { get: () => ({}) },
+    destPath: path.join(ROOT, '.netlify/functions-serve'),
+    projectRoot: ROOT,
+    settings: {},
+  } as unknown as ConstructorParameters<typeof FunctionsHandler>[0]);
+  type Built = { name: string; buildData?: unknown; build(options: unknown): Promise<unknown> };
+  type Registry = {
+    buildFunctionAndWatchFiles(func: Built, firstLoad?: boolean): Promise<void>;
+    registerFunction(name: string, func: Built, isReload?: boolean): Promise<void>;
+  };
+  const registry = Object.getPrototypeOf((probe as unknown as { registry: object }).registry) as Registry;
+  const buildAtStart = registry.buildFunctionAndWatchFiles;
+  registry.buildFunctionAndWatchFiles = function (func, firstLoad) {
+    return scheduled.has(func.name) ? buildAtStart.call(this, func, firstLoad) : Promise.resolve();
+  };
+  const register = registry.registerFunction;
+  const patched = new WeakSet<object>();
+  registry.registerFunction = function (name, func, isReload) {
+    const functionClass = Object.getPrototypeOf(func) as Built;
+    if (!patched.has(functionClass)) {
+      patched.add(functionClass);
+      const build = functionClass.build;
+      const builds = new WeakMap<object, Promise<unknown>>();
+      // Into a folder of this server's own: the emulator's per-call folder is removed after its call.
+      functionClass.build = function (options) {
+        let built = builds.get(this);
+        if (!built) {
+          built = build.call(this, { ...(options as object), buildDirectory: BUILT_ONCE });
+          builds.set(this, built);
+        }
+        return built;
+      };
+    }
+    return register.call(this, name, func, isReload);
+  };
+}
+await bundleOnlyWhatIsCalled();
 
 const dev = new NetlifyDev({
   projectRoot: ROOT,
@@ -105,6 +161,7 @@ function stop(): Promise<void> {
     server.close();
     server.closeAllConnections();
     await dev.stop();
+    await rm(BUILT_ONCE, { recursive: true, force: true });
     process.exit(0);
   })();
   return stopping;

@@ -3,9 +3,10 @@
  * (Netlify's own emulator of static files, `_headers`, redirects and
  * functions), next to the local server on the same database.
  *
- * One emulator for the whole file: it bundles every function at start and
- * each function again on every call (decision 0015), so the tests below make
- * few function calls. Add Netlify tests to this file rather than a new one.
+ * One emulator for the whole file: it bundles a function when it is first
+ * called (tests/support/netlify-dev-server.ts; several seconds of CPU each),
+ * so the tests below call few functions. Add Netlify tests to this file
+ * rather than a new one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';

@@ -34,10 +34,11 @@ afterAll(async () => {
  * WebSocket relay to the embedded PostgreSQL. `env` adds or overrides
  * variables (undefined removes one), e.g. the notification channels.
  *
- * Cost: the emulator starts in ~2 s, but bundles every function in the
- * background at start and bundles a function again on each call (see
- * docs/decisions/0015-netlify-emulator-and-no-ssr-catch-all.md): start one
- * per test file and make few function calls.
+ * Cost: the emulator starts in ~2 s; a function is bundled on its first
+ * call (the emulator itself would bundle all of them at start and again on
+ * each call, docs/decisions/0015-netlify-emulator-and-no-ssr-catch-all.md;
+ * netlify-dev-server.ts bundles each once): start one per test file and call
+ * few functions.
  */
 export async function startNetlifyDev(env: Record<string, string | undefined> = {}): Promise<NetlifySite> {
   const relay = await startNeonRelay();

@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../support/chromium.ts';
+import { CHROMIUM_FLAGS, STORIES_CHROMIUM_PATH } from '../support/chromium.ts';
 import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from '../support/whatsapp-platform.ts';
 import { e2ePorts } from './ports.ts';
 
@@ -38,7 +38,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       // Debian's Chromium; Playwright's own browser download is not available here.
-      executablePath: CHROMIUM_PATH,
+      executablePath: STORIES_CHROMIUM_PATH,
       args: [
         ...CHROMIUM_FLAGS,
         // The voice widget asks for the microphone: a fake device, allowed without a prompt.

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENTS } from '../../src/data/appointments.ts';
 import { BOOKING_MESSAGES, type FreeSlot } from '../../src/lib/appointments/booking.ts';
+import { availableSlots } from '../../src/server/appointments/availability.ts';
+import { kindAndPlace } from '../../src/server/appointments/book.ts';
+import { withDatabase } from '../../src/server/db/database.ts';
 import { originOf } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -124,6 +127,37 @@ describe('free slots', () => {
     expect(during).toContain(new Date(Date.parse(last.start) - 3_600_000).toISOString());
     await sql(`DELETE FROM member_time_off WHERE member_id = $1`, [ana]);
     expect((await slotsOf()).map((slot) => slot.start)).toContain(last.start);
+  });
+
+  it('a list made earlier in the minute loses the starts whose notice ran out since; a change to the calendar makes a new one', async () => {
+    const { kind, place } = kindAndPlace(VISIT, MERIDA);
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const window = { from: minute, to: minute + 10 * 86_400_000 };
+    const list = (now: number) =>
+      withDatabase((db) => availableSlots(db, kind, place, window.from, window.to, now)).then((slots) =>
+        slots.map((slot) => slot.start),
+      );
+    const first = await list(minute);
+    const notice = kind.minimumNoticeHours * 3_600_000;
+    // The first start's notice runs out at a whole minute: asked at that instant it is offered; asked 1 ms
+    // later, in the same minute (the list made at the instant before), it is not.
+    const next = first[0] as number;
+    const exactly = await list(next - notice);
+    expect(exactly[0]).toBe(next);
+    expect(await list(next - notice + 1)).toEqual(exactly.slice(1));
+    // Time off taken now is seen at once, in the same minute (the member's calendar has a new version).
+    const taken = first[3] as number;
+    await sql(`INSERT INTO member_time_off (member_id, during, reason) VALUES ($1, tstzrange($2, $3), 'Curso')`, [
+      ana,
+      new Date(taken).toISOString(),
+      new Date(taken + 3_600_000).toISOString(),
+    ]);
+    try {
+      expect(await list(minute)).not.toContain(taken);
+    } finally {
+      await sql(`DELETE FROM member_time_off WHERE member_id = $1`, [ana]);
+    }
+    expect(await list(minute)).toContain(taken);
   });
 
   it('answers a wrong query with a Spanish 4xx, never a 500', async () => {

@@ -42,6 +42,7 @@ const calendars = new Map<string, Calendar>();
 /** Forgets every cached calendar (tests that change the tables with the triggers off). */
 export function forgetCalendars(): void {
   calendars.clear();
+  computedSlots.clear();
 }
 
 /**
@@ -56,7 +57,7 @@ export async function membersFor(
   from: number,
   to: number,
   except: string | null = null,
-): Promise<SlotMember[]> {
+): Promise<{ members: SlotMember[]; versions: string }> {
   const { rows: members } = await db.query<{ id: string; version: string }>(
     `SELECT u.id, coalesce(v.version, 0)::text AS version
      FROM users u
@@ -75,21 +76,25 @@ export async function membersFor(
     await fetchCalendars(db, stale, Math.min(from, now - FETCH_BEFORE), Math.max(to, now + FETCH_AFTER));
   }
   const now = Date.now();
-  return members.map(({ id }) => {
-    const calendar = calendars.get(id) as Calendar;
-    return {
-      id,
-      hours: calendar.hours,
-      timeOff: calendar.timeOff.filter((span) => span.end > from && span.start < to),
-      blocked: calendar.blocked.filter(
-        (span) =>
-          span.end > from &&
-          span.start < to &&
-          (span.until === null || span.until > now) &&
-          span.appointment !== except,
-      ),
-    };
-  });
+  const versions = members.map(({ id, version }) => `${id}:${version}`).join(',');
+  return {
+    versions,
+    members: members.map(({ id }) => {
+      const calendar = calendars.get(id) as Calendar;
+      return {
+        id,
+        hours: calendar.hours,
+        timeOff: calendar.timeOff.filter((span) => span.end > from && span.start < to),
+        blocked: calendar.blocked.filter(
+          (span) =>
+            span.end > from &&
+            span.start < to &&
+            (span.until === null || span.until > now) &&
+            span.appointment !== except,
+        ),
+      };
+    }),
+  };
 }
 
 interface CalendarRow {
@@ -185,9 +190,37 @@ export async function availableSlots(
   except: string | null = null,
 ): Promise<Slot[]> {
   const margin = (kind.durationMinutes + kind.bufferBeforeMinutes + kind.bufferAfterMinutes) * 60_000 + DAY;
-  const members = await membersFor(db, kind.id, from - margin, to + margin, except);
-  return freeSlots({ kind, place: slotPlace(place), members, now, from, to, everyMember });
+  const { members, versions } = await membersFor(db, kind.id, from - margin, to + margin, except);
+  // A booking or a move (every member, one start) computes its own; a list of slots may be one already made.
+  if (everyMember || except !== null)
+    return freeSlots({ kind, place: slotPlace(place), members, now, from, to, everyMember });
+  const key = `${kind.id}|${place.id}|${from}|${to}|${Math.floor(now / MINUTE)}|${versions}`;
+  let slots = computedSlots.get(key);
+  if (!slots) {
+    slots = freeSlots({ kind, place: slotPlace(place), members, now, from, to });
+    if (computedSlots.size >= COMPUTED_LIMIT) computedSlots.clear();
+    computedSlots.set(key, slots);
+  }
+  // Made earlier in this minute: a start whose notice has run out since is no longer offered.
+  const earliest = now + kind.minimumNoticeHours * 3_600_000;
+  return slots[0] && slots[0].start < earliest ? slots.filter((slot) => slot.start >= earliest) : slots;
 }
+
+const MINUTE = 60_000;
+const COMPUTED_LIMIT = 500;
+
+/**
+ * Lists of free slots as computed, kept by everything they are made of
+ * (decision 0067): the kind and the place, the window, the minute, and every
+ * member who gives the kind with their calendar's version. Visitors who open
+ * the same picker within a minute, while nobody's calendar changes, share one
+ * computation; any booking, move, time off or change of hours raises a
+ * version and so a new key. What the minute may hide: a hold that expired
+ * during it frees its slot at the next minute, and a slot that enters the
+ * kind's horizon during it is offered from the next (the notice is applied
+ * at every read). A booking always checks its slot anew (everyMember).
+ */
+const computedSlots = new Map<string, Slot[]>();
 
 /** The date after `date` ("2027-03-28" -> "2027-03-29"), on any calendar. */
 function nextDate(date: string): string {

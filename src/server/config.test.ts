@@ -206,6 +206,7 @@ describe('the local server in production', () => {
       mediaHosts: ['127.0.0.1:9999', 'lookaside.fbsbx.com'],
       firstReplyTemplate: null,
       firstReplyDailyLimit: 50,
+      appointmentDailyLimit: 150,
     });
     // Token and number serve the conversations without the notification channel's template and number.
     expect(config.notifications.whatsapp).toBeNull();
@@ -229,6 +230,13 @@ describe('the local server in production', () => {
     expect(
       parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_DAILY_LIMIT: '12' }).whatsapp?.firstReplyDailyLimit,
     ).toBe(12);
+    // The appointments' own (decision 0068).
+    expect(
+      parseConfig({ ...conversations, WHATSAPP_APPOINTMENT_DAILY_LIMIT: '300' }).whatsapp?.appointmentDailyLimit,
+    ).toBe(300);
+    expect(() => parseConfig({ ...conversations, WHATSAPP_APPOINTMENT_DAILY_LIMIT: '0' })).toThrow(
+      'WHATSAPP_APPOINTMENT_DAILY_LIMIT',
+    );
     for (const wrong of ['0', '-3', '2.5', 'muchos']) {
       expect(() => parseConfig({ ...conversations, WHATSAPP_FIRST_REPLY_DAILY_LIMIT: wrong }), wrong).toThrow(
         'WHATSAPP_FIRST_REPLY_DAILY_LIMIT',

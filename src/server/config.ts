@@ -165,6 +165,8 @@ export const environmentSchema = z.object({
   ),
   // Automatic first replies sent per day (Mérida) for the whole site; the rest wait for an adviser (decision 0049).
   WHATSAPP_FIRST_REPLY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(50),
+  // Appointments' automatic templates (confirmations, reminders, notices) per day, counted apart (decision 0068).
+  WHATSAPP_APPOINTMENT_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(150),
   NOTIFY_RETRY_DELAYS: z
     .string()
     .default('60,300,1800,7200,43200')
@@ -283,6 +285,8 @@ export interface WhatsappConfig {
   firstReplyTemplate: string | null;
   /** First replies sent per day (Mérida) for the whole site; the rest are held for an adviser. */
   firstReplyDailyLimit: number;
+  /** Appointments' templates sent per day (Mérida) for the whole site; the rest are held for an adviser. */
+  appointmentDailyLimit: number;
 }
 
 /** The notification channels that are configured; an absent channel is off and enqueues nothing. */
@@ -439,6 +443,7 @@ function whatsappConfig(env: Environment): WhatsappConfig | null {
     mediaHosts: [...new Set([new URL(apiUrl).host.toLowerCase(), ...env.WHATSAPP_MEDIA_HOSTS])],
     firstReplyTemplate: env.WHATSAPP_FIRST_REPLY_TEMPLATE ?? null,
     firstReplyDailyLimit: env.WHATSAPP_FIRST_REPLY_DAILY_LIMIT,
+    appointmentDailyLimit: env.WHATSAPP_APPOINTMENT_DAILY_LIMIT,
   };
 }
 

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setupAdmin } from '../support/admin.ts';
+import type { FreeSlot } from '../../src/lib/appointments/booking.ts';
+import { originOf, setupAdmin } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -25,6 +26,8 @@ beforeAll(async () => {
   server = await startServer({
     ...whatsappEnv(platform, { WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }),
     WHATSAPP_FIRST_REPLY_DAILY_LIMIT: String(LIMIT),
+    WHATSAPP_APPOINTMENT_DAILY_LIMIT: '1',
+    PLATFORM_RATE_LIMIT: '0',
     SMTP_URL: smtp.url,
     NOTIFY_EMAIL_FROM: 'Avisos Ceiba <avisos@ceibacasas.mx>',
     NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
@@ -117,7 +120,7 @@ describe('the automatic first reply', () => {
     expect(Object.fromEntries(final.map((row) => [row.status, row.count]))).toEqual({ sent: LIMIT, held: 81 - LIMIT });
     const templates = platform.sent.slice(before).filter((sent) => sent.type === 'template');
     expect(templates).toHaveLength(LIMIT - 1);
-    expect(await countRows('whatsapp_first_reply_days', `sent = ${LIMIT}`)).toBe(1);
+    expect(await countRows('whatsapp_allowance_days', `purpose = 'first_reply' AND sent = ${LIMIT}`)).toBe(1);
 
     // Held: visible on the message and in the contact's history, never sent later by the queue.
     const [held] = await sql<{ error_reason: string; events: string[] }>(
@@ -141,4 +144,63 @@ describe('the automatic first reply', () => {
     );
     expect(smtp.messages.filter((mail) => mail.subject?.startsWith('Límite diario'))).toHaveLength(1);
   }, 180_000);
+});
+
+describe('the appointments’ templates (decision 0068)', () => {
+  it('count apart: with the first replies spent, a visit’s confirmation still goes; past their own limit the next is held, and the administrators hear once', async () => {
+    // The tests above spent the day's first replies.
+    expect(await countRows('whatsapp_allowance_days', `purpose = 'first_reply' AND sent = ${LIMIT}`)).toBe(1);
+    const [member] = await sql<{ id: string }>(
+      `INSERT INTO users (email, password_hash, name) VALUES ('ana.limite@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Ana Canul') RETURNING id`,
+    );
+    await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
+    await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'visita-casa-muestra')`, [
+      member?.id,
+    ]);
+    await sql(
+      `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+       SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+      [member?.id],
+    );
+    const date = (offset: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + offset * 86_400_000);
+    const answer = await fetch(
+      `${server.url}/api/appointments/slots?kind=visita-casa-muestra&place=casa-muestra-merida&from=${date(2)}&to=${date(9)}`,
+    );
+    const { slots } = (await answer.json()) as { slots: FreeSlot[] };
+    // Two visits a day apart: no buffer of one touches the other.
+    const starts = [
+      slots[0],
+      slots.find((slot) => Date.parse(slot.start) >= Date.parse(slots[0]?.end ?? '') + 86_400_000),
+    ];
+    for (const [index, slot] of starts.entries()) {
+      const booked = await fetch(`${server.url}/api/appointments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+        body: JSON.stringify({
+          name: 'Marta Uc',
+          phone: `999 600 00${index}0`,
+          kind: 'visita-casa-muestra',
+          place: 'casa-muestra-merida',
+          start: slot?.start,
+        }),
+      });
+      expect(booked.status, await booked.clone().text()).toBe(201);
+    }
+    const confirmations = await eventually(
+      () =>
+        sql<{ status: string }>(
+          `SELECT status FROM whatsapp_messages WHERE idempotency_key LIKE 'appt:%' AND status IN ('sent', 'held') ORDER BY status`,
+        ),
+      (rows) => rows.length === 2,
+      'both confirmations sent or held',
+    );
+    expect(confirmations.map((row) => row.status)).toEqual(['held', 'sent']);
+    expect(await countRows('whatsapp_allowance_days', `purpose = 'appointment' AND sent = 1`)).toBe(1);
+    const alert = await smtp.waitForMail(
+      (mail) => mail.subject?.startsWith('Límite diario de mensajes de citas') === true,
+    );
+    expect(alert.text).toContain('ya envió 1 mensajes de citas por WhatsApp');
+    expect(alert.text).toContain('WHATSAPP_APPOINTMENT_DAILY_LIMIT');
+  }, 120_000);
 });

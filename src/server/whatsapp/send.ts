@@ -21,7 +21,7 @@ import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { holdFirstReply, takeAllowance } from './allowance.ts';
+import { allowanceLimit, allowancePurpose, holdFirstReply, takeAllowance } from './allowance.ts';
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
@@ -290,6 +290,7 @@ interface ClaimedMessage {
   attempts: number;
   automated: boolean;
   allowance_day: Date | null;
+  idempotency_key: string | null;
   cut_short: boolean;
   phone: string;
   wa_id: string | null;
@@ -366,7 +367,7 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
      FROM previous p, contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE m.id = p.id AND c.id = m.contact_id
      RETURNING m.id, m.contact_id, m.kind, m.body, m.template_name, m.raw, m.attempts, m.automated, m.allowance_day,
-               p.claimed_at IS NOT NULL AS cut_short, c.phone, w.wa_id, w.opted_out_at IS NOT NULL AS opted_out`,
+               m.idempotency_key, p.claimed_at IS NOT NULL AS cut_short, c.phone, w.wa_id, w.opted_out_at IS NOT NULL AS opted_out`,
     [messageId, config.notifications.lockTimeoutSeconds],
   );
   const message = rows[0];
@@ -390,16 +391,15 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
     await fail(db, message.id, null, REFUSALS.opted_out);
     return 'failed';
   }
-  // An automatic first reply takes one of the day's allowance, once; over it, an adviser writes instead.
-  // Only a template costs money: an automatic answer inside the window (a booking's, decision 0063) takes none.
-  if (
-    message.automated &&
-    message.kind === 'template' &&
-    message.allowance_day === null &&
-    !(await takeAllowance(db, message.id, whatsapp.firstReplyDailyLimit))
-  ) {
-    await holdFirstReply(db, message.id, config);
-    return 'held';
+  // An automatic template takes one of the day's allowance of its purpose, once; over it, an adviser writes
+  // instead. Only a template costs money: an automatic answer inside the window (a booking's, decision 0063)
+  // takes none.
+  if (message.automated && message.kind === 'template' && message.allowance_day === null) {
+    const purpose = allowancePurpose(message.idempotency_key);
+    if (!(await takeAllowance(db, message.id, allowanceLimit(whatsapp, purpose), purpose))) {
+      await holdFirstReply(db, message.id, config, purpose);
+      return 'held';
+    }
   }
   const request = requestOf(message);
   const result = await postMessage(whatsapp, request);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPOINTMENTS } from '../../src/data/appointments.ts';
+import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
 import { BOOKING_MESSAGES, type FreeSlot } from '../../src/lib/appointments/booking.ts';
 import { availableSlots } from '../../src/server/appointments/availability.ts';
 import { kindAndPlace } from '../../src/server/appointments/book.ts';
@@ -183,6 +185,38 @@ describe('free slots', () => {
 });
 
 describe('booking', () => {
+  it('answers at once when another booking of the same member and start is still being made: taken, never a wait', async () => {
+    // A start far from the plan's, and another booking of Ana's there, begun and not committed.
+    const slot = (await slotsOf()).at(-3) as FreeSlot;
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991110001', 'Reserva en curso', true) RETURNING id`,
+    );
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      const placed = await other.query(
+        `SELECT id FROM place_appointment($1, ARRAY[$2]::uuid[], $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel',
+           NULL, NULL, $7, NULL, NULL, 'en curso') WHERE id IS NOT NULL`,
+        [contact?.id, ana, VISIT, MERIDA, slot.start, slot.end, PRIVACY_NOTICE_VERSION],
+      );
+      expect(placed.rows).toHaveLength(1);
+      // Before decision 0069 this visitor waited for that transaction's end (and, fifty at once, for the pool).
+      const answer = await fetch(`${server.url}/api/appointments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify(visitor(slot.start, { name: 'Otra Visitante', phone: '999 111 0002' })),
+        signal: AbortSignal.timeout(20_000),
+      });
+      expect(answer.status).toBe(409);
+      expect(await answer.json()).toEqual({ error: BOOKING_MESSAGES.taken, code: 'slot_taken' });
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    expect(await countRows('appointments', 'starts_at = $1', [slot.start])).toBe(0);
+  });
+
   it('gives one appointment and 49 clear Spanish 409s to 50 visitors after one slot with one member', async () => {
     const slot = plan[0] as FreeSlot;
     const responses = await Promise.all(

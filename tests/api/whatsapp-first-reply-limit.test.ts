@@ -6,6 +6,7 @@ import { quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { untilValue } from '../support/until.ts';
 import { type FakePlatform, startFakePlatform, whatsappEnv } from '../support/whatsapp-platform.ts';
 
 /**
@@ -39,15 +40,9 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** untilValue with this file's bound. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 60_000) =>
+  untilValue(read, done, what, { timeoutMs });
 
 /** A quick quote sent from `localAddress` (any 127.x.y.z is this machine): the server sees that client. */
 function quoteFrom(localAddress: string, body: unknown): Promise<number> {

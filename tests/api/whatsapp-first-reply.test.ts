@@ -9,6 +9,7 @@ import { preFilter, quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { untilValue } from '../support/until.ts';
 import {
   type FakePlatform,
   inboundPayload,
@@ -38,24 +39,18 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `timed out waiting for ${what}: ${JSON.stringify(value)}\n${server
-          .output()
-          .split('\n')
-          .filter((line) => line.includes('level":"error') || line.includes('level":"warn'))
-          .join('\n')
-          .slice(0, 4000)}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** untilValue with this file's bound and the server’s log. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000) =>
+  untilValue(read, done, what, {
+    timeoutMs,
+    context: () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('level":"error') || line.includes('level":"warn'))
+        .join('\n')
+        .slice(0, 4000),
+  });
 
 const lead = (body: unknown, path = '/api/quick-quotes') =>
   postJson(`${server.url}${path}`, body, { 'Idempotency-Key': randomUUID() });

@@ -5,6 +5,7 @@ import { SECURITY_HEADERS } from '../../src/server/http/headers.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { untilValue } from '../support/until.ts';
 import {
   type FakePlatform,
   inboundPayload,
@@ -45,16 +46,9 @@ const call = (cookie: string, method: string, pathname: string, body?: unknown, 
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}\n${server.output().slice(-2000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+/** untilValue with this file's bound and the server’s log. */
+const eventually = <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 20_000) =>
+  untilValue(read, done, what, { timeoutMs, context: () => server.output().slice(-2000) });
 
 let phones = 0;
 async function quietContact(name: string): Promise<string> {

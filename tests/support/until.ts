@@ -11,3 +11,23 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * `until` for a value the test then asserts on: reads it until `done` holds of it, and returns it. A
+ * timeout's error names the last value read and, with `context`, what else helps (the server's log).
+ */
+export async function untilValue<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  what: string,
+  { timeoutMs = 60_000, context }: { timeoutMs?: number; context?: () => string } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}${context ? `\n${context()}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

@@ -45,7 +45,7 @@ export async function takeAllowance(
   db: Queryable,
   messageId: string,
   limit: number,
-  purpose: AllowancePurpose = 'first_reply',
+  purpose: AllowancePurpose,
 ): Promise<boolean> {
   const { rows } = await db.query(
     `WITH slot AS (
@@ -59,16 +59,17 @@ export async function takeAllowance(
 }
 
 /**
- * A first reply over today's limit: `held` (never sent; the conversation
- * shows why, and the contact's history says an adviser writes instead). The
- * day's first one held queues the job that e-mails the administrators
- * (limit-alert.ts), in the same transaction: once a day, never lost.
+ * An automatic template over today's limit of its purpose: `held` (never
+ * sent; the conversation shows why, and the contact's history says an
+ * adviser writes instead). The day's first one held of the purpose queues the
+ * job that e-mails the administrators (limit-alert.ts), in the same
+ * transaction: once a day, never lost.
  */
-export async function holdFirstReply(
+export async function holdAutomatic(
   db: Database,
   messageId: string,
   config: ServerConfig,
-  purpose: AllowancePurpose = 'first_reply',
+  purpose: AllowancePurpose,
 ): Promise<void> {
   const alerted = await db.transaction(async (tx) => {
     const held = await tx.query<{ contact_id: string; first_reply: boolean; template_name: string | null }>(

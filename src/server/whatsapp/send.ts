@@ -21,7 +21,7 @@ import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { allowanceLimit, allowancePurpose, holdFirstReply, takeAllowance } from './allowance.ts';
+import { allowanceLimit, allowancePurpose, holdAutomatic, takeAllowance } from './allowance.ts';
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
@@ -397,7 +397,7 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   if (message.automated && message.kind === 'template' && message.allowance_day === null) {
     const purpose = allowancePurpose(message.idempotency_key);
     if (!(await takeAllowance(db, message.id, allowanceLimit(whatsapp, purpose), purpose))) {
-      await holdFirstReply(db, message.id, config, purpose);
+      await holdAutomatic(db, message.id, config, purpose);
       return 'held';
     }
   }

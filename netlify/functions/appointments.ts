@@ -1,5 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { BOOKING_MESSAGES, bookingSchema, slotsQuerySchema } from '../../src/lib/appointments/booking.ts';
+import {
+  BOOKING_MESSAGES,
+  type BookingAnswer,
+  bookingSchema,
+  slotsQuerySchema,
+} from '../../src/lib/appointments/booking.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { slotsAnswer } from '../../src/server/appointments/availability.ts';
 import {
@@ -10,6 +15,7 @@ import {
   UnknownKind,
   UnknownPlace,
 } from '../../src/server/appointments/book.ts';
+import { LINK_LIFETIME_AFTER_START_MS, payToken } from '../../src/server/appointments/link.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { limitSubject } from '../../src/server/http/client-address.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
@@ -21,6 +27,12 @@ import {
 } from '../../src/server/http/public-writes.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { hitRateLimit } from '../../src/server/leads/rate-limit.ts';
+
+/** The page where a "por pagar" is paid, when online payments are on (issue #41). */
+function payPage(answer: BookingAnswer): string | null {
+  if (answer.status !== 'por_pagar' || !getConfig().payments) return null;
+  return `/pagar?t=${payToken(answer.id, Date.parse(answer.start) + LINK_LIFETIME_AFTER_START_MS)}`;
+}
 
 /** A kind or a place the data does not have: the visitor's page is older than the data. */
 function unknownAnswer(error: unknown): Response | null {
@@ -74,7 +86,7 @@ export default endpoints(
           return await call.database(async (db) => {
             if (!(await hitRateLimit(db, rule, limitSubject(call.ip)))) return tooMany();
             const answer = await bookAppointment(db, { booking, source: 'sitio', idempotencyKey, now: Date.now() });
-            return json(201, answer);
+            return json(201, { ...answer, payUrl: payPage(answer) });
           });
         } catch (error) {
           if (error instanceof SlotTaken) return jsonError(409, BOOKING_MESSAGES.taken, { code: 'slot_taken' });

@@ -204,6 +204,7 @@ export const pagesSchema = z
     quickQuote: z.object({ title: z.string(), description: z.string() }).strict(),
     agenda: z.object({ title: z.string(), description: z.string() }).strict(),
     cita: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
+    pagar: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
     notFound: z.object({ seo, title: z.string(), text: z.string(), home: z.string() }).strict(),
   })
   .strict();
@@ -417,6 +418,15 @@ export const appointmentKindSchema = z
       .min(0)
       .max(168)
       .describe('Horas antes de la cita en que ya no se puede cambiar ni cancelar, por ejemplo 2'),
+    refundUntilHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(720)
+      .nullable()
+      .describe(
+        'Si el comprador cancela una cita pagada hasta estas horas antes, se le devuelve el pago, por ejemplo 24; vacío si no se devuelve',
+      ),
     audience: z
       .enum(['compradores', 'socios'])
       .describe('Para quién es: "compradores" (quien compra una casa) o "socios" (quien evalúa asociarse)'),
@@ -428,6 +438,25 @@ export const appointmentsSchema = z
   .object({
     kinds: z.array(appointmentKindSchema).min(1).describe('Tipos de cita'),
     places: z.array(appointmentPlaceSchema).min(1).describe('Lugares'),
+    payments: z
+      .object({
+        cashDays: z
+          .number()
+          .int()
+          .min(1)
+          .max(7)
+          .describe('Días para pagar en OXXO o por transferencia (SPEI), por ejemplo 1'),
+        cashMinimumHours: z
+          .number()
+          .int()
+          .min(24)
+          .max(720)
+          .describe(
+            'OXXO y transferencia se ofrecen solo si la cita es dentro de al menos estas horas, por ejemplo 72; si no, solo tarjeta',
+          ),
+      })
+      .strict()
+      .describe('Pagos en línea de las citas con precio'),
   })
   .strict();
 
@@ -464,6 +493,7 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   quickQuote: 'Estimación rápida (ventana)',
   agenda: 'Agendar una cita (ventana)',
   cita: 'Página /cita (la cita de cada persona, desde su enlace)',
+  pagar: 'Página /pagar (el pago de una cita, desde su enlace)',
   visit: 'Visita a la casa muestra',
   visitCta: 'Botón "agendar visita"',
   notFound: 'Página no encontrada (404)',

@@ -205,6 +205,26 @@ export const environmentSchema = z.object({
       .url({ protocol: /^https$/, error: 'must be the https:// origin of the test suite’s fake push service' })
       .optional(),
   ),
+  // Online payments (issue #41, decision 0070): Stripe Checkout; unset, the consultations keep site.json's payment link.
+  STRIPE_SECRET_KEY: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(sk|rk)_(test|live)_[A-Za-z0-9]{8,}$/,
+        'must be a Stripe secret or restricted key (sk_live_…, rk_live_…)',
+      )
+      .optional(),
+  ),
+  STRIPE_WEBHOOK_SECRET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=_-]{8,}$/, 'must be the signing secret Stripe shows for the endpoint (whsec_…)')
+      .optional(),
+  ),
+  // The test suite's fake of Stripe's API (tests/support/stripe-fake.ts). Test-only, as PUSH_TEST_SERVICE_URL.
+  STRIPE_API_BASE: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be the http(s):// origin of the test suite’s fake Stripe' }).optional(),
+  ),
 });
 
 /** The environment as the schema checks it: the interfaces below take their fields' types from it. */
@@ -254,6 +274,19 @@ export interface ServerConfig {
   whatsapp: WhatsappConfig | null;
   /** Web Push to the members' devices (reminders); null when its VAPID variables are unset. */
   push: PushConfig | null;
+  /** Online payments through Stripe Checkout (issue #41); null when its variables are unset. */
+  payments: PaymentsConfig | null;
+}
+
+/** Stripe as the payments use it (decision 0070). */
+export interface PaymentsConfig {
+  secretKey: string;
+  /** Signs the webhook's events (Stripe-Signature). */
+  webhookSecret: string;
+  /** Whether the key is a live one (sk_live_, rk_live_): events of the other mode are refused. */
+  live: boolean;
+  /** The test suite's fake of the API (STRIPE_API_BASE); null: Stripe's own. */
+  apiBase: string | null;
 }
 
 /** The VAPID keys and contact that sign every push (RFC 8292). */
@@ -330,6 +363,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     notifications: notificationConfig(env),
     whatsapp: whatsappConfig(env),
     push: pushConfig(env),
+    payments: paymentsConfig(env, production),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
     databasePoolMax: env.DATABASE_POOL_MAX,
@@ -460,6 +494,31 @@ function pushConfig(env: Environment): PushConfig | null {
     privateKey: env.VAPID_PRIVATE_KEY as string,
     subject: env.VAPID_SUBJECT as string,
     testService: env.PUSH_TEST_SERVICE_URL ? new URL(env.PUSH_TEST_SERVICE_URL).origin : null,
+  }));
+}
+
+/**
+ * Stripe is on when its key and its webhook's secret are set (one without the
+ * other stops the start). Production refuses a test-mode key: its payments
+ * would be make-believe while the site says they are real.
+ */
+function paymentsConfig(env: Environment, production: boolean): PaymentsConfig | null {
+  if (env.STRIPE_API_BASE && (env.NODE_ENV !== 'test' || production)) {
+    throw new ConfigError(
+      'Invalid environment: STRIPE_API_BASE is for the test suite only (NODE_ENV=test, not on Netlify); unset it.',
+    );
+  }
+  const live = /^(sk|rk)_live_/.test(env.STRIPE_SECRET_KEY ?? '');
+  if (production && env.STRIPE_SECRET_KEY && !live) {
+    throw new ConfigError(
+      'Invalid environment: STRIPE_SECRET_KEY is a test-mode key; production takes the live one (sk_live_… or rk_live_…).',
+    );
+  }
+  return allOrNone('Online payments are', variables(env, 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'), () => ({
+    secretKey: env.STRIPE_SECRET_KEY as string,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET as string,
+    live,
+    apiBase: env.STRIPE_API_BASE ?? null,
   }));
 }
 

@@ -4,6 +4,7 @@ import type { Database } from './db/database.ts';
 import type { JobSource } from './jobs/pool.ts';
 import { drain, maintainQueue, type NotificationWorker, startWorker } from './jobs/runner.ts';
 import { notificationJobs } from './notifications/jobs.ts';
+import { paymentJobs } from './payments/jobs.ts';
 import { accountMailJobs } from './team/account-mail.ts';
 import { whatsappJobs } from './whatsapp/jobs.ts';
 
@@ -13,7 +14,13 @@ import { whatsappJobs } from './whatsapp/jobs.ts';
  * imports no feature; a feature with background work exports a JobSource
  * and is added here (decision 0056).
  */
-export const JOB_SOURCES: readonly JobSource[] = [notificationJobs, accountMailJobs, whatsappJobs, appointmentJobs];
+export const JOB_SOURCES: readonly JobSource[] = [
+  notificationJobs,
+  accountMailJobs,
+  whatsappJobs,
+  appointmentJobs,
+  paymentJobs,
+];
 
 /** The local server's worker (jobs/runner.ts startWorker) for every feature's jobs. */
 export function startJobWorker(config: ServerConfig = getConfig()): Promise<NotificationWorker | null> {

@@ -106,7 +106,12 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           {held && (
-            <a href={paymentLink} target="_blank" rel="noopener" className="btn btn-accent">
+            // Online payments (issue #41): our page /pagar, then Stripe's; otherwise the site's payment link.
+            <a
+              href={done.payUrl ?? paymentLink}
+              {...(done.payUrl ? {} : { target: '_blank', rel: 'noopener' })}
+              className="btn btn-accent"
+            >
               {W.pay}
             </a>
           )}

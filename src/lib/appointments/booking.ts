@@ -110,6 +110,11 @@ export interface BookingAnswer {
   /** A paid kind's hold: the time is kept until then, while the payment is made. */
   holdUntil: string | null;
   priceMxn: number | null;
+  /**
+   * Where a "por pagar" is paid when online payments are on (issue #41): the
+   * site's page /pagar?t=<token>; absent or null, the site's payment link.
+   */
+  payUrl?: string | null;
 }
 
 /** The visitor's texts of the endpoints: in words.ts, which the islands import without zod. */

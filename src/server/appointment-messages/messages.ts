@@ -19,13 +19,17 @@ import {
   templateParameters,
 } from '../../lib/whatsapp/templates.ts';
 import { placeMoment } from '../appointments/book.ts';
+import { placeTime } from './place-time.ts';
+
+export { placeTime };
+
 import {
   APPOINTMENT_MESSAGE_TASK,
   type AppointmentMessageJob,
   type AppointmentMessageKind,
   messageJobKey,
 } from '../appointments/changes.ts';
-import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl } from '../appointments/link.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payToken, payUrl } from '../appointments/link.ts';
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Database, type Queryable, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
@@ -142,26 +146,19 @@ export function staleBecause(job: AppointmentMessageJob, facts: AppointmentFacts
   return null;
 }
 
-/** The city whose clock a place keeps, as a person says it ("hora de Mérida"). */
-const ZONE_CITY: Record<string, string> = {
-  'America/Merida': 'Mérida',
-  'America/Mexico_City': 'Ciudad de México',
-  'America/Cancun': 'Cancún',
-  'Europe/Berlin': 'Berlín',
-};
-
-/** "sábado, 6 de marzo de 2027, 10:00 (hora de Mérida)": the moment on the place's clock, saying whose. */
-export function placeTime(instant: number, place: AppointmentPlace): string {
-  const city = ZONE_CITY[place.timeZone] ?? place.timeZone.split('/').at(-1)?.replaceAll('_', ' ');
-  return `${placeMoment(instant, place.timeZone)} (hora de ${city})`;
-}
-
 /** The buyer's link to reschedule or cancel (link.ts), valid until a day after the start. */
 export function buyerLink(facts: AppointmentFacts, config: ServerConfig): string {
   return manageUrl(publicSiteUrl(config), manageToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
 }
 
-const TEMPLATE_OF: Record<AppointmentMessageKind, AppointmentTemplateName> = {
+// The payment's notice goes by e-mail and to the adviser only: no template of its own (it would cost a message).
+/** Where the buyer pays (buyerEmail's `payLink`): the /pagar page of the appointment when payments are on. */
+export function buyerPayLink(facts: AppointmentFacts, config: ServerConfig): string {
+  if (!config.payments) return site.paymentLink;
+  return payUrl(publicSiteUrl(config), payToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
+}
+
+const TEMPLATE_OF: Partial<Record<AppointmentMessageKind, AppointmentTemplateName>> = {
   confirmation: 'cita_confirmada',
   reminder: 'cita_recordatorio',
   moved: 'cita_cambiada',
@@ -174,6 +171,7 @@ const LABEL: Record<AppointmentMessageKind, string> = {
   reminder: 'Recordatorio de la cita',
   moved: 'Cambio de la cita',
   cancelled: 'Cancelación de la cita',
+  paid: 'Pago de la cita recibido',
 };
 
 const label = (job: AppointmentMessageJob) =>
@@ -296,6 +294,7 @@ const SUBJECT: Record<AppointmentMessageKind, (kind: string, when: string) => st
   moved: (kind, when) => `Tu cita cambió: ${kind}, ahora el ${when}`,
   cancelled: (kind, when) => `Tu cita se canceló: ${kind}, ${when}`,
   reminder: (kind, when) => `Recordatorio: ${kind}, ${when}`,
+  paid: (kind, when) => `Pago recibido: ${kind}, ${when}`,
 };
 
 const OPENING: Record<AppointmentMessageKind, string> = {
@@ -303,10 +302,21 @@ const OPENING: Record<AppointmentMessageKind, string> = {
   moved: 'tu cita cambió de horario. Estos son los nuevos datos:',
   cancelled: 'tu cita quedó cancelada. Si quieres agendar otra, respóndenos o escríbenos por WhatsApp.',
   reminder: 'te recordamos tu cita.',
+  paid: 'recibimos tu pago: tu cita quedó confirmada.',
 };
 
-/** The buyer's e-mail: what, when (on the place's clock), where, the link to change it, and the calendar file. */
-export function buyerEmail(job: AppointmentMessageJob, facts: AppointmentFacts, link: string): EmailContent {
+/**
+ * The buyer's e-mail: what, when (on the place's clock), where, the link to
+ * change it, and the calendar file. `payLink` is where an appointment "por
+ * pagar" is paid: the site's own checkout page (/pagar, issue #41) when
+ * online payments are on, the site's payment link otherwise.
+ */
+export function buyerEmail(
+  job: AppointmentMessageJob,
+  facts: AppointmentFacts,
+  link: string,
+  payLink: string = site.paymentLink,
+): EmailContent {
   const when = placeMoment(facts.start, facts.place.timeZone);
   const subject = SUBJECT[job.message](facts.kind.name, when);
   const first = greetingName(facts.contact.name);
@@ -318,7 +328,7 @@ export function buyerEmail(job: AppointmentMessageJob, facts: AppointmentFacts, 
   ];
   const held =
     facts.status === 'por_pagar' && facts.holdUntil !== null && facts.priceMxn !== null
-      ? `Tu horario queda apartado hasta el ${placeMoment(facts.holdUntil, facts.place.timeZone)}: completa el pago de ${MXN.format(facts.priceMxn)} aquí: ${site.paymentLink}`
+      ? `Tu horario queda apartado hasta el ${placeMoment(facts.holdUntil, facts.place.timeZone)}: completa el pago de ${MXN.format(facts.priceMxn)} aquí: ${payLink}`
       : null;
   const change = job.message === 'cancelled' ? null : `Para cambiarla o cancelarla: ${link}`;
   const text = [greeting, '', ...rows.map((row) => `${row.label}: ${row.value}`), '', held, change]
@@ -362,6 +372,7 @@ const ADVISER_TITLE: Record<AppointmentMessageKind, (kind: string, who: string, 
   moved: (kind, who) => `Cita cambiada: ${kind} con ${who}`,
   cancelled: (kind, who) => `Cita cancelada: ${kind} con ${who}`,
   reminder: (kind, who, hours) => `En ${hours === 1 ? '1 hora' : `${hours} horas`}: ${kind} con ${who}`,
+  paid: (kind, who) => `Cita pagada: ${kind} con ${who}`,
 };
 
 /** What the adviser is told: a title, the moment and the place, and their page of the contact. */
@@ -456,7 +467,11 @@ export async function runAppointmentMessage(
     if (job.channel !== 'email' || !email || !facts.contact.email) return 'no e-mail';
     const what = `${label(job)} por correo`;
     try {
-      const receipt = await sendEmail(email, buyerEmail(job, facts, buyerLink(facts, config)), [facts.contact.email]);
+      const receipt = await sendEmail(
+        email,
+        buyerEmail(job, facts, buyerLink(facts, config), buyerPayLink(facts, config)),
+        [facts.contact.email],
+      );
       await recordOnHistory(db, facts, what, 'enviado', facts.contact.email);
       return receipt;
     } catch (error) {

@@ -4,7 +4,9 @@ export type AppointmentChange =
   | { kind: 'rescheduled'; previousStart: number }
   | { kind: 'cancelled' }
   | { kind: 'attended' }
-  | { kind: 'no_show' };
+  | { kind: 'no_show' }
+  /** Its payment arrived (issue #41): 'por_pagar' became 'confirmada'. */
+  | { kind: 'paid' };
 
 /** Who made the change: the buyer (site, link, WhatsApp), a member of the team, or the system (an expired hold). */
 export type ChangeActor = { by: 'buyer' } | { by: 'member'; memberId: string } | { by: 'system' };

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { refundOnCancel } from '../payments/refunds.ts';
 import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 import { moveContactForAppointment } from './pipeline-moves.ts';
 
@@ -19,7 +20,7 @@ export type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 export const APPOINTMENT_MESSAGE_TASK = 'appointment_message';
 
 /** What a message says: the booking's confirmation, a move, a cancellation, or a reminder before the start. */
-export type AppointmentMessageKind = 'confirmation' | 'moved' | 'cancelled' | 'reminder';
+export type AppointmentMessageKind = 'confirmation' | 'moved' | 'cancelled' | 'reminder' | 'paid';
 export type AppointmentMessageChannel = 'whatsapp' | 'email' | 'push';
 
 /** A job's payload: one message, to one person, through one channel. */
@@ -51,6 +52,7 @@ const MESSAGE_OF: Partial<Record<AppointmentChange['kind'], AppointmentMessageKi
   booked: 'confirmation',
   rescheduled: 'moved',
   cancelled: 'cancelled',
+  paid: 'paid',
 };
 
 /** One job's key: a message queued twice for the same start (a move there and back) is one job. */
@@ -66,6 +68,8 @@ export async function appointmentChanged(
 ): Promise<void> {
   // The pipeline follows the visit (visita_agendada, visito: decision 0062).
   await moveContactForAppointment(tx, appointmentId, change, actor);
+  // A paid appointment cancelled: its refund, as the kind's policy says (issue #41).
+  if (change.kind === 'cancelled') await refundOnCancel(tx, appointmentId, actor);
   const message = MESSAGE_OF[change.kind];
   // "Asistió" / "No asistió" tell nobody (the follow-up of a no-show is the panel's).
   if (!message) return;
@@ -83,7 +87,9 @@ export async function appointmentChanged(
     jobs.push({ job: { appointmentId, start, ...job }, at });
 
   // A booking made in the conversation is confirmed there at once, in words (whatsapp/booking.ts): no template too.
-  if (!(message === 'confirmation' && row.source === 'whatsapp')) add({ to: 'buyer', channel: 'whatsapp', message });
+  // A payment is told by e-mail (its calendar file becomes CONFIRMED) and to the adviser: no paid template.
+  if (!(message === 'confirmation' && row.source === 'whatsapp') && message !== 'paid')
+    add({ to: 'buyer', channel: 'whatsapp', message });
   add({ to: 'buyer', channel: 'email', message });
   // The adviser who made the change knows it already.
   const byTheirAdviser = actor.by === 'member' && actor.memberId === row.member_id;
@@ -91,7 +97,7 @@ export async function appointmentChanged(
     add({ to: 'adviser', channel: 'email', message });
     add({ to: 'adviser', channel: 'push', message });
   }
-  if (message !== 'cancelled') {
+  if (message === 'confirmation' || message === 'moved') {
     for (const hoursBefore of BUYER_REMINDER_HOURS) {
       for (const channel of ['whatsapp', 'email'] as const) {
         add({ to: 'buyer', channel, message: 'reminder', hoursBefore }, start - hoursBefore * 3_600_000);

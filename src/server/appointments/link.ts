@@ -11,40 +11,65 @@ import { sessionSecret } from '../auth/secret.ts';
  *
  * Layout, base64url: 16 bytes of the appointment's uuid, 4 bytes of the
  * expiry (Unix seconds, big-endian), 16 bytes of the MAC over the first 20.
+ * The payment's link (/pagar?t=<token>, issue #41) has the same layout under
+ * a key of its own purpose: a link to pay cannot move or cancel, nor the
+ * other way round.
  */
 
-const PURPOSE = 'appointment-manage-v1';
+type Purpose = 'appointment-manage-v1' | 'appointment-pay-v1';
 const MAC_BYTES = 16;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let key: Buffer | undefined;
-function linkKey(): Buffer {
-  key ??= createHmac('sha256', sessionSecret()).update(PURPOSE).digest();
+const keys = new Map<Purpose, Buffer>();
+function linkKey(purpose: Purpose): Buffer {
+  let key = keys.get(purpose);
+  if (!key) {
+    key = createHmac('sha256', sessionSecret()).update(purpose).digest();
+    keys.set(purpose, key);
+  }
   return key;
 }
 
-function mac(body: Buffer): Buffer {
-  return createHmac('sha256', linkKey()).update(body).digest().subarray(0, MAC_BYTES);
+function mac(purpose: Purpose, body: Buffer): Buffer {
+  return createHmac('sha256', linkKey(purpose)).update(body).digest().subarray(0, MAC_BYTES);
 }
 
-/** A token for `appointmentId`, good until `expiresAt` (milliseconds). */
-export function manageToken(appointmentId: string, expiresAt: number): string {
+function signedToken(purpose: Purpose, appointmentId: string, expiresAt: number): string {
   if (!UUID.test(appointmentId)) throw new Error('an appointment id is a uuid');
   const body = Buffer.alloc(20);
   Buffer.from(appointmentId.replaceAll('-', ''), 'hex').copy(body, 0);
   body.writeUInt32BE(Math.ceil(expiresAt / 1000), 16);
-  return Buffer.concat([body, mac(body)]).toString('base64url');
+  return Buffer.concat([body, mac(purpose, body)]).toString('base64url');
+}
+
+/** A token for `appointmentId`, good until `expiresAt` (milliseconds). */
+export function manageToken(appointmentId: string, expiresAt: number): string {
+  return signedToken('appointment-manage-v1', appointmentId, expiresAt);
+}
+
+/** A token of the payment's page for `appointmentId`, good until `expiresAt` (milliseconds). */
+export function payToken(appointmentId: string, expiresAt: number): string {
+  return signedToken('appointment-pay-v1', appointmentId, expiresAt);
 }
 
 export type ManageTokenReading = { ok: true; appointmentId: string } | { ok: false; reason: 'invalid' | 'expired' };
 
 /** What `token` says, checked: its appointment, or why it cannot be used at `now`. */
 export function readManageToken(token: string, now: number): ManageTokenReading {
+  return readToken('appointment-manage-v1', token, now);
+}
+
+/** What a payment page's `token` says, checked. */
+export function readPayToken(token: string, now: number): ManageTokenReading {
+  return readToken('appointment-pay-v1', token, now);
+}
+
+function readToken(purpose: Purpose, token: string, now: number): ManageTokenReading {
   if (!/^[A-Za-z0-9_-]{48}$/.test(token)) return { ok: false, reason: 'invalid' };
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== 20 + MAC_BYTES) return { ok: false, reason: 'invalid' };
   const body = raw.subarray(0, 20);
-  if (!timingSafeEqual(raw.subarray(20), mac(body))) return { ok: false, reason: 'invalid' };
+  if (!timingSafeEqual(raw.subarray(20), mac(purpose, body))) return { ok: false, reason: 'invalid' };
   if (body.readUInt32BE(16) * 1000 <= now) return { ok: false, reason: 'expired' };
   const hex = body.subarray(0, 16).toString('hex');
   const appointmentId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
@@ -57,4 +82,9 @@ export const LINK_LIFETIME_AFTER_START_MS = 24 * 3_600_000;
 /** The page of the site that opens the link. */
 export function manageUrl(siteUrl: string, token: string): string {
   return `${siteUrl.replace(/\/$/, '')}/cita?t=${token}`;
+}
+
+/** The page of the site where the buyer pays an appointment "por pagar" (and comes back to). */
+export function payUrl(siteUrl: string, token: string): string {
+  return `${siteUrl.replace(/\/$/, '')}/pagar?t=${token}`;
 }

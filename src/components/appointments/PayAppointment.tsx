@@ -1,0 +1,263 @@
+import { useEffect, useRef, useState } from 'react';
+import { PAYMENT_MESSAGES, type PaymentPageAnswer, PAYMENT_PAGE_WORDS as W } from '../../lib/payments/words.ts';
+
+interface Props {
+  /** The site's WhatsApp chat: where a refused payment goes. */
+  chatLink: string;
+  /** Where another appointment is booked (the kinds' page). */
+  bookLink: string;
+}
+
+type View =
+  | { state: 'loading' }
+  | { state: 'refused'; message: string; retry: boolean }
+  | { state: 'ready'; answer: PaymentPageAnswer };
+
+const token = () => new URLSearchParams(window.location.search).get('t') ?? '';
+/** Back from Stripe's page: the payment may still be on its way (its webhook). */
+const backFromStripe = () => new URLSearchParams(window.location.search).get('estado') === 'listo';
+
+const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
+const moment = (iso: string) =>
+  `${new Intl.DateTimeFormat('es-MX', {
+    timeZone: 'America/Mexico_City',
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso))} (hora de Ciudad de México)`;
+
+/** How often, and how many times, the page asks again while a payment is being confirmed. */
+const POLL_MS = 3000;
+const POLLS = 20;
+
+/**
+ * The page /pagar?t=<token> (issue #41): the appointment and its payment as
+ * our server knows it (the webhook's, never the browser's word), the button
+ * that opens Stripe's hosted checkout, and after it what happens next: paid,
+ * or the OXXO reference / SPEI CLABE and its deadline. Back from Stripe, it
+ * asks again every few seconds (a bounded number of times) until the
+ * payment is no longer open.
+ */
+export default function PayAppointment({ chatLink, bookLink }: Props) {
+  const [view, setView] = useState<View>({ state: 'loading' });
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState('');
+  const polls = useRef(0);
+
+  async function load() {
+    let status = 0;
+    let body: Partial<PaymentPageAnswer> & { error?: string } = {};
+    try {
+      const response = await fetch(`/api/pagos/estado?t=${encodeURIComponent(token())}`);
+      status = response.status;
+      body = await response.json().catch(() => ({}));
+    } catch {
+      // No answer: offered to try again below.
+    }
+    if (status === 200) setView({ state: 'ready', answer: body as PaymentPageAnswer });
+    else
+      setView({
+        state: 'refused',
+        message: body.error ?? PAYMENT_MESSAGES.unavailable,
+        retry: status === 0 || status >= 500,
+      });
+  }
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens
+  useEffect(() => {
+    void load();
+  }, []);
+
+  const confirming =
+    view.state === 'ready' &&
+    backFromStripe() &&
+    (view.answer.payment === null || view.answer.payment.status === 'abierto');
+  useEffect(() => {
+    if (!confirming || polls.current >= POLLS) return;
+    const timer = setTimeout(() => {
+      polls.current += 1;
+      void load();
+    }, POLL_MS);
+    return () => clearTimeout(timer);
+  });
+
+  async function pay() {
+    setBusy(true);
+    setProblem('');
+    try {
+      const response = await fetch('/api/pagos/checkout', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ t: token() }),
+      });
+      const body = (await response.json().catch(() => ({}))) as { url?: string; error?: string };
+      if (response.ok && body.url) {
+        window.location.assign(body.url);
+        return;
+      }
+      setProblem(body.error ?? PAYMENT_MESSAGES.provider);
+      if (response.status === 409 || response.status === 410) void load();
+    } catch {
+      setProblem(PAYMENT_MESSAGES.provider);
+    }
+    setBusy(false);
+  }
+
+  if (view.state === 'loading')
+    return (
+      <p role="status" className="text-brand-800">
+        {W.loading}
+      </p>
+    );
+  if (view.state === 'refused')
+    return (
+      <div className="grid gap-4">
+        <p role="alert" className="field-error">
+          {view.message}
+        </p>
+        {view.retry ? (
+          <button type="button" className="btn btn-outline justify-self-start" onClick={() => void load()}>
+            Intentar de nuevo
+          </button>
+        ) : (
+          <a className="btn btn-outline justify-self-start" href={chatLink}>
+            {W.whatsapp}
+          </a>
+        )}
+      </div>
+    );
+
+  const { answer } = view;
+  const payment = answer.payment;
+  return (
+    <section
+      className="grid gap-5 rounded-2xl bg-white p-5 ring-1 ring-brand-900/10 sm:p-8"
+      aria-labelledby="pago-cita"
+    >
+      <h2 id="pago-cita" className="text-2xl font-bold">
+        {answer.kind}
+      </h2>
+      <dl className="grid gap-3 sm:grid-cols-3">
+        <div>
+          <dt className="text-sm text-brand-700">Cuándo</dt>
+          <dd className="font-semibold first-letter:uppercase">{answer.when}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-brand-700">Dónde</dt>
+          <dd className="font-semibold">{answer.place}</dd>
+        </div>
+        <div>
+          <dt className="text-sm text-brand-700">Precio</dt>
+          <dd className="font-semibold">{MXN.format(answer.priceMxn)} MXN</dd>
+        </div>
+      </dl>
+      <div aria-live="polite" className="grid gap-4">
+        {confirming && <p className="rounded-xl bg-brand-50 p-3 font-semibold text-brand-900">{W.checking}</p>}
+        {!confirming && <Outcome answer={answer} />}
+      </div>
+      {answer.notPayable === null && !confirming && (
+        <div className="grid gap-3">
+          {answer.holdUntil && <p className="text-brand-800">{W.heldUntil(moment(answer.holdUntil))}</p>}
+          <p className="text-brand-800">{W.methods}</p>
+          <button
+            type="button"
+            className="btn btn-accent justify-self-start"
+            disabled={busy}
+            aria-busy={busy || undefined}
+            onClick={() => void pay()}
+          >
+            {busy ? W.paying : W.pay(MXN.format(answer.priceMxn))}
+          </button>
+          <p className="text-sm text-brand-700">{W.secure}</p>
+        </div>
+      )}
+      {problem && (
+        <p role="alert" className="field-error">
+          {problem}
+        </p>
+      )}
+      {(answer.notPayable === 'expired' || answer.notPayable === 'cancelled' || payment?.status === 'vencido') && (
+        <div className="flex flex-col gap-3 sm:flex-row">
+          <a className="btn btn-primary" href={bookLink}>
+            {W.again}
+          </a>
+          <a className="btn btn-outline" href={chatLink}>
+            {W.whatsapp}
+          </a>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** What the payment's state means for the buyer, with what they need to pay a voucher or a transfer. */
+function Outcome({ answer }: { answer: PaymentPageAnswer }) {
+  const payment = answer.payment;
+  if (answer.notPayable === 'paid' && payment?.status !== 'reembolsado')
+    return (
+      <div className="grid gap-1 rounded-xl bg-brand-50 p-4">
+        <p className="text-lg font-bold text-brand-900">{W.paidTitle}</p>
+        <p className="text-brand-900">{W.paidText}</p>
+      </div>
+    );
+  if (payment?.status === 'reembolsado')
+    return (
+      <div className="grid gap-1 rounded-xl bg-brand-50 p-4">
+        <p className="text-lg font-bold text-brand-900">{W.refundedTitle}</p>
+        <p className="text-brand-900">{W.refundedText}</p>
+      </div>
+    );
+  if (payment?.status === 'pendiente') {
+    const deadline = payment.payBy ? moment(payment.payBy) : '';
+    const voucher = payment.voucher ?? {};
+    const text =
+      payment.method === 'oxxo'
+        ? W.oxxoText(deadline)
+        : payment.method === 'spei'
+          ? W.speiText(deadline)
+          : W.pendingText(deadline);
+    const facts: { label: string; value: string | undefined }[] = [
+      { label: W.reference, value: voucher.number ?? voucher.reference },
+      { label: W.clabe, value: voucher.clabe },
+      { label: W.bank, value: voucher.bank },
+      { label: W.holder, value: voucher.holder },
+    ];
+    const rows = facts.filter(
+      (row): row is { label: string; value: string } => typeof row.value === 'string' && row.value !== '',
+    );
+    return (
+      <div className="grid gap-3 rounded-xl bg-brand-50 p-4">
+        <p className="text-lg font-bold text-brand-900">{W.pendingTitle}</p>
+        <p className="text-brand-900">{text}</p>
+        {rows.length > 0 && (
+          <dl className="grid gap-2">
+            {rows.map((row) => (
+              <div key={row.label}>
+                <dt className="text-sm text-brand-700">{row.label}</dt>
+                <dd className="break-all font-mono text-lg font-bold">{row.value}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        {voucher.url?.startsWith('https://') && (
+          <a className="btn btn-outline justify-self-start" href={voucher.url} rel="noopener noreferrer">
+            {W.voucher}
+          </a>
+        )}
+      </div>
+    );
+  }
+  if (payment?.status === 'vencido' || answer.notPayable === 'expired')
+    return (
+      <div className="grid gap-1 rounded-xl bg-brand-50 p-4">
+        <p className="text-lg font-bold text-brand-900">{W.expiredTitle}</p>
+        <p className="text-brand-900">{PAYMENT_MESSAGES.expired}</p>
+      </div>
+    );
+  if (answer.notPayable === 'cancelled' || answer.notPayable === 'begun')
+    return <p className="text-brand-900">{PAYMENT_MESSAGES[answer.notPayable]}</p>;
+  return null;
+}

@@ -1,0 +1,322 @@
+import { APPOINTMENTS } from '../../data/appointments.ts';
+import { appointmentChanged } from '../appointments/changes.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import type { Stripe } from './stripe.ts';
+
+/**
+ * What a verified webhook event of Stripe does (issue #41, decision 0070), in
+ * one transaction: the event's id is stored first, so a replay or a
+ * duplicate delivery (at once or days later) changes nothing; the payment's
+ * row is locked and moved only forward (payment_status_rank, migration
+ * 0043), so events arriving out of order leave the furthest state; then
+ * the appointment follows:
+ *
+ * - paid (a card at once, an OXXO voucher or a transfer hours later): the
+ *   appointment 'por_pagar' becomes 'confirmada', a line of the contact's
+ *   history, the adviser told and the buyer's calendar file confirmed
+ *   (appointmentChanged 'paid');
+ * - a voucher or a transfer chosen: 'pendiente' until its deadline, and the
+ *   slot held until then; the deadline's job (jobs.ts) expires what is
+ *   still unpaid;
+ * - expired unpaid (a voucher or transfer past its deadline, or a checkout
+ *   left open): 'vencido', and the appointment is cancelled, its slot freed,
+ *   the buyer told on WhatsApp and by e-mail (appointmentChanged
+ *   'cancelled'), unless another payment of it is still under way;
+ * - refunded: 'reembolsado', a line of the history.
+ *
+ * Events of the other mode (test / live) and of checkouts that are not ours
+ * are stored and ignored.
+ */
+
+export type PaymentStatus = 'abierto' | 'pendiente' | 'pagado' | 'vencido' | 'reembolsado';
+export type PaymentMethod = 'tarjeta' | 'oxxo' | 'spei';
+
+/** The events the endpoint is subscribed to; any other is acknowledged and ignored. */
+export const HANDLED_EVENTS = [
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.async_payment_failed',
+  'checkout.session.expired',
+  'payment_intent.requires_action',
+  'charge.refunded',
+] as const;
+
+/** The queue's task that expires a voucher or a transfer still unpaid at its deadline (jobs.ts). */
+export const PAYMENT_DEADLINE_TASK = 'payment_deadline';
+/** After the deadline, how long a late notice of payment is waited for before the slot is freed. */
+export const DEADLINE_GRACE_MS = 15 * 60_000;
+
+const RANK: Record<PaymentStatus, number> = { abierto: 0, pendiente: 1, vencido: 2, pagado: 3, reembolsado: 4 };
+
+const STATUS_WORD: Record<PaymentStatus, string> = {
+  abierto: 'Pago abierto',
+  pendiente: 'Pago pendiente',
+  pagado: 'Pagado',
+  vencido: 'Pago vencido',
+  reembolsado: 'Reembolsado',
+};
+
+const METHOD_WORD: Record<PaymentMethod, string> = { tarjeta: 'tarjeta', oxxo: 'OXXO', spei: 'transferencia SPEI' };
+
+interface PaymentRow {
+  id: string;
+  appointment_id: string;
+  contact_id: string;
+  status: PaymentStatus;
+  method: PaymentMethod | null;
+  amount_mxn: number;
+  concept: string;
+  pay_by: Date | null;
+}
+
+/** What an event asks of a payment: a status to reach, and what it tells about it. */
+export interface PaymentChange {
+  status: PaymentStatus;
+  method?: PaymentMethod;
+  paymentIntent?: string;
+  payBy?: number;
+  voucher?: Record<string, unknown>;
+  refundedMxn?: number;
+}
+
+type Found = { by: 'session'; id: string } | { by: 'intent'; id: string; appointment: string | null };
+
+/** The payment an event is about, and what it asks; null for an event that changes nothing of ours. */
+export function readEvent(event: Stripe.Event, now: number): { found: Found; change: PaymentChange } | null {
+  switch (event.type) {
+    case 'checkout.session.completed': {
+      const session = event.data.object;
+      const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+      if (session.payment_status === 'paid' || session.payment_status === 'no_payment_required') {
+        return {
+          found: { by: 'session', id: session.id },
+          change: { status: 'pagado', method: 'tarjeta', ...(intent && { paymentIntent: intent }) },
+        };
+      }
+      // A voucher or a transfer: paid later, or not at all by its deadline.
+      return {
+        found: { by: 'session', id: session.id },
+        change: { status: 'pendiente', payBy: cashDeadline(now), ...(intent && { paymentIntent: intent }) },
+      };
+    }
+    case 'checkout.session.async_payment_succeeded':
+      return { found: { by: 'session', id: event.data.object.id }, change: { status: 'pagado' } };
+    case 'checkout.session.async_payment_failed':
+    case 'checkout.session.expired':
+      return { found: { by: 'session', id: event.data.object.id }, change: { status: 'vencido' } };
+    case 'payment_intent.requires_action': {
+      const intent = event.data.object;
+      const action = intent.next_action;
+      const found: Found = { by: 'intent', id: intent.id, appointment: intent.metadata?.appointment_id ?? null };
+      if (action?.type === 'oxxo_display_details' && action.oxxo_display_details) {
+        const oxxo = action.oxxo_display_details;
+        return {
+          found,
+          change: {
+            status: 'pendiente',
+            method: 'oxxo',
+            paymentIntent: intent.id,
+            ...(oxxo.expires_after && { payBy: oxxo.expires_after * 1000 }),
+            voucher: { number: oxxo.number, url: oxxo.hosted_voucher_url },
+          },
+        };
+      }
+      if (action?.type === 'display_bank_transfer_instructions' && action.display_bank_transfer_instructions) {
+        const transfer = action.display_bank_transfer_instructions;
+        const spei = transfer.financial_addresses?.find((address) => address.type === 'spei')?.spei;
+        return {
+          found,
+          change: {
+            status: 'pendiente',
+            method: 'spei',
+            paymentIntent: intent.id,
+            voucher: {
+              reference: transfer.reference,
+              url: transfer.hosted_instructions_url,
+              clabe: spei?.clabe,
+              bank: spei?.bank_name,
+              holder: spei?.account_holder_name,
+            },
+          },
+        };
+      }
+      return null;
+    }
+    case 'charge.refunded': {
+      const charge = event.data.object;
+      const intent = typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      if (!intent || !charge.refunded) return null;
+      return {
+        found: { by: 'intent', id: intent, appointment: charge.metadata?.appointment_id ?? null },
+        change: { status: 'reembolsado', refundedMxn: Math.round(charge.amount_refunded / 100) },
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * When a voucher or a transfer chosen now must be paid by: the end of the
+ * data's payments.cashDays-th day on Mexico City's clock (when Stripe's OXXO
+ * vouchers expire), at most the appointment's start (checked when applied).
+ */
+export function cashDeadline(now: number): number {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(now);
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`) + (APPOINTMENTS.payments.cashDays + 1) * 86_400_000;
+  // Mexico City keeps UTC-6 all year since 2022: its midnight is 06:00 UTC.
+  return midnightUtc + 6 * 3_600_000 - 1000;
+}
+
+/** Applies a verified event once: 'duplicate' when its id was applied before, 'ignored' when it is not about ours. */
+export async function applyEvent(
+  db: Database,
+  event: Stripe.Event,
+  live: boolean,
+  now: number,
+): Promise<'applied' | 'duplicate' | 'ignored'> {
+  return db.transaction(async (tx) => {
+    const stored = await tx.query(
+      `INSERT INTO payment_events (event_id, type, created_at) VALUES ($1, $2, to_timestamp($3))
+       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+      [event.id, event.type, event.created],
+    );
+    if (stored.rows.length === 0) return 'duplicate';
+    if (event.livemode !== live) return 'ignored';
+    const read = readEvent(event, now);
+    if (!read) return 'ignored';
+    const payment = await lockPayment(tx, read.found);
+    if (!payment) return 'ignored';
+    await tx.query('UPDATE payment_events SET payment_id = $2 WHERE event_id = $1', [event.id, payment.id]);
+    await changePayment(tx, payment, read.change);
+    return 'applied';
+  });
+}
+
+async function lockPayment(tx: Queryable, found: Found): Promise<PaymentRow | null> {
+  const columns = 'id, appointment_id, contact_id, status, method, amount_mxn, concept, pay_by';
+  if (found.by === 'session') {
+    const { rows } = await tx.query<PaymentRow>(`SELECT ${columns} FROM payments WHERE session_id = $1 FOR UPDATE`, [
+      found.id,
+    ]);
+    return rows[0] ?? null;
+  }
+  // A payment's own events may come before the checkout's that names it: then the appointment's latest checkout.
+  const { rows } = await tx.query<PaymentRow>(
+    `SELECT ${columns} FROM payments
+     WHERE payment_intent = $1
+        OR ($2::uuid IS NOT NULL AND appointment_id = $2::uuid AND payment_intent IS NULL)
+     ORDER BY (payment_intent = $1) DESC NULLS LAST, created_at DESC LIMIT 1 FOR UPDATE`,
+    [found.id, found.appointment],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Moves `payment` (locked) as `change` asks, never backwards: what the
+ * change tells (the method, the voucher, the payment's id) is kept even when
+ * its status is behind; then the appointment follows a new status.
+ */
+export async function changePayment(tx: Queryable, payment: PaymentRow, change: PaymentChange): Promise<void> {
+  const forward = RANK[change.status] > RANK[payment.status];
+  const status = forward ? change.status : payment.status;
+  const { rows } = await tx.query<{ pay_by: Date | null; starts_at: Date; appointment_status: string }>(
+    `UPDATE payments p SET
+       status = $2,
+       method = coalesce($3, p.method),
+       payment_intent = coalesce(p.payment_intent, $4),
+       pay_by = CASE WHEN $2 = 'pendiente' THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by), a.starts_at)
+                     ELSE p.pay_by END,
+       voucher = coalesce($6::jsonb, p.voucher),
+       paid_at = CASE WHEN $2 IN ('pagado', 'reembolsado') THEN coalesce(p.paid_at, now()) END,
+       refunded_at = CASE WHEN $2 = 'reembolsado' THEN coalesce(p.refunded_at, now()) END,
+       refunded_mxn = coalesce($7, p.refunded_mxn),
+       updated_at = now()
+     FROM appointments a WHERE p.id = $1 AND a.id = p.appointment_id
+     RETURNING p.pay_by, a.starts_at, a.status AS appointment_status`,
+    [
+      payment.id,
+      status,
+      change.method ?? null,
+      change.paymentIntent ?? null,
+      change.payBy ?? null,
+      change.voucher ? JSON.stringify(change.voucher) : null,
+      change.refundedMxn ?? null,
+    ],
+  );
+  const row = rows[0];
+  if (!row) return;
+  // A voucher's details may come after the checkout's notice: its deadline is kept up to date either way.
+  if (status === 'pendiente') await heldUntilDeadline(tx, payment, row.pay_by);
+  if (!forward) return;
+  const method = change.method ?? payment.method;
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail) VALUES ($1, 'payment', $2, $3, $4)`,
+    [
+      payment.contact_id,
+      STATUS_WORD[payment.status],
+      STATUS_WORD[status],
+      `${payment.concept} · $${payment.amount_mxn} MXN${method ? ` · ${METHOD_WORD[method]}` : ''}`.slice(0, 500),
+    ],
+  );
+  if (status === 'pagado') await confirmPaid(tx, payment, row.appointment_status);
+  else if (status === 'vencido') await freeUnpaid(tx, payment);
+}
+
+/** A voucher or a transfer: the slot stays held until its deadline, whose job then expires it if still unpaid. */
+async function heldUntilDeadline(tx: Queryable, payment: PaymentRow, payBy: Date | null): Promise<void> {
+  if (!payBy) return;
+  await tx.query(
+    `UPDATE appointments SET hold_until = greatest(hold_until, $2), updated_at = now()
+     WHERE id = $1 AND status = 'por_pagar'`,
+    [payment.appointment_id, payBy],
+  );
+  await tx.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), run_at => $3::timestamptz + make_interval(secs => $4),
+       job_key => $5, max_attempts => 10)`,
+    [PAYMENT_DEADLINE_TASK, payment.id, payBy, DEADLINE_GRACE_MS / 1000, `payment-deadline:${payment.id}`],
+  );
+}
+
+/** Paid: the appointment held for it is confirmed; one cancelled meanwhile stays so, and the history says what to do. */
+async function confirmPaid(tx: Queryable, payment: PaymentRow, appointmentStatus: string): Promise<void> {
+  if (appointmentStatus !== 'por_pagar') {
+    if (appointmentStatus === 'cancelada') {
+      await tx.query(
+        `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Pagado', $2)`,
+        [
+          payment.contact_id,
+          'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
+        ],
+      );
+    }
+    return;
+  }
+  await tx.query(`UPDATE appointments SET status = 'confirmada', hold_until = NULL, updated_at = now() WHERE id = $1`, [
+    payment.appointment_id,
+  ]);
+  await appointmentChanged(tx, payment.appointment_id, { kind: 'paid' }, { by: 'buyer' });
+}
+
+/**
+ * Unpaid past its deadline, or a checkout left to expire: the appointment is
+ * cancelled and its slot freed, unless another of its payments is still
+ * under way or done (the buyer opened a second checkout).
+ */
+export async function freeUnpaid(tx: Queryable, payment: PaymentRow): Promise<void> {
+  const { rows } = await tx.query<{ id: string }>(
+    `UPDATE appointments a SET status = 'cancelada', updated_at = now()
+     WHERE a.id = $1 AND a.status = 'por_pagar'
+       AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.appointment_id = a.id AND p.id <> $2
+                       AND p.status IN ('abierto', 'pendiente', 'pagado'))
+     RETURNING a.id`,
+    [payment.appointment_id, payment.id],
+  );
+  if (!rows[0]) return;
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+     VALUES ($1, 'appointment', 'por_pagar', 'cancelada', $2)`,
+    [payment.contact_id, `${payment.concept}: el pago no llegó a tiempo y el horario se liberó`.slice(0, 500)],
+  );
+  await appointmentChanged(tx, payment.appointment_id, { kind: 'cancelled' }, { by: 'system' });
+}

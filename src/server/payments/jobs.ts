@@ -1,0 +1,105 @@
+import type { Task } from 'graphile-worker';
+import type { PaymentsConfig } from '../config.ts';
+import { type Database, withDatabase } from '../db/database.ts';
+import type { JobSource } from '../jobs/pool.ts';
+import { logJson } from '../log.ts';
+import { changePayment, PAYMENT_DEADLINE_TASK, type PaymentMethod, type PaymentStatus } from './events.ts';
+import { PAYMENT_REFUND_TASK } from './refunds.ts';
+import { stripeFor } from './stripe.ts';
+
+/**
+ * The payments' background work (issue #41), on a runner of its own while
+ * online payments are on: a voucher's or a transfer's deadline (a transfer
+ * has none at Stripe: its payment is cancelled there, then the payment
+ * expires here and the slot is freed), and the refund of a paid appointment
+ * that is cancelled (refunds.ts decides which).
+ */
+
+interface PaymentRow {
+  id: string;
+  appointment_id: string;
+  contact_id: string;
+  status: PaymentStatus;
+  method: PaymentMethod | null;
+  amount_mxn: number;
+  concept: string;
+  pay_by: Date | null;
+  payment_intent: string | null;
+}
+
+const COLUMNS = 'id, appointment_id, contact_id, status, method, amount_mxn, concept, pay_by, payment_intent';
+
+async function readPayment(db: Database, id: string): Promise<PaymentRow | null> {
+  const { rows } = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
+  return rows[0] ?? null;
+}
+
+/** The deadline passed: a payment still pending is cancelled at Stripe (a transfer) and expires here. */
+export async function expireAtDeadline(db: Database, config: PaymentsConfig, paymentId: string): Promise<string> {
+  const payment = await readPayment(db, paymentId);
+  if (payment?.status !== 'pendiente') return 'settled';
+  if (payment.pay_by && payment.pay_by.getTime() > Date.now()) return 'not yet';
+  // An OXXO voucher expires at Stripe by itself; a transfer waits for ever unless its payment is cancelled.
+  if (payment.payment_intent && payment.method !== 'oxxo') {
+    const stripe = stripeFor(config);
+    const intent = await stripe.paymentIntents.retrieve(payment.payment_intent);
+    if (intent.status === 'succeeded' || intent.status === 'processing') return 'paid meanwhile';
+    if (intent.status !== 'canceled') await stripe.paymentIntents.cancel(payment.payment_intent);
+  }
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1 FOR UPDATE`, [
+      paymentId,
+    ]);
+    const locked = rows[0];
+    if (locked?.status !== 'pendiente') return 'settled';
+    await changePayment(tx, locked, { status: 'vencido' });
+    return 'expired';
+  });
+}
+
+/**
+ * A refund asked of Stripe (once: the payment's id is the idempotency key).
+ * OXXO cannot be refunded through Stripe: the history tells the adviser to
+ * give the money back another way.
+ */
+export async function refundPayment(db: Database, config: PaymentsConfig, paymentId: string): Promise<string> {
+  const payment = await readPayment(db, paymentId);
+  if (payment?.status !== 'pagado') return 'nothing to refund';
+  if (payment.method === 'oxxo' || !payment.payment_intent) {
+    await db.query(
+      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso manual', $2)`,
+      [
+        payment.contact_id,
+        `Un pago en OXXO no se puede devolver por Stripe: devuelve $${payment.amount_mxn} MXN a la persona por transferencia.`,
+      ],
+    );
+    return 'manual';
+  }
+  await stripeFor(config).refunds.create(
+    {
+      payment_intent: payment.payment_intent,
+      reason: 'requested_by_customer',
+      metadata: { appointment_id: payment.appointment_id, payment_id: payment.id },
+    },
+    { idempotencyKey: `refund:${payment.id}` },
+  );
+  return 'asked';
+}
+
+export const paymentJobs: JobSource = {
+  lanes(config) {
+    const payments = config.payments;
+    if (!payments) return [];
+    const deadline: Task = async (payload) => {
+      const { paymentId } = payload as { paymentId: string };
+      const outcome = await withDatabase((db) => expireAtDeadline(db, payments, paymentId), config);
+      logJson('info', { event: 'payment_deadline', paymentId, outcome });
+    };
+    const refund: Task = async (payload) => {
+      const { paymentId } = payload as { paymentId: string };
+      const outcome = await withDatabase((db) => refundPayment(db, payments, paymentId), config);
+      logJson('info', { event: 'payment_refund', paymentId, outcome });
+    };
+    return [{ channel: 'payments', tasks: { [PAYMENT_DEADLINE_TASK]: deadline, [PAYMENT_REFUND_TASK]: refund } }];
+  },
+};

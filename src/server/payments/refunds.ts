@@ -1,0 +1,56 @@
+import { appointmentKind } from '../../data/appointments.ts';
+import type { ChangeActor } from '../appointments/change-kinds.ts';
+import type { Queryable } from '../db/database.ts';
+
+/**
+ * A paid appointment that is cancelled (issue #41): by the seller (an
+ * adviser, the system), its payment is refunded; by the buyer, as the
+ * kind's policy in the data says (refundUntilHours before the start: a
+ * refund; later, or a kind without one: none, and the history says so).
+ * Only the decision and its job here, in the cancellation's transaction
+ * (appointmentChanged): the refund itself is asked of Stripe by the job
+ * (jobs.ts), and the payment becomes 'reembolsado' when Stripe's webhook
+ * says the money went back. This module stays light (no SDK): every
+ * function that cancels imports it.
+ */
+
+/** The queue's task that asks Stripe for a refund (jobs.ts). */
+export const PAYMENT_REFUND_TASK = 'payment_refund';
+
+const HOUR = 3_600_000;
+
+export async function refundOnCancel(tx: Queryable, appointmentId: string, actor: ChangeActor): Promise<void> {
+  const { rows } = await tx.query<{ id: string; contact_id: string; kind: string; starts_at: number }>(
+    `SELECT p.id, p.contact_id, a.kind, extract(epoch FROM a.starts_at) * 1000 AS starts_at
+     FROM payments p JOIN appointments a ON a.id = p.appointment_id
+     WHERE p.appointment_id = $1 AND p.status = 'pagado' AND p.refund_requested_at IS NULL
+     FOR UPDATE OF p`,
+    [appointmentId],
+  );
+  for (const payment of rows) {
+    const kind = appointmentKind(payment.kind);
+    const hoursLeft = (Number(payment.starts_at) - Date.now()) / HOUR;
+    const refunds = actor.by !== 'buyer' || (kind?.refundUntilHours != null && hoursLeft >= kind.refundUntilHours);
+    if (!refunds) {
+      await tx.query(
+        `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Sin reembolso', $2)`,
+        [
+          payment.contact_id,
+          kind?.refundUntilHours == null
+            ? 'La persona canceló una cita pagada; este tipo de cita no se reembolsa.'
+            : `La persona canceló con menos de ${kind.refundUntilHours} h de anticipación: no se reembolsa.`,
+        ],
+      );
+      continue;
+    }
+    await tx.query(`UPDATE payments SET refund_requested_at = now(), updated_at = now() WHERE id = $1`, [payment.id]);
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso solicitado', $2)`,
+      [payment.contact_id, 'La cita pagada se canceló: se pidió el reembolso del pago.'],
+    );
+    await tx.query(
+      `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), job_key => $3, max_attempts => 10)`,
+      [PAYMENT_REFUND_TASK, payment.id, `payment-refund:${payment.id}`],
+    );
+  }
+}

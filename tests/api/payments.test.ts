@@ -1,0 +1,465 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking.ts';
+import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
+import { manageToken } from '../../src/server/appointments/link.ts';
+import { originOf } from '../support/admin.ts';
+import { type RunningServer, startServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+import {
+  type FakeStripe,
+  STRIPE_KEY,
+  sendEvent,
+  startFakeStripe,
+  stripeEnv,
+  stripeEvent,
+} from '../support/stripe-fake.ts';
+import { until, untilValue } from '../support/until.ts';
+import { type FakePlatform, startFakePlatform, whatsappEnv } from '../support/whatsapp-platform.ts';
+
+/**
+ * Issue #41 (decision 0070): the $499 consultation paid through Stripe
+ * Checkout, over HTTP on one server for the file, with Stripe faked at the
+ * network edge (tests/support/stripe-fake.ts: its API answered from its
+ * documented objects, its webhook's events signed by the official SDK's own
+ * helper) and WhatsApp's Cloud API faked the same way. Paid only by a
+ * verified webhook; each story books an appointment of its own.
+ */
+
+const SECRET = 'payments-test-secret-of-at-least-32-bytes-long';
+// This process signs the links as the server does (JWT_SECRET, given to both).
+process.env.JWT_SECRET = SECRET;
+
+let server: RunningServer;
+let stripe: FakeStripe;
+let platform: FakePlatform;
+const KIND = 'asesoria-personalizada';
+const PLACE = 'videollamada';
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+beforeAll(async () => {
+  [stripe, platform] = await Promise.all([startFakeStripe(), startFakePlatform()]);
+  server = await startServer({
+    ...stripeEnv(stripe),
+    ...whatsappEnv(platform),
+    JWT_SECRET: SECRET,
+    PLATFORM_RATE_LIMIT: '0',
+    LEAD_RATE_LIMIT: '1000',
+    SITE_URL: 'https://www.ceibacasas.mx',
+  });
+  const [member] = await sql<{ id: string }>(
+    `INSERT INTO users (email, password_hash, name) VALUES ('eva.pagos@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Eva Pech') RETURNING id`,
+  );
+  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [member?.id, KIND]);
+  await sql(
+    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+    [member?.id],
+  );
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await Promise.all([stripe?.close(), platform?.close()]);
+});
+
+const used = new Set<string>();
+
+/** A free slot of the consultation starting between `fromHours` and `toHours` from now, not taken by another story. */
+async function freeSlot(fromHours: number, toHours: number): Promise<FreeSlot> {
+  const date = (offset: number) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + offset);
+  const response = await fetch(
+    `${server.url}/api/appointments/slots?kind=${KIND}&place=${PLACE}&from=${date(0)}&to=${date(toHours * HOUR + DAY)}`,
+  );
+  const { slots } = (await response.json()) as { slots: FreeSlot[] };
+  const slot = slots.find((candidate) => {
+    const start = Date.parse(candidate.start);
+    return (
+      start >= Date.now() + fromHours * HOUR &&
+      start <= Date.now() + toHours * HOUR &&
+      ![...used].some((taken) => Math.abs(Date.parse(taken) - start) < 2 * HOUR)
+    );
+  });
+  if (!slot) throw new Error(`no free slot between ${fromHours} and ${toHours} hours`);
+  used.add(slot.start);
+  return slot;
+}
+
+const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+async function book(slot: FreeSlot): Promise<BookingAnswer & { phone: string }> {
+  const phone = uniquePhone();
+  const response = await fetch(`${server.url}/api/appointments`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+    body: JSON.stringify({ name: 'Lucía Pérez', phone, kind: KIND, place: PLACE, start: slot.start }),
+  });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return { ...((await response.json()) as BookingAnswer), phone };
+}
+
+const tokenOf = (answer: BookingAnswer) => new URL(answer.payUrl ?? '', 'https://x').searchParams.get('t') ?? '';
+
+async function checkout(t: string, extra: Record<string, unknown> = {}): Promise<Response> {
+  return fetch(`${server.url}/api/pagos/checkout`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+    body: JSON.stringify({ t, ...extra }),
+  });
+}
+
+async function page(t: string): Promise<PaymentPageAnswer> {
+  const response = await fetch(`${server.url}/api/pagos/estado?t=${t}`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as PaymentPageAnswer;
+}
+
+/** Opens the checkout of a booked appointment: the session the fake made for it. */
+async function opened(answer: BookingAnswer): Promise<{ id: string; url: string }> {
+  const response = await checkout(tokenOf(answer));
+  expect(response.status, await response.clone().text()).toBe(200);
+  const { url } = (await response.json()) as { url: string };
+  const id = url.split('/').at(-1) as string;
+  expect(stripe.sessions.get(id)?.client_reference_id).toBe(answer.id);
+  return { id, url };
+}
+
+const sessionObject = (id: string, extra: Record<string, unknown>) => ({
+  ...stripe.sessions.get(id),
+  ...extra,
+});
+
+const appointmentStatus = async (id: string) =>
+  (await sql<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [id]))[0]?.status;
+const paymentOf = async (appointment: string) =>
+  (
+    await sql<{ status: string; method: string | null; pay_by: Date | null; voucher: Record<string, string> | null }>(
+      'SELECT status, method, pay_by, voucher FROM payments WHERE appointment_id = $1 ORDER BY created_at DESC LIMIT 1',
+      [appointment],
+    )
+  )[0];
+
+describe('a checkout for a paid appointment', () => {
+  it('is Stripe’s hosted page for the appointment, the amount and concept from the data, card only when it is near', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    expect(answer.status).toBe('por_pagar');
+    expect(answer.payUrl).toMatch(/^\/pagar\?t=[A-Za-z0-9_-]{48}$/);
+    expect((await page(tokenOf(answer))).notPayable).toBeNull();
+
+    // The browser has no say in the amount: a body with more than the link is refused.
+    const tampered = await checkout(tokenOf(answer), { amount: 1 });
+    expect(tampered.status).toBe(400);
+
+    const { id, url } = await opened(answer);
+    expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    const created = stripe.calls.find((call) => call.path === '/v1/checkout/sessions' && call.body.client_reference_id === answer.id);
+    expect(created?.authorization).toBe(`Bearer ${STRIPE_KEY}`);
+    expect(created?.idempotencyKey).toBe(`checkout:${answer.id}:0`);
+    expect(created?.body).toMatchObject({
+      mode: 'payment',
+      currency: 'mxn',
+      locale: 'es-419',
+      'line_items[0][price_data][unit_amount]': '49900',
+      'line_items[0][price_data][currency]': 'mxn',
+      'allowed_payment_method_types[0]': 'card',
+      'metadata[appointment_id]': answer.id,
+      'payment_intent_data[metadata][appointment_id]': answer.id,
+    });
+    expect(created?.body['line_items[0][price_data][product_data][name]']).toContain('Asesoría personalizada');
+    expect(created?.body['allowed_payment_method_types[1]']).toBeUndefined();
+    expect(created?.body.success_url).toBe(`https://www.ceibacasas.mx${answer.payUrl}&estado=listo`);
+
+    // Asked again while it is open: the same session, no second one.
+    const again = await checkout(tokenOf(answer));
+    expect(((await again.json()) as { url: string }).url).toBe(url);
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(1);
+    expect((await paymentOf(answer.id))?.status).toBe('abierto');
+    expect(stripe.sessions.has(id)).toBe(true);
+  });
+
+  it('refuses a link that is not ours, and a cross-site post', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    const forged = `${tokenOf(answer).slice(0, 40)}AAAAAAAA`;
+    expect((await checkout(forged)).status).toBe(401);
+    expect((await fetch(`${server.url}/api/pagos/estado?t=${forged}`)).status).toBe(401);
+    // The manage link does not pay: each link has one purpose.
+    const manage = manageToken(answer.id, Date.parse(answer.start) + DAY);
+    expect((await checkout(manage)).status).toBe(401);
+    const crossSite = await fetch(`${server.url}/api/pagos/checkout`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'https://otro.example' },
+      body: JSON.stringify({ t: tokenOf(answer) }),
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(0);
+  });
+
+  it('answers a Stripe outage with a Spanish 503 and stores nothing', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    stripe.failNext(500);
+    const response = await checkout(tokenOf(answer));
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as { error: string }).error).toBe(
+      'No pudimos abrir el pago en este momento. Intenta de nuevo en unos minutos.',
+    );
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(0);
+  });
+});
+
+describe('the webhook', () => {
+  it('makes a card payment paid: the appointment confirmed, its history and the page say so', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    const { id } = await opened(answer);
+    const response = await sendEvent(
+      server.url,
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_card_1' }),
+      ),
+    );
+    expect(response.status).toBe(200);
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    expect(await paymentOf(answer.id)).toMatchObject({ status: 'pagado', method: 'tarjeta' });
+    const history = await sql<{ to_value: string; detail: string }>(
+      `SELECT e.to_value, e.detail FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+       WHERE a.id = $1 AND e.kind = 'payment'`,
+      [answer.id],
+    );
+    expect(history).toEqual([{ to_value: 'Pagado', detail: expect.stringContaining('$499 MXN · tarjeta') }]);
+    const shown = await page(tokenOf(answer));
+    expect(shown).toMatchObject({ notPayable: 'paid', payment: { status: 'pagado', method: 'tarjeta' } });
+    expect((await checkout(tokenOf(answer))).status).toBe(409);
+  });
+
+  it('refuses a forged signature with 401 and writes nothing', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    const { id } = await opened(answer);
+    const event = stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'paid' }));
+    const before = await countRows('payment_events');
+    const forged = await sendEvent(server.url, event, `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`);
+    expect(forged.status).toBe(401);
+    const unsigned = await fetch(`${server.url}/api/pagos/stripe/webhook`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    expect(unsigned.status).toBe(401);
+    expect(await countRows('payment_events')).toBe(before);
+    expect((await paymentOf(answer.id))?.status).toBe('abierto');
+    expect(await appointmentStatus(answer.id)).toBe('por_pagar');
+  });
+
+  it('applies the same event sent 20 times at once once', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    const { id } = await opened(answer);
+    const event = stripeEvent(
+      'checkout.session.completed',
+      sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_twenty' }),
+    );
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sendEvent(server.url, event)));
+    expect(answers.map((response) => response.status)).toEqual(Array(20).fill(200));
+    expect(await countRows('payment_events', 'event_id = $1', [event.id])).toBe(1);
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(1);
+    expect(
+      await countRows(
+        'contact_events',
+        `kind = 'payment' AND contact_id = (SELECT contact_id FROM appointments WHERE id = $1)`,
+        [answer.id],
+      ),
+    ).toBe(1);
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+  });
+
+  it('keeps an OXXO voucher pending with its reference and deadline, then paid hours later', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    const created = stripe.calls.findLast((call) => call.path === '/v1/checkout/sessions');
+    expect(created?.body).toMatchObject({
+      'allowed_payment_method_types[0]': 'card',
+      'allowed_payment_method_types[1]': 'oxxo',
+      'allowed_payment_method_types[2]': 'customer_balance',
+      'payment_method_options[oxxo][expires_after_days]': '1',
+      'payment_method_options[customer_balance][bank_transfer][type]': 'mx_bank_transfer',
+    });
+    expect(created?.body.customer).toMatch(/^cus_fake/);
+    const deadline = Math.floor((Date.now() + 30 * HOUR) / 1000);
+    await sendEvent(
+      server.url,
+      stripeEvent('payment_intent.requires_action', {
+        id: 'pi_oxxo_1',
+        object: 'payment_intent',
+        status: 'requires_action',
+        metadata: { appointment_id: answer.id },
+        next_action: {
+          type: 'oxxo_display_details',
+          oxxo_display_details: {
+            number: '12345678901234657890123456789012',
+            hosted_voucher_url: 'https://payments.stripe.com/oxxo/voucher/test_1',
+            expires_after: deadline,
+          },
+        },
+      }),
+    );
+    await sendEvent(
+      server.url,
+      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_1' })),
+    );
+    const pending = await paymentOf(answer.id);
+    expect(pending).toMatchObject({ status: 'pendiente', method: 'oxxo' });
+    expect(pending?.voucher?.number).toBe('12345678901234657890123456789012');
+    // The slot is held for the voucher, until its deadline.
+    const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
+    expect(held?.hold_until.getTime()).toBe(pending?.pay_by?.getTime());
+    expect(await appointmentStatus(answer.id)).toBe('por_pagar');
+    const shown = await page(tokenOf(answer));
+    expect(shown).toMatchObject({ notPayable: 'pending', payment: { status: 'pendiente', method: 'oxxo' } });
+    expect((await checkout(tokenOf(answer))).status).toBe(409);
+
+    await sendEvent(
+      server.url,
+      stripeEvent(
+        'checkout.session.async_payment_succeeded',
+        sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_oxxo_1' }),
+      ),
+    );
+    expect(await paymentOf(answer.id)).toMatchObject({ status: 'pagado', method: 'oxxo' });
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+  });
+
+  it('frees the slot of a voucher that expires unpaid and tells the buyer on WhatsApp', async () => {
+    const slot = await freeSlot(80, 24 * 20);
+    const answer = await book(slot);
+    const { id } = await opened(answer);
+    await sendEvent(
+      server.url,
+      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_late' })),
+    );
+    expect((await paymentOf(answer.id))?.status).toBe('pendiente');
+    await sendEvent(
+      server.url,
+      stripeEvent('checkout.session.async_payment_failed', sessionObject(id, { status: 'complete', payment_status: 'unpaid' })),
+    );
+    expect((await paymentOf(answer.id))?.status).toBe('vencido');
+    expect(await appointmentStatus(answer.id)).toBe('cancelada');
+    // The buyer's WhatsApp: the cancellation's template, to their number.
+    const to = `52${answer.phone}`;
+    await untilValue(
+      async () => platform.sent.filter((sent) => sent.to === to),
+      (sent) => sent.some((message) => JSON.stringify(message.body).includes('cita_cancelada')),
+      'the cancellation on WhatsApp',
+    );
+    // The slot is offered again.
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.parse(slot.start));
+    const free = await fetch(`${server.url}/api/appointments/slots?kind=${KIND}&place=${PLACE}&from=${date}&to=${date}`);
+    const { slots } = (await free.json()) as { slots: FreeSlot[] };
+    expect(slots.map((candidate) => candidate.start)).toContain(slot.start);
+    expect((await page(tokenOf(answer))).notPayable).toBe('cancelled');
+  });
+
+  it('keeps the furthest state when events come out of order', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    const succeeded = stripeEvent(
+      'checkout.session.async_payment_succeeded',
+      sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_order' }),
+    );
+    const completed = stripeEvent(
+      'checkout.session.completed',
+      sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_order' }),
+    );
+    const expired = stripeEvent('checkout.session.expired', sessionObject(id, { status: 'expired' }));
+    for (const event of [succeeded, completed, expired]) expect((await sendEvent(server.url, event)).status).toBe(200);
+    expect((await paymentOf(answer.id))?.status).toBe('pagado');
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+  });
+
+  it('refunds a paid appointment the buyer cancels within the kind’s policy', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    await sendEvent(
+      server.url,
+      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_refund' })),
+    );
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    const cancel = await fetch(`${server.url}/api/appointments/manage`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ t: manageToken(answer.id, Date.parse(answer.start) + DAY), action: 'cancelar' }),
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    // The refund is asked of Stripe by the queue, once, keyed by the payment.
+    await until(
+      () => stripe.calls.some((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_refund'),
+      'the refund asked of Stripe',
+    );
+    const refund = stripe.calls.find((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_refund');
+    expect(refund?.idempotencyKey).toMatch(/^refund:/);
+    // Stripe's word that the money went back.
+    await sendEvent(
+      server.url,
+      stripeEvent('charge.refunded', {
+        id: 'ch_refund',
+        object: 'charge',
+        payment_intent: 'pi_refund',
+        amount: 49900,
+        amount_refunded: 49900,
+        refunded: true,
+        metadata: { appointment_id: answer.id },
+      }),
+    );
+    expect((await paymentOf(answer.id))?.status).toBe('reembolsado');
+    expect((await page(tokenOf(answer))).payment?.status).toBe('reembolsado');
+  });
+
+  it('expires a transfer still unpaid at its deadline: cancelled at Stripe, the slot freed', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    await sendEvent(
+      server.url,
+      stripeEvent('payment_intent.requires_action', {
+        id: 'pi_spei_1',
+        object: 'payment_intent',
+        status: 'requires_action',
+        metadata: { appointment_id: answer.id },
+        next_action: {
+          type: 'display_bank_transfer_instructions',
+          display_bank_transfer_instructions: {
+            type: 'mx_bank_transfer',
+            reference: '123456',
+            amount_remaining: 49900,
+            currency: 'mxn',
+            hosted_instructions_url: 'https://payments.stripe.com/instructions/test_1',
+            financial_addresses: [
+              {
+                type: 'spei',
+                supported_networks: ['spei'],
+                spei: { clabe: '002010077777777771', bank_code: '002', bank_name: 'Banamex', account_holder_name: 'Ceiba' },
+              },
+            ],
+          },
+        },
+      }),
+    );
+    await sendEvent(
+      server.url,
+      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_1' })),
+    );
+    const pending = await paymentOf(answer.id);
+    expect(pending).toMatchObject({ status: 'pendiente', method: 'spei' });
+    expect(pending?.voucher).toMatchObject({ clabe: '002010077777777771', reference: '123456' });
+    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
+    // Its deadline comes: the job's time moved to now (the queue, no waiting), and the deadline itself.
+    await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
+    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [`payment-deadline:${payment?.id}`]);
+    await untilValue(
+      () => paymentOf(answer.id),
+      (value) => value?.status === 'vencido',
+      'the transfer expired',
+    );
+    expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_spei_1/cancel')).toBe(true);
+    expect(await appointmentStatus(answer.id)).toBe('cancelada');
+  });
+});

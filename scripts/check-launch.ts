@@ -5,11 +5,14 @@
  * A broken data file is reported too (exit 1). `-- --site otra/ruta.json`
  * checks another copy of src/data/site.json instead (the tests' filled-in
  * fixture). The production build and the local server's production start run
- * the same check (decisions 0020 and 0033).
+ * the same check (decisions 0020 and 0033). The environment's online
+ * payments are checked too: a Stripe key without its webhook's secret, or a
+ * test key in production, is named and exits 1 (issue #41).
  */
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
 import { checkLaunchFiles } from '../src/data/launch-files.ts';
+import { paymentsLaunchProblems } from '../src/server/payments/launch-check.ts';
 
 let site: string | undefined;
 try {
@@ -21,4 +24,9 @@ try {
 
 const { ready, report } = checkLaunchFiles(PROJECT_ROOT, site);
 (ready ? console.log : console.error)(report);
-process.exit(ready ? 0 : 1);
+// The deploy's variables too: online payments need their webhook's secret (issue #41).
+const payments = paymentsLaunchProblems(process.env);
+if (payments.length > 0) {
+  console.error(['Pagos en línea (variables de entorno):', ...payments.map((problem) => `  - ${problem}`)].join('\n'));
+}
+process.exit(ready && payments.length === 0 ? 0 : 1);

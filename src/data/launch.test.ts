@@ -269,4 +269,29 @@ describe('when the check stops the build', () => {
 
     expect(run('--sitio', FILLED_IN).status).toBe(2);
   });
+
+  it('npm run check:launch names a Stripe key without its webhook secret, and a test key in production', () => {
+    const run = (env: Record<string, string>) =>
+      spawnSync(process.execPath, ['scripts/check-launch.ts', '--site', FILLED_IN], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, STRIPE_SECRET_KEY: '', STRIPE_WEBHOOK_SECRET: '', ...env },
+      });
+    const missing = run({ STRIPE_SECRET_KEY: 'rk_live_abcdefgh12345678' });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('Falta STRIPE_WEBHOOK_SECRET');
+    const testKey = run({
+      STRIPE_SECRET_KEY: 'sk_test_abcdefgh12345678',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh12345678',
+      CONTEXT: 'production',
+    });
+    expect(testKey.status).toBe(1);
+    expect(testKey.stderr).toContain('STRIPE_SECRET_KEY es una llave de prueba');
+    const both = run({
+      STRIPE_SECRET_KEY: 'rk_live_abcdefgh12345678',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh12345678',
+    });
+    expect(both.stderr).toBe('');
+    expect(both.status).toBe(0);
+  });
 });

@@ -28,6 +28,7 @@ describe('parseConfig', () => {
         lockTimeoutSeconds: 120,
       },
       push: null,
+      payments: null,
       whatsapp: null,
     });
   });
@@ -75,6 +76,32 @@ describe('parseConfig', () => {
         'PUSH_TEST_SERVICE_URL is for the test suite only',
       );
     }
+  });
+
+  it('turns online payments on with the Stripe key and the webhook secret, both or none; production refuses a test key', () => {
+    const keys = { STRIPE_SECRET_KEY: 'sk_test_abcdefgh12345678', STRIPE_WEBHOOK_SECRET: 'whsec_abcdefgh12345678' };
+    expect(parseConfig(keys).payments).toEqual({
+      secretKey: keys.STRIPE_SECRET_KEY,
+      webhookSecret: keys.STRIPE_WEBHOOK_SECRET,
+      live: false,
+      apiBase: null,
+    });
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: keys.STRIPE_SECRET_KEY })).toThrow(
+      'Online payments are half configured; also set STRIPE_WEBHOOK_SECRET',
+    );
+    expect(() => parseConfig({ STRIPE_SECRET_KEY: 'pk_live_abcdefgh12345678' })).toThrow('STRIPE_SECRET_KEY');
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://u:p@db.example/app' };
+    expect(() => parseConfig({ ...keys, ...production })).toThrow(
+      'STRIPE_SECRET_KEY is a test-mode key; production takes the live one',
+    );
+    const live = { ...keys, STRIPE_SECRET_KEY: 'rk_live_abcdefgh12345678' };
+    expect(parseConfig({ ...live, ...production }).payments?.live).toBe(true);
+    expect(() => parseConfig({ ...keys, STRIPE_API_BASE: 'http://127.0.0.1:4731' })).toThrow(
+      'STRIPE_API_BASE is for the test suite only',
+    );
+    expect(parseConfig({ ...keys, STRIPE_API_BASE: 'http://127.0.0.1:4731', NODE_ENV: 'test' }).payments?.apiBase).toBe(
+      'http://127.0.0.1:4731',
+    );
   });
 
   it('turns a notification channel on only with all its variables, and names what is missing', () => {

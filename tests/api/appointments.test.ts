@@ -295,6 +295,7 @@ describe('booking', () => {
       end: first.end,
       holdUntil: null,
       priceMxn: null,
+      payUrl: null,
     });
     const again = await book(visitor(second.start, { name: 'María Pech', phone: '+52 999 123 4567' }));
     expect(again.status).toBe(201);

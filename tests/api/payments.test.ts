@@ -155,7 +155,9 @@ describe('a checkout for a paid appointment', () => {
 
     const { id, url } = await opened(answer);
     expect(url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
-    const created = stripe.calls.find((call) => call.path === '/v1/checkout/sessions' && call.body.client_reference_id === answer.id);
+    const created = stripe.calls.find(
+      (call) => call.path === '/v1/checkout/sessions' && call.body.client_reference_id === answer.id,
+    );
     expect(created?.authorization).toBe(`Bearer ${STRIPE_KEY}`);
     expect(created?.idempotencyKey).toBe(`checkout:${answer.id}:0`);
     expect(created?.body).toMatchObject({
@@ -305,7 +307,10 @@ describe('the webhook', () => {
     );
     await sendEvent(
       server.url,
-      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_1' })),
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_1' }),
+      ),
     );
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'oxxo' });
@@ -335,12 +340,18 @@ describe('the webhook', () => {
     const { id } = await opened(answer);
     await sendEvent(
       server.url,
-      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_late' })),
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_late' }),
+      ),
     );
     expect((await paymentOf(answer.id))?.status).toBe('pendiente');
     await sendEvent(
       server.url,
-      stripeEvent('checkout.session.async_payment_failed', sessionObject(id, { status: 'complete', payment_status: 'unpaid' })),
+      stripeEvent(
+        'checkout.session.async_payment_failed',
+        sessionObject(id, { status: 'complete', payment_status: 'unpaid' }),
+      ),
     );
     expect((await paymentOf(answer.id))?.status).toBe('vencido');
     expect(await appointmentStatus(answer.id)).toBe('cancelada');
@@ -353,7 +364,9 @@ describe('the webhook', () => {
     );
     // The slot is offered again.
     const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.parse(slot.start));
-    const free = await fetch(`${server.url}/api/appointments/slots?kind=${KIND}&place=${PLACE}&from=${date}&to=${date}`);
+    const free = await fetch(
+      `${server.url}/api/appointments/slots?kind=${KIND}&place=${PLACE}&from=${date}&to=${date}`,
+    );
     const { slots } = (await free.json()) as { slots: FreeSlot[] };
     expect(slots.map((candidate) => candidate.start)).toContain(slot.start);
     expect((await page(tokenOf(answer))).notPayable).toBe('cancelled');
@@ -381,7 +394,10 @@ describe('the webhook', () => {
     const { id } = await opened(answer);
     await sendEvent(
       server.url,
-      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_refund' })),
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_refund' }),
+      ),
     );
     expect(await appointmentStatus(answer.id)).toBe('confirmada');
     const cancel = await fetch(`${server.url}/api/appointments/manage`, {
@@ -436,7 +452,12 @@ describe('the webhook', () => {
               {
                 type: 'spei',
                 supported_networks: ['spei'],
-                spei: { clabe: '002010077777777771', bank_code: '002', bank_name: 'Banamex', account_holder_name: 'Ceiba' },
+                spei: {
+                  clabe: '002010077777777771',
+                  bank_code: '002',
+                  bank_name: 'Banamex',
+                  account_holder_name: 'Ceiba',
+                },
               },
             ],
           },
@@ -445,7 +466,10 @@ describe('the webhook', () => {
     );
     await sendEvent(
       server.url,
-      stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_1' })),
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_1' }),
+      ),
     );
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'spei' });
@@ -453,7 +477,9 @@ describe('the webhook', () => {
     const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
     // Its deadline comes: the job's time moved to now (the queue, no waiting), and the deadline itself.
     await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
-    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [`payment-deadline:${payment?.id}`]);
+    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+      `payment-deadline:${payment?.id}`,
+    ]);
     await untilValue(
       () => paymentOf(answer.id),
       (value) => value?.status === 'vencido',

@@ -61,7 +61,13 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const body = await formOf(request);
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
-    calls.push({ method: request.method ?? '', path, body, idempotencyKey, authorization: request.headers.authorization });
+    calls.push({
+      method: request.method ?? '',
+      path,
+      body,
+      idempotencyKey,
+      authorization: request.headers.authorization,
+    });
     const answer = (status: number, value: unknown) => {
       response.writeHead(status, { 'Content-Type': 'application/json', 'Request-Id': `req_${counter}` });
       response.end(JSON.stringify(value));
@@ -110,7 +116,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const intent = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
     if (intent?.[1]) {
       if (request.method === 'POST' && intent[2]) intentStatus.set(intent[1], 'canceled');
-      answer(200, { id: intent[1], object: 'payment_intent', status: intentStatus.get(intent[1]) ?? 'requires_action' });
+      answer(200, {
+        id: intent[1],
+        object: 'payment_intent',
+        status: intentStatus.get(intent[1]) ?? 'requires_action',
+      });
       return;
     }
     if (request.method === 'POST' && path === '/v1/refunds') {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/database.ts';
-import { refundOnCancel } from '../payments/refunds.ts';
 import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 import { moveContactForAppointment } from './pipeline-moves.ts';
+import { refundOnCancel } from './refunds.ts';
 
 /**
  * What happened to an appointment, told once to whatever follows it (issue

@@ -1,10 +1,10 @@
 import type { Task } from 'graphile-worker';
+import { PAYMENT_REFUND_TASK } from '../appointments/refunds.ts';
 import type { PaymentsConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
 import { logJson } from '../log.ts';
 import { changePayment, PAYMENT_DEADLINE_TASK, type PaymentMethod, type PaymentStatus } from './events.ts';
-import { PAYMENT_REFUND_TASK } from './refunds.ts';
 import { stripeFor } from './stripe.ts';
 
 /**
@@ -12,7 +12,7 @@ import { stripeFor } from './stripe.ts';
  * online payments are on: a voucher's or a transfer's deadline (a transfer
  * has none at Stripe: its payment is cancelled there, then the payment
  * expires here and the slot is freed), and the refund of a paid appointment
- * that is cancelled (refunds.ts decides which).
+ * that is cancelled (appointments/refunds.ts decides which).
  */
 
 interface PaymentRow {

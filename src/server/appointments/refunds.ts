@@ -1,6 +1,6 @@
 import { appointmentKind } from '../../data/appointments.ts';
-import type { ChangeActor } from '../appointments/change-kinds.ts';
 import type { Queryable } from '../db/database.ts';
+import type { ChangeActor } from './change-kinds.ts';
 
 /**
  * A paid appointment that is cancelled (issue #41): by the seller (an
@@ -9,12 +9,12 @@ import type { Queryable } from '../db/database.ts';
  * refund; later, or a kind without one: none, and the history says so).
  * Only the decision and its job here, in the cancellation's transaction
  * (appointmentChanged): the refund itself is asked of Stripe by the job
- * (jobs.ts), and the payment becomes 'reembolsado' when Stripe's webhook
+ * (src/server/payments/jobs.ts), and the payment becomes 'reembolsado' when Stripe's webhook
  * says the money went back. This module stays light (no SDK): every
  * function that cancels imports it.
  */
 
-/** The queue's task that asks Stripe for a refund (jobs.ts). */
+/** The queue's task that asks Stripe for a refund (src/server/payments/jobs.ts runs it). */
 export const PAYMENT_REFUND_TASK = 'payment_refund';
 
 const HOUR = 3_600_000;

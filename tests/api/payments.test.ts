@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking.ts';
 import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
-import { originOf } from '../support/admin.ts';
+import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import {
@@ -487,5 +487,63 @@ describe('the webhook', () => {
     );
     expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_spei_1/cancel')).toBe(true);
     expect(await appointmentStatus(answer.id)).toBe('cancelada');
+  });
+});
+
+describe('the panel', () => {
+  it('lists the payments with their totals to members, filters them, and exports them as CSV to administrators only', async () => {
+    const answer = await book(await freeSlot(14, 60));
+    const { id } = await opened(answer);
+    await sendEvent(
+      server.url,
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_panel' }),
+      ),
+    );
+    const admin = await setupAdmin(server.url, 'admin.pagos@ceiba.mx', 'contraseña-segura-pagos');
+    const adviser = await inviteAdviser(server.url, admin, 'asesor.pagos@ceiba.mx', 'Raúl Uc');
+    expect((await fetch(`${server.url}/api/admin/payments`)).status).toBe(401);
+
+    const list = await fetch(`${server.url}/api/admin/payments?status=pagado`, { headers: { Cookie: adviser.cookie } });
+    expect(list.status).toBe(200);
+    const page = (await list.json()) as import('../../src/lib/payments/panel.ts').PaymentsPage;
+    const mine = page.items.find((item) => item.appointment.id === answer.id);
+    expect(mine).toMatchObject({
+      status: 'pagado',
+      method: 'tarjeta',
+      amountMxn: 499,
+      contact: { name: 'Lucía Pérez' },
+    });
+    expect(page.items.every((item) => item.status === 'pagado')).toBe(true);
+    expect(page.totals.paid).toBeGreaterThanOrEqual(1);
+    expect(page.totals.paidMxn).toBe(page.totals.paid * 499);
+    expect(
+      (await fetch(`${server.url}/api/admin/payments?status=regalado`, { headers: { Cookie: adviser.cookie } })).status,
+    ).toBe(400);
+
+    // The contact's appointments say it is paid.
+    const [contact] = await sql<{ contact_id: string }>('SELECT contact_id FROM appointments WHERE id = $1', [
+      answer.id,
+    ]);
+    const citas = await fetch(`${server.url}/api/admin/appointments?contact=${contact?.contact_id}`, {
+      headers: { Cookie: adviser.cookie },
+    });
+    expect(citas.status).toBe(200);
+    const { items } = (await citas.json()) as { items: { id: string; payment: unknown }[] };
+    expect(items.find((item) => item.id === answer.id)?.payment).toEqual({ status: 'pagado', method: 'tarjeta' });
+
+    expect(
+      (await fetch(`${server.url}/api/admin/payments/export.csv`, { headers: { Cookie: adviser.cookie } })).status,
+    ).toBe(403);
+    const csv = await fetch(`${server.url}/api/admin/payments/export.csv?status=pagado`, {
+      headers: { Cookie: admin },
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const text = await csv.text();
+    expect(text).toContain('Fecha,Estado,Forma de pago,Monto (MXN)');
+    expect(text).toContain('Pagado,Tarjeta,499');
+    expect(text).toContain(id);
   });
 });

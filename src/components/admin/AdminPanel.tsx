@@ -24,6 +24,7 @@ const CalendarView = lazy(() => import('./appointments/CalendarView.tsx').then((
 const AvailabilityView = lazy(() =>
   import('./appointments/AvailabilityView.tsx').then((m) => ({ default: m.AvailabilityView })),
 );
+const PaymentsView = lazy(() => import('./payments/PaymentsView.tsx').then((m) => ({ default: m.PaymentsView })));
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
 const PipelineView = lazy(() => import('./pipeline/PipelineView.tsx').then((m) => ({ default: m.PipelineView })));
@@ -41,6 +42,7 @@ const VIEWS = [
   'conversaciones',
   'embudo',
   'llamadas',
+  'pagos',
   'metricas',
   'solicitudes',
   'notificaciones',
@@ -103,6 +105,7 @@ export function AdminPanel() {
       ['conversaciones', 'Conversaciones'],
       ['embudo', 'Embudo'],
       ['llamadas', 'Llamadas'],
+      ['pagos', 'Pagos'],
       ['metricas', 'Métricas'],
       ['solicitudes', `Solicitudes (${total})`],
       ['notificaciones', 'Notificaciones'],
@@ -193,6 +196,8 @@ function ViewOf({ shown, member, pages }: { shown: View; member: PanelUser; page
       return <MetricsView />;
     case 'llamadas':
       return <CallsView canExport={member.admin} />;
+    case 'pagos':
+      return <PaymentsView canExport={member.admin} />;
     case 'solicitudes':
       return <RequestsView pages={pages} />;
     case 'notificaciones':

@@ -37,4 +37,6 @@ export const keys = {
   slots: (kind: string, place: string, from: string, to: string) => ['appointments', 'slots', kind, place, from, to],
   bookingOptions: ['booking-options'],
   availability: (member: string) => ['availability', member],
+  /** Issue #41: the payments list, by filter. */
+  payments: (filter: object) => ['payments', filter],
 } satisfies Record<string, QueryKey | ((...args: never[]) => QueryKey)>;

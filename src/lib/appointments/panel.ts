@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { PaymentMethod, PaymentStatus } from '../payments/words.ts';
 import '../forms/errors.ts'; // no library wording reaches a member
 import type { AppointmentStatus } from './booking.ts';
 
@@ -209,6 +210,8 @@ export interface CalendarItem {
   member: { id: string; name: string } | null;
   priceMxn: number | null;
   holdUntil: string | null;
+  /** Its payment as the webhook left it (issue #41): the furthest of its checkouts; null when none. */
+  payment: { status: PaymentStatus; method: PaymentMethod | null } | null;
 }
 
 export interface CalendarAnswer {

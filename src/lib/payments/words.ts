@@ -20,6 +20,25 @@ export const PAYMENT_MESSAGES = {
   unavailable: 'No pudimos consultar tu pago en este momento. Intenta de nuevo en unos minutos.',
 } as const;
 
+/** A payment's states and ways, as the panel names them (issue #41, part 3). */
+export const PAYMENT_STATUSES = ['abierto', 'pendiente', 'pagado', 'vencido', 'reembolsado'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+export type PaymentMethod = 'tarjeta' | 'oxxo' | 'spei';
+
+export const PAYMENT_STATUS_LABELS: Record<PaymentStatus, string> = {
+  abierto: 'Sin pagar',
+  pendiente: 'Pendiente',
+  pagado: 'Pagado',
+  vencido: 'Vencido',
+  reembolsado: 'Reembolsado',
+};
+
+export const PAYMENT_METHOD_LABELS: Record<PaymentMethod, string> = {
+  tarjeta: 'Tarjeta',
+  oxxo: 'OXXO',
+  spei: 'Transferencia SPEI',
+};
+
 export type NotPayableReason = 'paid' | 'pending' | 'cancelled' | 'expired' | 'free' | 'begun';
 
 /** What GET /api/pagos/estado answers: the appointment, its latest payment, and whether it can be paid now. */

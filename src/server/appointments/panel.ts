@@ -13,6 +13,7 @@ import {
   type TimeOffView,
   WEEKDAY_NAMES,
 } from '../../lib/appointments/panel.ts';
+import type { PaymentMethod, PaymentStatus } from '../../lib/payments/panel.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { SessionUser } from '../auth/users.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -262,6 +263,8 @@ interface CalendarRow {
   member_name: string | null;
   price_mxn: number | null;
   hold_until: number | null;
+  payment_status: PaymentStatus | null;
+  payment_method: PaymentMethod | null;
 }
 
 function itemOf(row: CalendarRow): CalendarItem {
@@ -281,16 +284,22 @@ function itemOf(row: CalendarRow): CalendarItem {
     member: row.member_id ? { id: row.member_id, name: row.member_name ?? '' } : null,
     priceMxn: row.price_mxn,
     holdUntil: row.hold_until === null ? null : new Date(Number(row.hold_until)).toISOString(),
+    payment: row.payment_status ? { status: row.payment_status, method: row.payment_method } : null,
   };
 }
 
 const CALENDAR_SELECT = `SELECT a.id, extract(epoch FROM a.starts_at) * 1000 AS starts_at,
     extract(epoch FROM a.ends_at) * 1000 AS ends_at, a.status, a.source, a.kind, a.place,
     c.id AS contact_id, c.name AS contact_name, a.member_id, coalesce(u.name, u.email) AS member_name,
-    a.price_mxn, extract(epoch FROM a.hold_until) * 1000 AS hold_until
+    a.price_mxn, extract(epoch FROM a.hold_until) * 1000 AS hold_until,
+    p.status AS payment_status, p.method AS payment_method
   FROM appointments a
   JOIN contacts c ON c.id = a.contact_id
-  LEFT JOIN users u ON u.id = a.member_id`;
+  LEFT JOIN users u ON u.id = a.member_id
+  LEFT JOIN LATERAL (
+    SELECT status, method FROM payments p WHERE p.appointment_id = a.id
+    ORDER BY payment_status_rank(p.status) DESC, p.created_at DESC LIMIT 1
+  ) p ON true`;
 
 /** The date after `date` ("2027-03-28" -> "2027-03-29"). */
 const nextDate = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -90,7 +90,9 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         actor: event.actor_name,
         from: event.from_value,
         to: event.to_value,
-        ...(event.kind === 'outcome' || event.kind === 'appointment_message' ? { detail: event.detail } : {}),
+        ...(event.kind === 'outcome' || event.kind === 'appointment_message' || event.kind === 'payment'
+          ? { detail: event.detail }
+          : {}),
       }),
     ),
     ...notes.rows.map(

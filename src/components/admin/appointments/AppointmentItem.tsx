@@ -1,6 +1,17 @@
 import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
 import { type CalendarItem, STATUS_LABELS } from '../../../lib/appointments/panel.ts';
+import { PAYMENT_METHOD_LABELS, type PaymentStatus } from '../../../lib/payments/words.ts';
 import { AttendanceButtons } from './AttendanceButtons.tsx';
+
+/** Its payment, as the adviser reads it next to the status (issue #41). */
+const PAYMENT_WORDS: Record<PaymentStatus, string> = {
+  abierto: 'Pago sin completar',
+  pendiente: 'Pago pendiente',
+  pagado: 'Pagada',
+  vencido: 'Pago vencido',
+  reembolsado: 'Pago reembolsado',
+};
+
 import { meridaClock, meridaDate, shortDay } from './time.ts';
 
 /** Each status's badge: colour and words (never colour alone). */
@@ -49,6 +60,12 @@ export function AppointmentItem({
         </span>
       </p>
       <p className="text-sm font-semibold wrap-anywhere">{item.kindName}</p>
+      {item.payment && (
+        <p className="text-sm font-semibold text-brand-900" data-testid="appointment-payment">
+          {PAYMENT_WORDS[item.payment.status]}
+          {item.payment.method ? ` · ${PAYMENT_METHOD_LABELS[item.payment.method]}` : ''}
+        </p>
+      )}
       <p className="text-sm text-brand-800 wrap-anywhere">{item.placeName}</p>
       {linkContact ? (
         <a

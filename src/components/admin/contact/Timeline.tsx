@@ -59,6 +59,9 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
       : `No se envió: ${entry.from ?? 'mensaje de la cita'}${entry.detail ? ` (${entry.detail})` : ''}`,
   // The booking's kind, place and moment are its detail (src/server/appointments/book.ts).
   appointment: (entry) => APPOINTMENT_TITLES[entry.to ?? ''] ?? 'Cita',
+  // A payment's step (issue #41): where it went, and its concept, amount and way (its detail).
+  payment: (entry) =>
+    `Pago: ${entry.from ? `${entry.from} → ` : ''}${entry.to ?? ''}${entry.detail ? ` (${entry.detail})` : ''}`,
   merged: (entry) =>
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };

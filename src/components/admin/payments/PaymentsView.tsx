@@ -1,0 +1,146 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatShortDate } from '../../../lib/admin/columns.ts';
+import {
+  PAYMENT_METHOD_LABELS,
+  PAYMENT_STATUS_LABELS,
+  PAYMENT_STATUSES,
+  type PaymentItem,
+  type PaymentStatus,
+  type PaymentsPage,
+} from '../../../lib/payments/panel.ts';
+import { api } from '../api.ts';
+import { keys } from '../keys.ts';
+import { ListFooter } from '../shared/ListFooter.tsx';
+import { card, LoadFailed, Loading } from '../shared/ui.tsx';
+
+const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
+
+/** Each status's badge: colour and words (never colour alone). */
+const BADGE: Record<PaymentStatus, string> = {
+  abierto: 'bg-sand-200 text-brand-900',
+  pendiente: 'bg-amber-100 text-amber-950',
+  pagado: 'bg-emerald-100 text-emerald-950',
+  vencido: 'bg-sand-200 text-brand-900 line-through',
+  reembolsado: 'bg-brand-900 text-white',
+};
+
+/**
+ * /admin#pagos (issue #41): every payment of the consultations, newest
+ * first, by status, with what came in above the list; each with its
+ * contact (a link to their page) and its appointment. Administrators
+ * download it as CSV.
+ */
+export function PaymentsView({ canExport }: { canExport: boolean }) {
+  const [status, setStatus] = useState('');
+  const payments = useInfiniteQuery({
+    queryKey: keys.payments({ status }),
+    queryFn: ({ pageParam }) =>
+      api<PaymentsPage>(
+        `/api/admin/payments?${new URLSearchParams({ status, ...(pageParam ? { cursor: pageParam } : {}) })}`,
+      ),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+  const items = payments.data?.pages.flatMap((page) => page.items);
+  const totals = payments.data?.pages[0]?.totals;
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      {totals && (
+        <dl className={`grid grid-cols-2 gap-3 sm:grid-cols-4 ${card}`} aria-label="Resumen de pagos">
+          <div>
+            <dt className="text-sm text-brand-700">Cobrado</dt>
+            <dd className="text-xl font-bold tabular-nums">{MXN.format(totals.paidMxn)}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-brand-700">Pagados</dt>
+            <dd className="text-xl font-bold tabular-nums">{totals.paid}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-brand-700">Pendientes (OXXO o SPEI)</dt>
+            <dd className="text-xl font-bold tabular-nums">{totals.pending}</dd>
+          </div>
+          <div>
+            <dt className="text-sm text-brand-700">Vencidos</dt>
+            <dd className="text-xl font-bold tabular-nums">{totals.expired}</dd>
+          </div>
+        </dl>
+      )}
+      <div className={`flex flex-wrap items-end justify-between gap-3 ${card}`}>
+        <label className="field min-w-48">
+          <span className="field-label">Estado</span>
+          <select className="field-input" value={status} onChange={(event) => setStatus(event.target.value)}>
+            <option value="">Todos</option>
+            {PAYMENT_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {PAYMENT_STATUS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {canExport && (
+          <a
+            href={`/api/admin/payments/export.csv${status ? `?status=${status}` : ''}`}
+            download
+            className="btn btn-outline min-h-11 px-4 py-2"
+          >
+            Descargar CSV
+          </a>
+        )}
+      </div>
+      {payments.isError ? (
+        <LoadFailed error={payments.error} retry={() => void payments.refetch()} />
+      ) : !items ? (
+        <Loading text="Cargando pagos..." />
+      ) : items.length === 0 ? (
+        <p className={`${card} text-center text-brand-800`}>No hay pagos con este filtro.</p>
+      ) : (
+        <ol className="grid gap-2" aria-label="Pagos">
+          {items.map((payment) => (
+            <PaymentEntry key={payment.id} payment={payment} />
+          ))}
+        </ol>
+      )}
+      <ListFooter
+        more={payments.hasNextPage}
+        loading={payments.isFetchingNextPage}
+        onMore={() => void payments.fetchNextPage()}
+      />
+    </div>
+  );
+}
+
+function PaymentEntry({ payment }: { payment: PaymentItem }) {
+  return (
+    <li className={`grid gap-1 ${card}`}>
+      <p className="flex flex-wrap items-center justify-between gap-2">
+        <span className="text-lg font-bold tabular-nums">{MXN.format(payment.amountMxn)}</span>
+        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${BADGE[payment.status]}`}>
+          {PAYMENT_STATUS_LABELS[payment.status]}
+          {payment.method ? ` · ${PAYMENT_METHOD_LABELS[payment.method]}` : ''}
+        </span>
+      </p>
+      <p className="text-sm wrap-anywhere">{payment.concept}</p>
+      <p className="text-xs text-brand-700">
+        Creado <time dateTime={payment.createdAt}>{formatShortDate(payment.createdAt)}</time>
+        {payment.paidAt && (
+          <>
+            {' · '}pagado <time dateTime={payment.paidAt}>{formatShortDate(payment.paidAt)}</time>
+          </>
+        )}
+        {payment.status === 'pendiente' && payment.payBy && (
+          <>
+            {' · '}vence <time dateTime={payment.payBy}>{formatShortDate(payment.payBy)}</time>
+          </>
+        )}
+      </p>
+      <a
+        href={`/admin/prospecto?id=${payment.contact.id}`}
+        className="inline-flex min-h-11 items-center justify-self-start font-semibold text-brand-800 underline underline-offset-4 wrap-anywhere"
+      >
+        {payment.contact.name}
+      </a>
+    </li>
+  );
+}

@@ -283,7 +283,11 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   await expect(picker.getByRole('heading', { name: 'Apartamos tu lugar' })).toBeFocused();
   await expect(picker.getByText('Por pagar · $899 MXN')).toBeVisible();
   await expect(picker.getByText(/, \d{2}:\d{2} \(hora de Alemania\)$/).first()).toBeVisible();
-  await expect(picker.getByRole('link', { name: 'Pagar ahora' })).toHaveAttribute('href', /^https:\/\//);
+  // Online payments on (issue #41): the site's own page of the payment, then Stripe's.
+  await expect(picker.getByRole('link', { name: 'Pagar ahora' })).toHaveAttribute(
+    'href',
+    /^\/pagar\?t=[A-Za-z0-9_-]{48}$/,
+  );
   // One way to pay once the session is booked: the verdict's own button leaves with the picker open.
   await expect(page.getByRole('button', { name: 'Pagar consulta de $899 MXN' })).toHaveCount(0);
   await shot(page, info, 'partner-booked');

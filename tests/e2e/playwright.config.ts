@@ -1,5 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_FLAGS, STORIES_CHROMIUM_PATH } from '../support/chromium.ts';
+import { STRIPE_KEY, WEBHOOK_SECRET } from '../support/stripe-fake.ts';
 import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from '../support/whatsapp-platform.ts';
 import { e2ePorts } from './ports.ts';
 
@@ -15,6 +16,8 @@ export const E2E_WEBHOOK = { port: PORTS.webhook, secret: 'e2e-webhook-secret-01
 export const E2E_VOICE_SECRET = 'e2e-voice-secret-0123456789';
 /** The fake WhatsApp platform the conversations story starts (tests/support/whatsapp-platform.ts). */
 export const E2E_WHATSAPP = { port: PORTS.whatsapp };
+/** The fake Stripe the payment story starts (tests/support/stripe-fake.ts); nothing listens there otherwise. */
+export const E2E_STRIPE = { port: PORTS.stripe };
 /** The embedded PostgreSQL of the e2e server, so tests can look at stored rows. */
 export const E2E_DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${PORTS.postgres}/app`;
 
@@ -107,6 +110,10 @@ export default defineConfig({
       WHATSAPP_APP_SECRET: APP_SECRET,
       WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
       WHATSAPP_API_URL: `http://127.0.0.1:${E2E_WHATSAPP.port}/v23.0`,
+      // Online payments against the fake Stripe of the payment story (issue #41).
+      STRIPE_SECRET_KEY: STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: `http://127.0.0.1:${E2E_STRIPE.port}`,
     },
   },
 });

@@ -6,12 +6,13 @@ export interface E2ePorts {
   postgres: number;
   webhook: number;
   whatsapp: number;
+  stripe: number;
 }
 
-/** Four ports the system hands out as free, all held at once so they differ; printed as JSON. */
+/** Five ports the system hands out as free, all held at once so they differ; printed as JSON. */
 const FIND_FREE_PORTS = `
 import { createServer } from 'node:net';
-const names = ['web', 'postgres', 'webhook', 'whatsapp'];
+const names = ['web', 'postgres', 'webhook', 'whatsapp', 'stripe'];
 const servers = await Promise.all(names.map(() => new Promise((resolve) => {
   const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
 })));

@@ -50,16 +50,45 @@ async function formOf(request: IncomingMessage): Promise<Record<string, string>>
   return Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
 }
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+/**
+ * `port`: the one the server under test was given (the browser stories);
+ * `webhookUrl`: where the fake's own hosted page sends its signed event when
+ * the buyer presses «Pagar» there (a session's `url` is then that page on
+ * 127.0.0.1 instead of checkout.stripe.com, which the machine cannot reach).
+ */
+export async function startFakeStripe(options: { port?: number; webhookUrl?: string } = {}): Promise<FakeStripe> {
   const calls: StripeCall[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
   const byKey = new Map<string, Record<string, unknown>>();
   const intentStatus = new Map<string, string>();
   let counter = 0;
   let failures: { status: number; times: number } | null = null;
+  let base = '';
   const server = createServer(async (request, response) => {
     const body = await formOf(request);
     const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const hosted = /^\/c\/pay\/([A-Za-z0-9_]+)$/.exec(path);
+    if (hosted?.[1] && options.webhookUrl) {
+      const session = sessions.get(hosted[1]);
+      if (!session) {
+        response.writeHead(404).end();
+        return;
+      }
+      if (request.method === 'POST') {
+        // The buyer paid by card on "Stripe's" page: Stripe tells the webhook, then sends them back.
+        const paid = { ...session, status: 'complete', payment_status: 'paid', payment_intent: `pi_${hosted[1]}` };
+        await sendEvent(new URL(options.webhookUrl).origin, stripeEvent('checkout.session.completed', paid));
+        response.writeHead(303, { Location: String(session.success_url) }).end();
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      response.end(
+        `<!doctype html><html lang="es"><meta name="viewport" content="width=device-width"><title>Stripe (simulado)</title>` +
+          `<main><h1>Pago simulado de Stripe</h1><p>${Number(session.amount_total) / 100} MXN</p>` +
+          `<form method="post"><button type="submit">Pagar con tarjeta</button></form></main></html>`,
+      );
+      return;
+    }
     const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
     calls.push({
       method: request.method ?? '',
@@ -96,7 +125,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const session = {
         id,
         object: 'checkout.session',
-        url: `https://checkout.stripe.com/c/pay/${id}`,
+        url: options.webhookUrl ? `${base}/c/pay/${id}` : `https://checkout.stripe.com/c/pay/${id}`,
+        success_url: body.success_url,
         status: 'open',
         payment_status: 'unpaid',
         mode: body.mode,
@@ -135,8 +165,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     }
     answer(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` } });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`,
     calls,

@@ -80,7 +80,8 @@ export const PAYMENT_PAGE_WORDS = {
   heldUntil: (when: string) => `Tu horario está apartado hasta el ${when}.`,
   checking: 'Estamos confirmando tu pago. Esta página se actualiza sola en unos segundos.',
   paidTitle: '¡Pago recibido!',
-  paidText: 'Tu cita quedó confirmada. Te enviamos la confirmación por correo y por WhatsApp.',
+  paidText:
+    'Tu cita quedó confirmada. Si nos dejaste tu correo, ahí te llega la confirmación con el archivo para tu calendario.',
   pendingTitle: 'Tu pago está pendiente',
   oxxoText: (deadline: string) =>
     `Paga en cualquier OXXO antes del ${deadline} con este número de referencia. Cuando llegue tu pago, tu cita queda confirmada y te avisamos.`,

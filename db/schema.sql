@@ -390,9 +390,11 @@ CREATE TABLE password_resets (
 CREATE TABLE payment_events (
   event_id text NOT NULL,
   type text NOT NULL,
+  payload jsonb NOT NULL,
   payment_id uuid,
   created_at timestamp with time zone NOT NULL,
   received_at timestamp with time zone DEFAULT now() NOT NULL,
+  applied_at timestamp with time zone,
   CONSTRAINT payment_events_payment_id_fkey FOREIGN KEY (payment_id) REFERENCES payments(id) ON DELETE SET NULL,
   CONSTRAINT payment_events_pkey PRIMARY KEY (event_id)
 );

@@ -39,13 +39,16 @@ CREATE INDEX payments_appointment_idx ON payments (appointment_id);
 CREATE INDEX payments_contact_idx ON payments (contact_id);
 CREATE INDEX payments_created_idx ON payments (created_at DESC);
 
--- Every webhook event applied, once: a replay or a duplicate delivery finds its id here and changes nothing.
+-- Every verified webhook event, stored once as received (the webhook answers as soon as it is here) and
+-- applied once by its job: a replay or a duplicate delivery finds its id here and changes nothing.
 CREATE TABLE payment_events (
   event_id text PRIMARY KEY,
   type text NOT NULL,
+  payload jsonb NOT NULL,
   payment_id uuid REFERENCES payments (id) ON DELETE SET NULL,
   created_at timestamptz NOT NULL,
-  received_at timestamptz NOT NULL DEFAULT now()
+  received_at timestamptz NOT NULL DEFAULT now(),
+  applied_at timestamptz
 );
 
 -- The provider's customer of a contact (Stripe gives each one a CLABE of its own for SPEI transfers).

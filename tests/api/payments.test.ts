@@ -132,6 +132,16 @@ const sessionObject = (id: string, extra: Record<string, unknown>) => ({
   ...extra,
 });
 
+/** Sends `event` as Stripe does and waits until its job applied it (the webhook answers before). */
+async function deliver(event: Record<string, unknown>): Promise<void> {
+  const response = await sendEvent(server.url, event);
+  expect(response.status, await response.clone().text()).toBe(200);
+  await until(
+    async () => (await countRows('payment_events', 'event_id = $1 AND applied_at IS NOT NULL', [event.id])) === 1,
+    `the event ${String(event.id)} applied`,
+  );
+}
+
 const appointmentStatus = async (id: string) =>
   (await sql<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [id]))[0]?.status;
 const paymentOf = async (appointment: string) =>
@@ -215,14 +225,12 @@ describe('the webhook', () => {
   it('makes a card payment paid: the appointment confirmed, its history and the page say so', async () => {
     const answer = await book(await freeSlot(14, 60));
     const { id } = await opened(answer);
-    const response = await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_card_1' }),
       ),
     );
-    expect(response.status).toBe(200);
     expect(await appointmentStatus(answer.id)).toBe('confirmada');
     expect(await paymentOf(answer.id)).toMatchObject({ status: 'pagado', method: 'tarjeta' });
     const history = await sql<{ to_value: string; detail: string }>(
@@ -263,7 +271,14 @@ describe('the webhook', () => {
     );
     const answers = await Promise.all(Array.from({ length: 20 }, () => sendEvent(server.url, event)));
     expect(answers.map((response) => response.status)).toEqual(Array(20).fill(200));
+    // Stored once: one answer says so, the other 19 that it came before.
+    const bodies = (await Promise.all(answers.map((response) => response.json()))) as { duplicate: boolean }[];
+    expect(bodies.filter((body) => !body.duplicate)).toHaveLength(1);
     expect(await countRows('payment_events', 'event_id = $1', [event.id])).toBe(1);
+    await until(
+      async () => (await countRows('payment_events', 'event_id = $1 AND applied_at IS NOT NULL', [event.id])) === 1,
+      'the event applied',
+    );
     expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(1);
     expect(
       await countRows(
@@ -288,8 +303,7 @@ describe('the webhook', () => {
     });
     expect(created?.body.customer).toMatch(/^cus_fake/);
     const deadline = Math.floor((Date.now() + 30 * HOUR) / 1000);
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent('payment_intent.requires_action', {
         id: 'pi_oxxo_1',
         object: 'payment_intent',
@@ -305,8 +319,7 @@ describe('the webhook', () => {
         },
       }),
     );
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_1' }),
@@ -323,8 +336,7 @@ describe('the webhook', () => {
     expect(shown).toMatchObject({ notPayable: 'pending', payment: { status: 'pendiente', method: 'oxxo' } });
     expect((await checkout(tokenOf(answer))).status).toBe(409);
 
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.async_payment_succeeded',
         sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_oxxo_1' }),
@@ -338,16 +350,14 @@ describe('the webhook', () => {
     const slot = await freeSlot(80, 24 * 20);
     const answer = await book(slot);
     const { id } = await opened(answer);
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_late' }),
       ),
     );
     expect((await paymentOf(answer.id))?.status).toBe('pendiente');
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.async_payment_failed',
         sessionObject(id, { status: 'complete', payment_status: 'unpaid' }),
@@ -384,7 +394,7 @@ describe('the webhook', () => {
       sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_order' }),
     );
     const expired = stripeEvent('checkout.session.expired', sessionObject(id, { status: 'expired' }));
-    for (const event of [succeeded, completed, expired]) expect((await sendEvent(server.url, event)).status).toBe(200);
+    for (const event of [succeeded, completed, expired]) await deliver(event);
     expect((await paymentOf(answer.id))?.status).toBe('pagado');
     expect(await appointmentStatus(answer.id)).toBe('confirmada');
   });
@@ -392,8 +402,7 @@ describe('the webhook', () => {
   it('refunds a paid appointment the buyer cancels within the kind’s policy', async () => {
     const answer = await book(await freeSlot(80, 24 * 20));
     const { id } = await opened(answer);
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_refund' }),
@@ -414,8 +423,7 @@ describe('the webhook', () => {
     const refund = stripe.calls.find((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_refund');
     expect(refund?.idempotencyKey).toMatch(/^refund:/);
     // Stripe's word that the money went back.
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent('charge.refunded', {
         id: 'ch_refund',
         object: 'charge',
@@ -433,8 +441,7 @@ describe('the webhook', () => {
   it('expires a transfer still unpaid at its deadline: cancelled at Stripe, the slot freed', async () => {
     const answer = await book(await freeSlot(80, 24 * 20));
     const { id } = await opened(answer);
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent('payment_intent.requires_action', {
         id: 'pi_spei_1',
         object: 'payment_intent',
@@ -464,8 +471,7 @@ describe('the webhook', () => {
         },
       }),
     );
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_1' }),
@@ -494,8 +500,7 @@ describe('the panel', () => {
   it('lists the payments with their totals to members, filters them, and exports them as CSV to administrators only', async () => {
     const answer = await book(await freeSlot(14, 60));
     const { id } = await opened(answer);
-    await sendEvent(
-      server.url,
+    await deliver(
       stripeEvent(
         'checkout.session.completed',
         sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_panel' }),

@@ -104,18 +104,26 @@ function answerOf(row: AppointmentRow): BookingAnswer {
   };
 }
 
+/** One formatter per clock: making an Intl.DateTimeFormat costs far more than using it. */
+const MOMENT_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
 /** "sábado 6 de marzo de 2027, 10:00" on the place's clock. */
 export function placeMoment(instant: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('es-MX', {
-    timeZone,
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(instant);
+  let format = MOMENT_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('es-MX', {
+      timeZone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    MOMENT_FORMATS.set(timeZone, format);
+  }
+  return format.format(instant);
 }
 
 /** Books `request`: the appointment's answer (a replay of its key answers the same), or a typed error. */

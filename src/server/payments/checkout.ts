@@ -111,8 +111,9 @@ export async function openCheckout(
   const back = payUrl(siteUrl, payToken(row.id, start + LINK_LIFETIME_AFTER_START_MS));
   const stripe = stripeFor(config);
   let session: Stripe.Checkout.Session;
+  let customer: string | undefined;
   try {
-    const customer = cash ? (row.payment_customer ?? (await newCustomer(db, stripe, row))) : undefined;
+    customer = cash ? (row.payment_customer ?? (await newCustomer(stripe, row))) : undefined;
     const metadata = { appointment_id: row.id, contact_id: row.contact_id };
     session = await stripe.checkout.sessions.create(
       {
@@ -147,24 +148,25 @@ export async function openCheckout(
     throw new ProviderUnavailable((error as Error).message);
   }
   if (!session.url) throw new ProviderUnavailable('the session has no url');
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept)
-       VALUES ($1, $2, $3, $4, to_timestamp($5), $6, $7) ON CONFLICT (session_id) DO NOTHING`,
-      [row.id, row.contact_id, session.id, session.url, session.expires_at, row.price_mxn, concept],
-    );
-    // The slot stays held while its checkout is open.
-    await tx.query(
-      `UPDATE appointments SET hold_until = greatest(hold_until, to_timestamp($2)), updated_at = now()
-       WHERE id = $1 AND status = 'por_pagar'`,
-      [row.id, session.expires_at],
-    );
-  });
+  // One statement: the payment, the slot held while its checkout is open, the contact's customer kept.
+  await db.query(
+    `WITH payment AS (
+       INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept)
+       VALUES ($1, $2, $3, $4, to_timestamp($5), $6, $7) ON CONFLICT (session_id) DO NOTHING RETURNING id),
+     held AS (
+       UPDATE appointments SET hold_until = greatest(hold_until, to_timestamp($5)), updated_at = now()
+       WHERE id = $1 AND status = 'por_pagar' RETURNING id),
+     customer AS (
+       UPDATE contacts SET payment_customer = $8 WHERE id = $2 AND $8::text IS NOT NULL AND payment_customer IS NULL
+       RETURNING id)
+     SELECT (SELECT count(*) FROM payment) + (SELECT count(*) FROM held) + (SELECT count(*) FROM customer) AS changed`,
+    [row.id, row.contact_id, session.id, session.url, session.expires_at, row.price_mxn, concept, customer ?? null],
+  );
   return session.url;
 }
 
 /** The contact's customer at Stripe (each gets a CLABE of its own for SPEI), made once and kept on the contact. */
-async function newCustomer(db: Database, stripe: Stripe, row: PayableRow): Promise<string> {
+async function newCustomer(stripe: Stripe, row: PayableRow): Promise<string> {
   const customer = await stripe.customers.create(
     {
       // What the visitor typed travels as what it means: a name, or their phone (decision 0049).
@@ -175,9 +177,5 @@ async function newCustomer(db: Database, stripe: Stripe, row: PayableRow): Promi
     },
     { idempotencyKey: `customer:${row.contact_id}` },
   );
-  await db.query('UPDATE contacts SET payment_customer = $2 WHERE id = $1 AND payment_customer IS NULL', [
-    row.contact_id,
-    customer.id,
-  ]);
   return customer.id;
 }

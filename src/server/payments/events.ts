@@ -4,9 +4,10 @@ import type { Database, Queryable } from '../db/database.ts';
 import type { Stripe } from './stripe.ts';
 
 /**
- * What a verified webhook event of Stripe does (issue #41, decision 0070), in
- * one transaction: the event's id is stored first, so a replay or a
- * duplicate delivery (at once or days later) changes nothing; the payment's
+ * What a verified webhook event of Stripe does (issue #41, decision 0070):
+ * stored once by the webhook (its id is the key, so a replay or a duplicate
+ * delivery, at once or days later, changes nothing), then applied once, in
+ * one transaction, by its job or right after the webhook's answer; the payment's
  * row is locked and moved only forward (payment_status_rank, migration
  * 0043), so events arriving out of order leave the furthest state; then
  * the appointment follows:
@@ -168,27 +169,52 @@ export function cashDeadline(now: number): number {
   return midnightUtc + 6 * 3_600_000 - 1000;
 }
 
-/** Applies a verified event once: 'duplicate' when its id was applied before, 'ignored' when it is not about ours. */
+/** The queue's task that applies one stored event (jobs.ts); the webhook also applies it right after answering. */
+export const PAYMENT_EVENT_TASK = 'payment_event';
+
+/**
+ * Stores a verified event once, with its job, in one statement (what the
+ * webhook waits for before its 200): false when its id was stored before (a
+ * replay, a duplicate delivery). The job runs at once, and again on failure.
+ */
+export async function storeEvent(db: Queryable, event: Stripe.Event, payload: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH stored AS (
+       INSERT INTO payment_events (event_id, type, created_at, payload) VALUES ($1, $2, to_timestamp($3), $4::jsonb)
+       ON CONFLICT (event_id) DO NOTHING RETURNING event_id)
+     SELECT graphile_worker.add_job($5, json_build_object('eventId', event_id), max_attempts => 25) FROM stored`,
+    [event.id, event.type, event.created, payload, PAYMENT_EVENT_TASK],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Applies a stored event once: 'duplicate' when it was applied before (its
+ * job and the webhook's own try after answering both come here), 'ignored'
+ * when it is not about one of ours or of the other mode (test / live).
+ */
 export async function applyEvent(
   db: Database,
-  event: Stripe.Event,
+  eventId: string,
   live: boolean,
   now: number,
 ): Promise<'applied' | 'duplicate' | 'ignored'> {
   return db.transaction(async (tx) => {
-    const stored = await tx.query(
-      `INSERT INTO payment_events (event_id, type, created_at) VALUES ($1, $2, to_timestamp($3))
-       ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-      [event.id, event.type, event.created],
+    // Marked applied in this transaction: the event's row stays locked until it commits (a second try waits, then
+    // finds it applied), and a rollback leaves it to be applied again.
+    const stored = await tx.query<{ payload: Stripe.Event }>(
+      'UPDATE payment_events SET applied_at = now() WHERE event_id = $1 AND applied_at IS NULL RETURNING payload',
+      [eventId],
     );
-    if (stored.rows.length === 0) return 'duplicate';
+    const row = stored.rows[0];
+    if (!row) return 'duplicate';
+    const event = row.payload;
     if (event.livemode !== live) return 'ignored';
     const read = readEvent(event, now);
     if (!read) return 'ignored';
     const payment = await lockPayment(tx, read.found);
     if (!payment) return 'ignored';
-    await tx.query('UPDATE payment_events SET payment_id = $2 WHERE event_id = $1', [event.id, payment.id]);
-    await changePayment(tx, payment, read.change);
+    await changePayment(tx, payment, read.change, eventId);
     return 'applied';
   });
 }
@@ -217,23 +243,45 @@ async function lockPayment(tx: Queryable, found: Found): Promise<PaymentRow | nu
  * change tells (the method, the voucher, the payment's id) is kept even when
  * its status is behind; then the appointment follows a new status.
  */
-export async function changePayment(tx: Queryable, payment: PaymentRow, change: PaymentChange): Promise<void> {
+export async function changePayment(
+  tx: Queryable,
+  payment: PaymentRow,
+  change: PaymentChange,
+  eventId: string | null = null,
+): Promise<void> {
   const forward = RANK[change.status] > RANK[payment.status];
   const status = forward ? change.status : payment.status;
-  const { rows } = await tx.query<{ pay_by: Date | null; starts_at: Date; appointment_status: string }>(
-    `UPDATE payments p SET
-       status = $2,
-       method = coalesce($3, p.method),
-       payment_intent = coalesce(p.payment_intent, $4),
-       pay_by = CASE WHEN $2 = 'pendiente' THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by), a.starts_at)
-                     ELSE p.pay_by END,
-       voucher = coalesce($6::jsonb, p.voucher),
-       paid_at = CASE WHEN $2 IN ('pagado', 'reembolsado') THEN coalesce(p.paid_at, now()) END,
-       refunded_at = CASE WHEN $2 = 'reembolsado' THEN coalesce(p.refunded_at, now()) END,
-       refunded_mxn = coalesce($7, p.refunded_mxn),
-       updated_at = now()
-     FROM appointments a WHERE p.id = $1 AND a.id = p.appointment_id
-     RETURNING p.pay_by, a.starts_at, a.status AS appointment_status`,
+  const method = change.method ?? payment.method;
+  // One statement: the payment moved, the event tied to it, its line on the history and, when it is paid, its
+  // appointment "por pagar" confirmed (a cancelled one stays so: see below).
+  const { rows } = await tx.query<{
+    pay_by: Date | null;
+    appointment_status: string;
+    confirmed: boolean;
+  }>(
+    `WITH event AS (UPDATE payment_events SET payment_id = $1 WHERE event_id = $8),
+     moved AS (
+       UPDATE payments p SET
+         status = $2,
+         method = coalesce($3, p.method),
+         payment_intent = coalesce(p.payment_intent, $4),
+         pay_by = CASE WHEN $2 = 'pendiente' THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by), a.starts_at)
+                       ELSE p.pay_by END,
+         voucher = coalesce($6::jsonb, p.voucher),
+         paid_at = CASE WHEN $2 IN ('pagado', 'reembolsado') THEN coalesce(p.paid_at, now()) END,
+         refunded_at = CASE WHEN $2 = 'reembolsado' THEN coalesce(p.refunded_at, now()) END,
+         refunded_mxn = coalesce($7, p.refunded_mxn),
+         updated_at = now()
+       FROM appointments a WHERE p.id = $1 AND a.id = p.appointment_id
+       RETURNING p.pay_by, a.status AS appointment_status),
+     line AS (
+       INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+       SELECT $9, 'payment', $10, $11, $12 WHERE $13::boolean),
+     confirmed AS (
+       UPDATE appointments SET status = 'confirmada', hold_until = NULL, updated_at = now()
+       WHERE id = $14 AND status = 'por_pagar' AND $13::boolean AND $2 = 'pagado'
+       RETURNING id)
+     SELECT moved.pay_by, moved.appointment_status, EXISTS (SELECT 1 FROM confirmed) AS confirmed FROM moved`,
     [
       payment.id,
       status,
@@ -242,6 +290,13 @@ export async function changePayment(tx: Queryable, payment: PaymentRow, change: 
       change.payBy ?? null,
       change.voucher ? JSON.stringify(change.voucher) : null,
       change.refundedMxn ?? null,
+      eventId,
+      payment.contact_id,
+      STATUS_WORD[payment.status],
+      STATUS_WORD[status],
+      `${payment.concept} · $${payment.amount_mxn} MXN${method ? ` · ${METHOD_WORD[method]}` : ''}`.slice(0, 500),
+      forward,
+      payment.appointment_id,
     ],
   );
   const row = rows[0];
@@ -249,17 +304,8 @@ export async function changePayment(tx: Queryable, payment: PaymentRow, change: 
   // A voucher's details may come after the checkout's notice: its deadline is kept up to date either way.
   if (status === 'pendiente') await heldUntilDeadline(tx, payment, row.pay_by);
   if (!forward) return;
-  const method = change.method ?? payment.method;
-  await tx.query(
-    `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail) VALUES ($1, 'payment', $2, $3, $4)`,
-    [
-      payment.contact_id,
-      STATUS_WORD[payment.status],
-      STATUS_WORD[status],
-      `${payment.concept} · $${payment.amount_mxn} MXN${method ? ` · ${METHOD_WORD[method]}` : ''}`.slice(0, 500),
-    ],
-  );
-  if (status === 'pagado') await confirmPaid(tx, payment, row.appointment_status);
+  if (row.confirmed) await appointmentChanged(tx, payment.appointment_id, { kind: 'paid' }, { by: 'buyer' });
+  else if (status === 'pagado' && row.appointment_status === 'cancelada') await paidTooLate(tx, payment);
   else if (status === 'vencido') await freeUnpaid(tx, payment);
 }
 
@@ -278,24 +324,15 @@ async function heldUntilDeadline(tx: Queryable, payment: PaymentRow, payBy: Date
   );
 }
 
-/** Paid: the appointment held for it is confirmed; one cancelled meanwhile stays so, and the history says what to do. */
-async function confirmPaid(tx: Queryable, payment: PaymentRow, appointmentStatus: string): Promise<void> {
-  if (appointmentStatus !== 'por_pagar') {
-    if (appointmentStatus === 'cancelada') {
-      await tx.query(
-        `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Pagado', $2)`,
-        [
-          payment.contact_id,
-          'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
-        ],
-      );
-    }
-    return;
-  }
-  await tx.query(`UPDATE appointments SET status = 'confirmada', hold_until = NULL, updated_at = now() WHERE id = $1`, [
-    payment.appointment_id,
-  ]);
-  await appointmentChanged(tx, payment.appointment_id, { kind: 'paid' }, { by: 'buyer' });
+/** Paid after its appointment was cancelled (its slot freed): the history says what to do. */
+async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Pagado', $2)`,
+    [
+      payment.contact_id,
+      'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
+    ],
+  );
 }
 
 /**

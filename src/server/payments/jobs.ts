@@ -4,12 +4,19 @@ import type { PaymentsConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
 import { logJson } from '../log.ts';
-import { changePayment, PAYMENT_DEADLINE_TASK, type PaymentMethod, type PaymentStatus } from './events.ts';
+import {
+  applyEvent,
+  changePayment,
+  PAYMENT_DEADLINE_TASK,
+  PAYMENT_EVENT_TASK,
+  type PaymentMethod,
+  type PaymentStatus,
+} from './events.ts';
 import { stripeFor } from './stripe.ts';
 
 /**
  * The payments' background work (issue #41), on a runner of its own while
- * online payments are on: a voucher's or a transfer's deadline (a transfer
+ * online payments are on: each webhook event applied (events.ts); a voucher's or a transfer's deadline (a transfer
  * has none at Stripe: its payment is cancelled there, then the payment
  * expires here and the slot is freed), and the refund of a paid appointment
  * that is cancelled (appointments/refunds.ts decides which).
@@ -100,6 +107,16 @@ export const paymentJobs: JobSource = {
       const outcome = await withDatabase((db) => refundPayment(db, payments, paymentId), config);
       logJson('info', { event: 'payment_refund', paymentId, outcome });
     };
-    return [{ channel: 'payments', tasks: { [PAYMENT_DEADLINE_TASK]: deadline, [PAYMENT_REFUND_TASK]: refund } }];
+    const event: Task = async (payload) => {
+      const { eventId } = payload as { eventId: string };
+      const outcome = await withDatabase((db) => applyEvent(db, eventId, payments.live, Date.now()), config);
+      logJson('info', { event: 'payment_event', eventId, outcome });
+    };
+    return [
+      {
+        channel: 'payments',
+        tasks: { [PAYMENT_EVENT_TASK]: event, [PAYMENT_DEADLINE_TASK]: deadline, [PAYMENT_REFUND_TASK]: refund },
+      },
+    ];
   },
 };

@@ -538,6 +538,18 @@ describe('the panel', () => {
     const { items } = (await citas.json()) as { items: { id: string; payment: unknown }[] };
     expect(items.find((item) => item.id === answer.id)?.payment).toEqual({ status: 'pagado', method: 'tarjeta' });
 
+    // Métricas count the paid consultations; the pipeline shows what the contact paid next to the estimate.
+    const metrics = (await (await fetch(`${server.url}/api/admin/metrics`, { headers: { Cookie: admin } })).json()) as {
+      payments: { paid: number; paidMxn: number; paidContacts: number; conversion: number | null };
+    };
+    expect(metrics.payments.paid).toBeGreaterThanOrEqual(1);
+    expect(metrics.payments.paidMxn).toBe(metrics.payments.paid * 499);
+    expect(metrics.payments.conversion).toBe(0);
+    const board = (await (await fetch(`${server.url}/api/admin/pipeline`, { headers: { Cookie: admin } })).json()) as {
+      columns: { items: { id: string; paid: number }[] }[];
+    };
+    const card = board.columns.flatMap((column) => column.items).find((item) => item.id === contact?.contact_id);
+    expect(card?.paid).toBe(499);
     expect(
       (await fetch(`${server.url}/api/admin/payments/export.csv`, { headers: { Cookie: adviser.cookie } })).status,
     ).toBe(403);

@@ -280,6 +280,21 @@ export interface Metrics {
     byAdviser: ({ memberId: string | null; name: string } & VisitFigures)[];
     bySource: ({ source: AppointmentSource } & VisitFigures)[];
   };
+  /**
+   * The consultations paid online over the same 12 weeks (issue #41): by the
+   * payments' status, the money kept, and how many of the people who paid
+   * have closed a house since (the conversion from paid consultation to won deal).
+   */
+  payments: {
+    paid: number;
+    pending: number;
+    expired: number;
+    refunded: number;
+    paidMxn: number;
+    paidContacts: number;
+    won: number;
+    conversion: number | null;
+  };
 }
 
 /** Where an appointment was booked: the site, the panel, WhatsApp. */

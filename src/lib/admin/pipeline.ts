@@ -30,6 +30,8 @@ export interface PipelineCard extends Omit<ContactSummary, 'requests'>, ContactD
   modelName: string | null;
   /** What the column sums for it: the override, else the model's price; null when neither. */
   value: number | null;
+  /** What the contact has actually paid online (consultations, issue #41), in pesos; 0 when nothing. */
+  paid: number;
 }
 
 export interface PipelineColumnPage {

@@ -128,6 +128,17 @@ function visitsOf(rows: readonly VisitRow[]): Metrics['visits'] {
   };
 }
 
+/** The payments of the last 12 weeks (issue #41) by status, and the people who paid who have won a deal since. */
+const PAYMENTS = `SELECT count(*) FILTER (WHERE p.status = 'pagado')::int AS paid,
+    count(*) FILTER (WHERE p.status = 'pendiente')::int AS pending,
+    count(*) FILTER (WHERE p.status = 'vencido')::int AS expired,
+    count(*) FILTER (WHERE p.status = 'reembolsado')::int AS refunded,
+    coalesce(sum(p.amount_mxn) FILTER (WHERE p.status = 'pagado'), 0)::int AS "paidMxn",
+    count(DISTINCT p.contact_id) FILTER (WHERE p.status = 'pagado')::int AS "paidContacts",
+    count(DISTINCT p.contact_id) FILTER (WHERE p.status = 'pagado' AND c.state = 'cerrado_ganado')::int AS won
+  FROM payments p JOIN contacts c ON c.id = p.contact_id
+  WHERE p.created_at >= (${THIS_WEEK} - interval '11 weeks') AT TIME ZONE 'America/Merida'`;
+
 /** The 12 Mondays (YYYY-MM-DD) up to this week's, in Mérida. */
 const WEEKS = `SELECT to_char(week, 'YYYY-MM-DD') AS week
   FROM generate_series(${THIS_WEEK} - interval '11 weeks', ${THIS_WEEK}, interval '1 week') AS g(week)`;
@@ -156,7 +167,7 @@ export function currentMetrics(db: Queryable): Promise<Metrics> {
 }
 
 export async function metrics(db: Queryable): Promise<Metrics> {
-  const [weeks, leads, response, within, unattended, overdue, visits] = await Promise.all([
+  const [weeks, leads, response, within, unattended, overdue, visits, payments] = await Promise.all([
     db.query<{ week: string }>(WEEKS),
     db.query<{ week_index: number | null; form: LeadForm | null; campaign: string | null; by_week: number; n: number }>(
       LEADS_BY_WEEK_AND_CAMPAIGN,
@@ -168,6 +179,7 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     // The team's "Vencidos": the statement of the figure of "Hoy" and of the badge (decision 0053).
     overdueCount(db, { scope: 'all', memberId: '' }),
     db.query<VisitRow>(VISITS, [11]),
+    db.query<Omit<Metrics['payments'], 'conversion'>>(PAYMENTS),
   ]);
 
   const zero = () => Object.fromEntries(LEAD_FORMS.map((form) => [form, 0])) as Record<LeadForm, number>;
@@ -207,5 +219,14 @@ export async function metrics(db: Queryable): Promise<Metrics> {
     unattended: unattended.rows[0]?.unattended ?? 0,
     overdue,
     visits: visitsOf(visits.rows),
+    payments: paymentsOf(payments.rows[0]),
+  };
+}
+
+function paymentsOf(row: Omit<Metrics['payments'], 'conversion'> | undefined): Metrics['payments'] {
+  const figures = row ?? { paid: 0, pending: 0, expired: 0, refunded: 0, paidMxn: 0, paidContacts: 0, won: 0 };
+  return {
+    ...figures,
+    conversion: figures.paidContacts === 0 ? null : Math.round((figures.won / figures.paidContacts) * 1000) / 1000,
   };
 }

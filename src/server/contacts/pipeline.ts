@@ -28,6 +28,7 @@ type CardRow = SummaryRow & {
   model_id: string | null;
   estimated_value_mxn: number | null;
   expected_close_on: string | null;
+  paid_mxn: number;
 };
 
 /** The scope as a condition, its value pushed on `values` when it has one. */
@@ -62,7 +63,8 @@ const CARD_COLUMNS = `
   c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
   ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS}, 0 AS requests,
-  ${cursorTime(ORDER)}, c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on`;
+  ${cursorTime(ORDER)}, c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on,
+  (SELECT coalesce(sum(p.amount_mxn), 0)::int FROM payments p WHERE p.contact_id = c.id AND p.status = 'pagado') AS paid_mxn`;
 
 function toCard(row: CardRow): PipelineCard {
   const deal = { modelId: row.model_id, estimatedValue: row.estimated_value_mxn };
@@ -73,6 +75,7 @@ function toCard(row: CardRow): PipelineCard {
     expectedCloseOn: row.expected_close_on,
     modelName: catalogueModel(row.model_id)?.name ?? null,
     value: dealValue(deal),
+    paid: Number(row.paid_mxn),
   };
 }
 

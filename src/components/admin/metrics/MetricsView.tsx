@@ -7,6 +7,7 @@ import { type ContactsPage, useMetrics } from '../contacts/queries.ts';
 import { keys } from '../keys.ts';
 import { PanelLink } from '../shared/PanelLink.tsx';
 import { Section } from '../shared/ui.tsx';
+import { PaymentsFigures } from './PaymentsFigures.tsx';
 import { VisitsFigures } from './VisitsFigures.tsx';
 
 /** The team's contacts per state (the list's own counts, one contact fetched). */
@@ -47,6 +48,7 @@ export function MetricsView() {
         </ul>
       </Section>
       <VisitsFigures visits={metrics?.visits} />
+      <PaymentsFigures payments={metrics?.payments} />
       {metrics && <LeadsChart weeks={metrics.leadsPerWeek} />}
     </div>
   );

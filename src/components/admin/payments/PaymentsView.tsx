@@ -32,7 +32,11 @@ const BADGE: Record<PaymentStatus, string> = {
  * download it as CSV.
  */
 export function PaymentsView({ canExport }: { canExport: boolean }) {
-  const [status, setStatus] = useState('');
+  // Métricas links here with the status it counts (?vista=pagos&status=pagado).
+  const [status, setStatus] = useState(() => {
+    const asked = new URLSearchParams(window.location.search).get('status') ?? '';
+    return (PAYMENT_STATUSES as readonly string[]).includes(asked) ? asked : '';
+  });
   const payments = useInfiniteQuery({
     queryKey: keys.payments({ status }),
     queryFn: ({ pageParam }) =>

@@ -62,6 +62,14 @@ export function PipelineCard({
             {card.value === null ? '—' : formatPesos(card.value)}
           </dd>
         </div>
+        {card.paid > 0 && (
+          <div className="flex flex-wrap justify-between gap-x-2">
+            <dt className="text-brand-700">
+              {card.state === 'cerrado_ganado' ? 'Pagado (se abona a la casa)' : 'Pagado en consultas'}
+            </dt>
+            <dd className="text-right font-semibold tabular-nums">{formatPesos(card.paid)}</dd>
+          </div>
+        )}
         <div className="flex flex-wrap justify-between gap-x-2">
           <dt className="text-brand-700">Cierre esperado</dt>
           <dd className="text-right">{card.expectedCloseOn ? formatShortDate(card.expectedCloseOn) : '—'}</dd>

@@ -37,6 +37,7 @@ const ROSA: PipelineCard = {
   expectedCloseOn: '2026-12-15',
   modelName: 'Lumo',
   value: 349_000,
+  paid: 0,
 };
 
 const board = (cards: PipelineCard[]): PipelineBoard => ({

@@ -1,6 +1,10 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { type FakeStripe, startFakeStripe } from '../support/stripe-fake.ts';
+import { signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, uniquePersonName } from './fixtures.ts';
+
+type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
+
 import { E2E_PORT, E2E_STRIPE } from './playwright.config.ts';
 
 /**
@@ -12,22 +16,37 @@ import { E2E_PORT, E2E_STRIPE } from './playwright.config.ts';
  * confirmed by the webhook; axe on /pagar before and after.
  */
 
-let stripe: FakeStripe | undefined;
-
-// The fake listens on the one port the e2e server was given: only in the project that runs the story.
-test.beforeAll(async ({ browserName: _browser }, info) => {
-  if (info.project.name === 'mobile')
-    stripe = await startFakeStripe({ port: E2E_STRIPE.port, webhookUrl: `http://127.0.0.1:${E2E_PORT}` });
-});
-test.afterAll(async () => {
-  await stripe?.close();
-});
-
 const shot = (page: Page, info: TestInfo, name: string) =>
   page.screenshot({ path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: true });
 
 test('pays the advisory booked from /modelos by card, and /pagar says it is paid', async ({ page, sql }, info) => {
   test.skip(info.project.name !== 'mobile', 'one story per run, on a phone');
+  // The fake listens on the one port the e2e server was given: started by this story only, stopped at its end.
+  const stripe = await fakeStripeWhenFree();
+  try {
+    await payAdvisory(page, sql, info);
+  } finally {
+    await stripe.close();
+  }
+});
+
+/**
+ * The fake on the e2e server's Stripe port, once no other copy of this story
+ * (another repeat, another run's worker) holds it: each waits its turn.
+ */
+async function fakeStripeWhenFree(): Promise<FakeStripe> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      return await startFakeStripe({ port: E2E_STRIPE.port, webhookUrl: `http://127.0.0.1:${E2E_PORT}` });
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
+async function payAdvisory(page: Page, sql: Sql, info: TestInfo): Promise<void> {
   const email = `asesorias-${Math.random().toString(36).slice(2, 10)}@ceiba.mx`;
   const [member] = await sql<{ id: string }>(
     `INSERT INTO users (email, password_hash, name) VALUES ($1, '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Asesora de pagos') RETURNING id`,
@@ -86,4 +105,64 @@ test('pays the advisory booked from /modelos by card, and /pagar says it is paid
     [name],
   );
   expect(row).toEqual({ status: 'confirmada', payment: 'pagado', method: 'tarjeta' });
+}
+
+test('an administrator finds the payments in /admin#pagos, filters them and sees them on the contact’s appointment', async ({
+  page,
+  sql,
+}, info) => {
+  test.skip(info.project.name !== 'desktop', 'one story per run (the administrators’ stories run on desktop)');
+  const admin = await signInAsNewMember(page, sql, { role: 'admin' });
+  const buyer = uniquePersonName('Pagadora');
+  const phone = `+52999${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+  const [contact] = await sql<{ id: string }>(
+    `INSERT INTO contacts (phone, name, is_buyer, state, assigned_to) VALUES ($1, $2, true, 'visita_agendada', $3) RETURNING id`,
+    [phone, buyer, admin.id],
+  );
+  // Two consultations of hers: one paid by card, one waiting for its OXXO voucher.
+  const [paid, waiting] = await sql<{ id: string }>(
+    `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source, hold_until,
+                               price_mxn)
+     SELECT $1, 'asesoria-personalizada', 'videollamada', $2, at, at + interval '30 minutes',
+            tstzrange(at, at + interval '45 minutes'), s, 'sitio', CASE WHEN s = 'por_pagar' THEN at END, 499
+     FROM (VALUES (now() + interval '5 days', 'confirmada'), (now() + interval '9 days', 'por_pagar')) AS v (at, s)
+     RETURNING id`,
+    [contact?.id, admin.id],
+  );
+  const suffix = Math.random().toString(36).slice(2, 10);
+  await sql(
+    `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept,
+                           status, method, paid_at, pay_by, voucher)
+     VALUES ($1, $3, $4, 'https://checkout.stripe.com/c/pay/x', now(), 499, 'Asesoría personalizada · Videollamada',
+             'pagado', 'tarjeta', now(), NULL, NULL),
+            ($2, $3, $5, 'https://checkout.stripe.com/c/pay/y', now(), 499, 'Asesoría personalizada · Videollamada',
+             'pendiente', 'oxxo', NULL, now() + interval '1 day', '{"number": "123"}')`,
+    [paid?.id, waiting?.id, contact?.id, `cs_test_e2e_a_${suffix}`, `cs_test_e2e_b_${suffix}`],
+  );
+
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.goto('/admin?vista=pagos');
+    const list = page.getByRole('list', { name: 'Pagos' });
+    await expect(list.getByRole('link', { name: buyer }).first()).toBeVisible();
+    await expect(
+      page.getByRole('region', { name: 'Resumen de pagos' }).or(page.getByLabel('Resumen de pagos')),
+    ).toBeVisible();
+    expect(await accessibilityViolations(page, 'main')).toEqual([]);
+    await page.screenshot({ path: info.outputPath(`pagos-${width}.png`), fullPage: true });
+  }
+  await page.getByLabel('Estado').selectOption('pendiente');
+  await expect(page.getByRole('list', { name: 'Pagos' }).getByText('Pendiente · OXXO').first()).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Pagos' }).getByText('Pagado · Tarjeta')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Descargar CSV' })).toHaveAttribute(
+    'href',
+    '/api/admin/payments/export.csv?status=pendiente',
+  );
+
+  // The contact's appointments say which is paid and which waits for its voucher.
+  await page.goto(`/admin/prospecto?id=${contact?.id}`);
+  const citas = page.getByRole('region', { name: 'Citas' });
+  await expect(citas.getByText('Pagada · Tarjeta')).toBeVisible();
+  await expect(citas.getByText('Pago pendiente · OXXO')).toBeVisible();
+  await page.screenshot({ path: info.outputPath('contact-citas-390.png'), fullPage: false });
 });

@@ -165,7 +165,13 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
     }
     answer(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` } });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   const { port } = server.address() as AddressInfo;
   base = `http://127.0.0.1:${port}`;
   return {

@@ -67,6 +67,13 @@ afterAll(async () => {
 
 const used = new Set<string>();
 
+/** The first administrator's session, made once for the file (the set-up endpoint makes only one). */
+let admin: Promise<string> | undefined;
+const adminCookie = () => {
+  admin ??= setupAdmin(server.url, 'admin.pagos@ceiba.mx', 'contraseña-segura-pagos');
+  return admin;
+};
+
 /** A free slot of the consultation starting between `fromHours` and `toHours` from now, not taken by another story. */
 async function freeSlot(fromHours: number, toHours: number): Promise<FreeSlot> {
   const date = (offset: number) =>
@@ -438,6 +445,77 @@ describe('the webhook', () => {
     expect((await page(tokenOf(answer))).payment?.status).toBe('reembolsado');
   });
 
+  it('refunds a paid appointment the team cancels, and not one the buyer cancels inside the kind’s policy', async () => {
+    // The team cancels: the buyer is refunded whatever the time left.
+    const team = await book(await freeSlot(14, 24 * 20));
+    const { id } = await opened(team);
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_team' }),
+      ),
+    );
+    const cookie = await adminCookie();
+    const cancelled = await fetch(`${server.url}/api/admin/appointments/${team.id}/cancel`, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    expect(await appointmentStatus(team.id)).toBe('cancelada');
+    await until(
+      () => stripe.calls.some((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_team'),
+      'the team’s refund asked of Stripe',
+    );
+    const again = await fetch(`${server.url}/api/admin/appointments/${team.id}/cancel`, {
+      method: 'POST',
+      headers: { Cookie: cookie, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(await again.json()).toMatchObject({ status: 'cancelada', changed: false });
+    const signedOut = await fetch(`${server.url}/api/admin/appointments/${team.id}/cancel`, {
+      method: 'POST',
+      headers: { Origin: originOf(server.url) },
+    });
+    expect(signedOut.status).toBe(401);
+
+    // The buyer cancels with less than the kind's 24 hours left: no refund, and the history says why.
+    const late = await book(await freeSlot(14, 24 * 20));
+    const opening = await opened(late);
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(opening.id, { payment_status: 'paid', payment_intent: 'pi_late_cancel' }),
+      ),
+    );
+    // Five hours before its start: past the refund's 24 hours, within the cutoff's 2 (whatever the clock says now).
+    await sql(
+      `UPDATE appointments SET starts_at = now() + interval '5 hours', ends_at = now() + interval '5.5 hours',
+         blocked = tstzrange(now() + interval '5 hours', now() + interval '5.75 hours') WHERE id = $1`,
+      [late.id],
+    );
+    const cancel = await fetch(`${server.url}/api/appointments/manage`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ t: manageToken(late.id, Date.parse(late.start) + DAY), action: 'cancelar' }),
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    const [line] = await sql<{ detail: string }>(
+      `SELECT e.detail FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+       WHERE a.id = $1 AND e.kind = 'payment' AND e.to_value = 'Sin reembolso'`,
+      [late.id],
+    );
+    expect(line?.detail).toBe('La persona canceló con menos de 24 h de anticipación: no se reembolsa.');
+    expect(
+      await countRows('payments', `appointment_id = $1 AND refund_requested_at IS NULL AND status = 'pagado'`, [
+        late.id,
+      ]),
+    ).toBe(1);
+    expect(
+      stripe.calls.some((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_late_cancel'),
+    ).toBe(false);
+  });
+
   it('expires a transfer still unpaid at its deadline: cancelled at Stripe, the slot freed', async () => {
     const answer = await book(await freeSlot(80, 24 * 20));
     const { id } = await opened(answer);
@@ -506,7 +584,7 @@ describe('the panel', () => {
         sessionObject(id, { payment_status: 'paid', payment_intent: 'pi_panel' }),
       ),
     );
-    const admin = await setupAdmin(server.url, 'admin.pagos@ceiba.mx', 'contraseña-segura-pagos');
+    const admin = await adminCookie();
     const adviser = await inviteAdviser(server.url, admin, 'asesor.pagos@ceiba.mx', 'Raúl Uc');
     expect((await fetch(`${server.url}/api/admin/payments`)).status).toBe(401);
 

@@ -165,4 +165,22 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
   await expect(citas.getByText('Pagada · Tarjeta')).toBeVisible();
   await expect(citas.getByText('Pago pendiente · OXXO')).toBeVisible();
   await page.screenshot({ path: info.outputPath('contact-citas-390.png'), fullPage: false });
+
+  // The team cancels the paid one: asked first, saying the buyer is refunded; then the refund is on its way.
+  const paidCard = citas.getByTestId('appointment').filter({ hasText: 'Pagada · Tarjeta' });
+  await paidCard.getByRole('button', { name: `Cancelar cita: ${buyer}` }).click();
+  const ask = page.getByRole('dialog', { name: `¿Cancelar la cita de ${buyer}?` });
+  await expect(ask.getByText('Como ya la pagó, se le devuelve el pago.', { exact: false })).toBeVisible();
+  expect(await accessibilityViolations(page, 'dialog')).toEqual([]);
+  await page.screenshot({ path: info.outputPath('cancel-390.png'), fullPage: false });
+  await ask.getByRole('button', { name: 'Sí, cancelar' }).click();
+  await expect(ask).toBeHidden();
+  await expect(
+    citas.getByTestId('appointment').filter({ hasText: 'Pagada · Tarjeta' }).getByText('Cancelada'),
+  ).toBeVisible();
+  const [refund] = await sql<{ requested: boolean }>(
+    'SELECT refund_requested_at IS NOT NULL AS requested FROM payments WHERE appointment_id = $1',
+    [paid?.id],
+  );
+  expect(refund?.requested).toBe(true);
 });

@@ -58,6 +58,7 @@ export const ACTIVITY_KINDS = [
   'availability_changed',
   'appointment_booked',
   'appointment_attendance',
+  'appointment_cancelled',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -94,6 +95,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   availability_changed: 'Disponibilidad para citas editada',
   appointment_booked: 'Cita agendada desde el panel',
   appointment_attendance: 'Asistencia a una cita',
+  appointment_cancelled: 'Cita cancelada por el equipo',
 };
 
 export interface PasskeyView {

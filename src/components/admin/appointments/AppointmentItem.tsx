@@ -2,6 +2,7 @@ import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
 import { type CalendarItem, STATUS_LABELS } from '../../../lib/appointments/panel.ts';
 import { PAYMENT_METHOD_LABELS, type PaymentStatus } from '../../../lib/payments/words.ts';
 import { AttendanceButtons } from './AttendanceButtons.tsx';
+import { CancelAppointment } from './CancelAppointment.tsx';
 
 /** Its payment, as the adviser reads it next to the status (issue #41). */
 const PAYMENT_WORDS: Record<PaymentStatus, string> = {
@@ -43,6 +44,9 @@ export function AppointmentItem({
 }) {
   const cancelled = item.status === 'cancelada';
   const markable = item.status === 'confirmada' && Date.parse(item.start) <= Date.now();
+  // Before its start, a held appointment can be cancelled by the team (the server says who may).
+  const cancellable =
+    (item.status === 'confirmada' || item.status === 'por_pagar') && Date.parse(item.start) > Date.now();
   return (
     <article
       className={`grid min-w-0 gap-1 rounded-xl bg-white p-3 ring-1 ring-brand-900/10 ${cancelled ? 'opacity-75' : ''}`}
@@ -76,6 +80,15 @@ export function AppointmentItem({
         </a>
       ) : null}
       {showMember && <p className="text-xs text-brand-800">Con {item.member ? item.member.name : 'nadie asignado'}</p>}
+      {cancellable ? (
+        <div className="flex flex-wrap gap-2 pt-1">
+          <CancelAppointment
+            appointmentId={item.id}
+            contactName={item.contact.name}
+            paid={item.payment?.status === 'pagado'}
+          />
+        </div>
+      ) : null}
       {markable ? (
         <div className="flex flex-wrap gap-2 pt-1">
           <AttendanceButtons

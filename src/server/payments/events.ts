@@ -59,7 +59,8 @@ const STATUS_WORD: Record<PaymentStatus, string> = {
 
 const METHOD_WORD: Record<PaymentMethod, string> = { tarjeta: 'tarjeta', oxxo: 'OXXO', spei: 'transferencia SPEI' };
 
-interface PaymentRow {
+/** A payment as the webhook's events and the deadline's job move it. */
+export interface PaymentRow {
   id: string;
   appointment_id: string;
   contact_id: string;

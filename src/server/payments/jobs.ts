@@ -7,10 +7,9 @@ import { logJson } from '../log.ts';
 import {
   applyEvent,
   changePayment,
+  type PaymentRow as EventPaymentRow,
   PAYMENT_DEADLINE_TASK,
   PAYMENT_EVENT_TASK,
-  type PaymentMethod,
-  type PaymentStatus,
 } from './events.ts';
 import { stripeFor } from './stripe.ts';
 
@@ -22,17 +21,7 @@ import { stripeFor } from './stripe.ts';
  * that is cancelled (appointments/refunds.ts decides which).
  */
 
-interface PaymentRow {
-  id: string;
-  appointment_id: string;
-  contact_id: string;
-  status: PaymentStatus;
-  method: PaymentMethod | null;
-  amount_mxn: number;
-  concept: string;
-  pay_by: Date | null;
-  payment_intent: string | null;
-}
+type PaymentRow = EventPaymentRow & { payment_intent: string | null };
 
 const COLUMNS = 'id, appointment_id, contact_id, status, method, amount_mxn, concept, pay_by, payment_intent';
 

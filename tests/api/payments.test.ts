@@ -87,7 +87,7 @@ async function freeSlot(fromHours: number, toHours: number): Promise<FreeSlot> {
     return (
       start >= Date.now() + fromHours * HOUR &&
       start <= Date.now() + toHours * HOUR &&
-      ![...used].some((taken) => Math.abs(Date.parse(taken) - start) < 2 * HOUR)
+      ![...used].some((taken) => Math.abs(Date.parse(taken) - start) < HOUR)
     );
   });
   if (!slot) throw new Error(`no free slot between ${fromHours} and ${toHours} hours`);
@@ -161,7 +161,7 @@ const paymentOf = async (appointment: string) =>
 
 describe('a checkout for a paid appointment', () => {
   it('is Stripe’s hosted page for the appointment, the amount and concept from the data, card only when it is near', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     expect(answer.status).toBe('por_pagar');
     expect(answer.payUrl).toMatch(/^\/pagar\?t=[A-Za-z0-9_-]{48}$/);
     expect((await page(tokenOf(answer))).notPayable).toBeNull();
@@ -200,7 +200,7 @@ describe('a checkout for a paid appointment', () => {
   });
 
   it('refuses a link that is not ours, and a cross-site post', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     const forged = `${tokenOf(answer).slice(0, 40)}AAAAAAAA`;
     expect((await checkout(forged)).status).toBe(401);
     expect((await fetch(`${server.url}/api/pagos/estado?t=${forged}`)).status).toBe(401);
@@ -217,7 +217,7 @@ describe('a checkout for a paid appointment', () => {
   });
 
   it('answers a Stripe outage with a Spanish 503 and stores nothing', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     stripe.failNext(500);
     const response = await checkout(tokenOf(answer));
     expect(response.status).toBe(503);
@@ -230,7 +230,7 @@ describe('a checkout for a paid appointment', () => {
 
 describe('the webhook', () => {
   it('makes a card payment paid: the appointment confirmed, its history and the page say so', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     const { id } = await opened(answer);
     await deliver(
       stripeEvent(
@@ -252,7 +252,7 @@ describe('the webhook', () => {
   });
 
   it('refuses a forged signature with 401 and writes nothing', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     const { id } = await opened(answer);
     const event = stripeEvent('checkout.session.completed', sessionObject(id, { payment_status: 'paid' }));
     const before = await countRows('payment_events');
@@ -270,7 +270,7 @@ describe('the webhook', () => {
   });
 
   it('applies the same event sent 20 times at once once', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     const { id } = await opened(answer);
     const event = stripeEvent(
       'checkout.session.completed',
@@ -576,7 +576,7 @@ describe('the webhook', () => {
 
 describe('the panel', () => {
   it('lists the payments with their totals to members, filters them, and exports them as CSV to administrators only', async () => {
-    const answer = await book(await freeSlot(14, 60));
+    const answer = await book(await freeSlot(14, 71));
     const { id } = await opened(answer);
     await deliver(
       stripeEvent(

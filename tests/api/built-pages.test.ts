@@ -27,6 +27,7 @@ describe('the built pages', () => {
       'estimacion.html',
       'index.html',
       'modelos.html',
+      'pagar.html',
       'prefiltro-socios.html',
       'prefiltro.html',
       'terminos-y-condiciones.html',
@@ -58,8 +59,8 @@ describe('the built pages', () => {
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
     // Not for search engines: the 404, the panel, its sign-in, the content editor (decision 0038) and
-    // a buyer's own appointment (/cita, decision 0059).
-    const hidden = ['404.html', 'admin.html', 'auth.html', 'cita.html', 'editor.html'];
+    // a buyer's own appointment (/cita, decision 0059) and its payment (/pagar, decision 0070).
+    const hidden = ['404.html', 'admin.html', 'auth.html', 'cita.html', 'editor.html', 'pagar.html'];
     for (const file of PAGES.filter((name) => !hidden.includes(name))) {
       const page = html(file);
       const title = meta(page, /<title>(.*?)<\/title>/s);

@@ -56,6 +56,14 @@ describe('the built pages', () => {
     expect(problems).toEqual([]);
   });
 
+  it('load nothing of the payment provider: Stripe is its own hosted page, after the buyer presses pay (issue #41)', () => {
+    for (const file of PAGES) {
+      const page = html(file);
+      expect(page, file).not.toMatch(/js\.stripe\.com|stripe\.network|checkout\.stripe\.com/);
+      for (const script of page.matchAll(/<script[^>]+src="([^"]+)"/g)) expect(script[1], file).toMatch(/^\/(?!\/)/);
+    }
+  });
+
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
     // Not for search engines: the 404, the panel, its sign-in, the content editor (decision 0038) and

@@ -13,6 +13,7 @@ import {
   startFakeStripe,
   stripeEnv,
   stripeEvent,
+  WEBHOOK_SECRET,
 } from '../support/stripe-fake.ts';
 import { until, untilValue } from '../support/until.ts';
 import { type FakePlatform, startFakePlatform, whatsappEnv } from '../support/whatsapp-platform.ts';
@@ -264,6 +265,15 @@ describe('the webhook', () => {
       body: JSON.stringify(event),
     });
     expect(unsigned.status).toBe(401);
+    // Stripe's own signature, but older than its five minutes: a replay, refused.
+    const { default: Stripe } = await import('stripe');
+    const payload = JSON.stringify(event);
+    const old = await new Stripe(STRIPE_KEY, { telemetry: false }).webhooks.generateTestHeaderStringAsync({
+      payload,
+      secret: WEBHOOK_SECRET,
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
+    expect((await sendEvent(server.url, event, old)).status).toBe(401);
     expect(await countRows('payment_events')).toBe(before);
     expect((await paymentOf(answer.id))?.status).toBe('abierto');
     expect(await appointmentStatus(answer.id)).toBe('por_pagar');

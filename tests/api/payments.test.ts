@@ -217,6 +217,18 @@ describe('a checkout for a paid appointment', () => {
     expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(0);
   });
 
+  it('refuses a hold with less than ten minutes left: the slot is not kept from others by opening checkouts', async () => {
+    const answer = await book(await freeSlot(14, 71));
+    await sql(`UPDATE appointments SET hold_until = now() + interval '5 minutes' WHERE id = $1`, [answer.id]);
+    const response = await checkout(tokenOf(answer));
+    expect(response.status).toBe(410);
+    expect(await response.json()).toMatchObject({
+      code: 'expired',
+      error: 'El apartado de este horario venció sin pago. Agenda de nuevo desde el sitio.',
+    });
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(0);
+  });
+
   it('answers a Stripe outage with a Spanish 503 and stores nothing', async () => {
     const answer = await book(await freeSlot(14, 71));
     stripe.failNext(500);

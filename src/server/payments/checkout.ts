@@ -102,7 +102,9 @@ export async function openCheckout(
   const start = Number(row.starts_at);
   if (start <= now) throw new NotPayable('begun');
   const holdUntil = Number(row.hold_until);
-  if (holdUntil <= now) throw new NotPayable('expired');
+  // Too little of the hold left for a checkout: stretching it to Stripe's 30 minutes again and again would keep
+  // the slot from everyone else; it is stretched once at most (by 21 minutes).
+  if (holdUntil - now < REUSE_MARGIN) throw new NotPayable('expired');
   if (row.open_url && Number(row.open_until) > now + REUSE_MARGIN) return row.open_url;
 
   const expiresAt = Math.min(Math.max(holdUntil, now + SESSION_MIN), now + SESSION_MAX, start);

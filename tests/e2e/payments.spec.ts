@@ -8,9 +8,10 @@ type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Pr
 import { E2E_PORT, E2E_STRIPE } from './playwright.config.ts';
 
 /**
- * Issue #41, the buyer's side (decision 0070), on a phone (390 px): the $499
- * advisory booked from /modelos through the picker, paid from the site's page
- * /pagar on "Stripe's" hosted page (the fake of tests/support/stripe-fake.ts,
+ * Issue #41, the buyer's side (decision 0070), on a phone (390 px): the $899
+ * partner session booked as the partner's approved view books it (its picker
+ * is appointments.spec's), paid from the link its answer gives, the site's page
+ * /pagar, on "Stripe's" hosted page (the fake of tests/support/stripe-fake.ts,
  * on the one port the e2e server was given, whose page sends the signed
  * webhook when «Pagar» is pressed), and back on /pagar the payment is
  * confirmed by the webhook; axe on /pagar before and after.
@@ -19,7 +20,10 @@ import { E2E_PORT, E2E_STRIPE } from './playwright.config.ts';
 const shot = (page: Page, info: TestInfo, name: string) =>
   page.screenshot({ path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: true });
 
-test('pays the advisory booked from /modelos by card, and /pagar says it is paid', async ({ page, sql }, info) => {
+test('pays the partner session from its link on /pagar by card, and /pagar says it is paid', async ({
+  page,
+  sql,
+}, info) => {
   test.skip(info.project.name !== 'mobile', 'one story per run, on a phone');
   // The fake listens on the one port the e2e server was given: started by this story only, stopped at its end.
   const stripe = await fakeStripeWhenFree();
@@ -53,42 +57,46 @@ async function payAdvisory(page: Page, sql: Sql, info: TestInfo): Promise<void> 
     [email],
   );
   await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'asesoria-personalizada')`, [
-    member?.id,
-  ]);
+  // The partner session: the advisory stays given by nobody on this server (appointments.spec's empty picker).
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'sesion-socios')`, [member?.id]);
   await sql(
     `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [member?.id],
   );
-  const name = uniquePersonName('Compradora');
+  const name = uniquePersonName('Socia');
 
-  await page.goto('/modelos');
-  await page.getByRole('button', { name: 'Agendar mi asesoría' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Agenda tu cita' });
-  await expect(dialog.getByRole('radio', { name: /Asesoría personalizada/ })).toBeChecked();
-  const days = dialog.getByRole('group', { name: 'Elige el día' }).getByRole('radio');
-  await days.nth(1).locator('..').click();
-  const time = dialog
-    .getByRole('group', { name: /^Elige la hora/ })
-    .getByRole('radio')
-    .first();
-  await time.locator('..').click();
-  await expect(time).toBeChecked();
-  await dialog.getByLabel('Nombre').fill(name);
-  await dialog.getByLabel('WhatsApp').fill(`999 ${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`);
-  await dialog.getByRole('button', { name: 'Apartar mi lugar · $499 MXN' }).click();
-  await expect(dialog.getByRole('heading', { name: 'Apartamos tu lugar' })).toBeFocused();
+  // Booked as the partner's approved view books it (appointments.spec walks that picker): its answer's link to pay.
+  const date = (days: number) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + days * 86_400_000);
+  const slots = await page.request.get(
+    `/api/appointments/slots?kind=sesion-socios&place=videollamada&from=${date(0)}&to=${date(20)}`,
+  );
+  const { slots: free } = (await slots.json()) as { slots: { start: string }[] };
+  // A slot of its own: stories side by side book this kind too.
+  const start = free[Math.floor(Math.random() * free.length)]?.start;
+  const booked = await page.request.post('/api/appointments', {
+    headers: { Origin: `http://127.0.0.1:${E2E_PORT}` },
+    data: {
+      name,
+      phone: `999 ${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`,
+      kind: 'sesion-socios',
+      place: 'videollamada',
+      start,
+    },
+  });
+  expect(booked.status()).toBe(201);
+  const { payUrl } = (await booked.json()) as { payUrl: string };
+  expect(payUrl).toMatch(/^\/pagar\?t=[A-Za-z0-9_-]{48}$/);
+  await page.goto(payUrl);
 
   // Our page first: what is paid, until when the slot is held, and nothing of Stripe yet.
-  await dialog.getByRole('link', { name: 'Pagar ahora' }).click();
-  await expect(page).toHaveURL(/\/pagar\?t=/);
-  await expect(page.getByRole('heading', { name: 'Asesoría personalizada' })).toBeVisible();
-  await expect(page.getByText('$499 MXN', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sesión de socios' })).toBeVisible();
+  await expect(page.getByText('$899 MXN', { exact: true })).toBeVisible();
   await expect(page.getByText(/^Tu horario está apartado hasta el /)).toBeVisible();
   expect(await accessibilityViolations(page, 'main')).toEqual([]);
   await shot(page, info, 'pagar');
-  await page.getByRole('button', { name: 'Pagar $499 MXN' }).click();
+  await page.getByRole('button', { name: 'Pagar $899 MXN' }).click();
 
   // "Stripe's" hosted page (the fake), then back: the webhook's word, not the browser's.
   await expect(page.getByRole('heading', { name: 'Pago simulado de Stripe' })).toBeVisible();

@@ -638,6 +638,13 @@ describe('the panel', () => {
     const { items } = (await citas.json()) as { items: { id: string; payment: unknown }[] };
     expect(items.find((item) => item.id === answer.id)?.payment).toEqual({ status: 'pagado', method: 'tarjeta' });
 
+    // Their data, as the person may ask for it (ARCO): the appointment and its payment are in it.
+    const data = (await (
+      await fetch(`${server.url}/api/admin/contacts/${contact?.contact_id}/datos.json`, { headers: { Cookie: admin } })
+    ).json()) as { appointments: { id: string }[]; payments: { status: string; session_id: string }[] };
+    expect(data.appointments.map((row) => row.id)).toContain(answer.id);
+    expect(data.payments).toEqual([expect.objectContaining({ status: 'pagado', session_id: id })]);
+
     // Métricas count the paid consultations; the pipeline shows what the contact paid next to the estimate.
     const metrics = (await (await fetch(`${server.url}/api/admin/metrics`, { headers: { Cookie: admin } })).json()) as {
       payments: { paid: number; paidMxn: number; paidContacts: number; conversion: number | null };

@@ -23,6 +23,9 @@ const SOURCES = [
   { table: 'contact_notes', key: 'contact_id', byPhone: false },
   { table: 'contact_events', key: 'contact_id', byPhone: false },
   { table: 'notification_deliveries', key: 'contact_id', byPhone: false },
+  // Their appointments and what they paid for them (issues #40 and #41).
+  { table: 'appointments', key: 'contact_id', byPhone: false },
+  { table: 'payments', key: 'contact_id', byPhone: false },
   { table: 'whatsapp_conversations', key: 'contact_id', byPhone: false },
   {
     table: 'whatsapp_messages',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
+import { seedMemberGiving } from './admins.ts';
 import { accessibilityViolations, expect, test, uniquePersonName } from './fixtures.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
@@ -14,28 +15,10 @@ import { E2E_PORT } from './playwright.config.ts';
  * own key (its data directory's jwt-secret), as the confirmation will.
  */
 
-type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
-
 const DAY = 86_400_000;
 
 /** A phone of the story's own: the booking finds the contact by phone, and keeps the first name it had. */
 const uniquePhone = () => `999 ${String(Math.floor(Math.random() * 10_000_000)).padStart(7, '0')}`;
-
-async function seedVisitMember(sql: Sql): Promise<string> {
-  const email = `visitas-${Math.random().toString(36).slice(2, 10)}@ceiba.mx`;
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Asesora de visitas') RETURNING id`,
-    [email],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'visita-casa-muestra')`, [member?.id]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
-  return member?.id as string;
-}
 
 /** A token of the appointment's link, signed with the e2e server's key. */
 async function manageTokenFor(id: string, start: string): Promise<string> {
@@ -68,7 +51,7 @@ test('books a visit from /modelos through the picker, then moves it from the lin
   sql,
   consoleErrors,
 }, info) => {
-  await seedVisitMember(sql);
+  await seedMemberGiving(sql, 'visita-casa-muestra', 'Asesora de visitas');
   const name = uniquePersonName('Visitante');
 
   await page.goto('/modelos');
@@ -145,7 +128,7 @@ test('cancels from the link after confirming in a dialog; the link then says it 
   sql,
   consoleErrors,
 }, info) => {
-  await seedVisitMember(sql);
+  await seedMemberGiving(sql, 'visita-casa-muestra', 'Asesora de visitas');
   const { from, to } = {
     from: new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now()),
     to: new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + 20 * DAY),
@@ -227,17 +210,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   page,
   sql,
 }, info) => {
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Socios') RETURNING id`,
-    [`socios-${Math.random().toString(36).slice(2, 10)}@ceiba.mx`],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'sesion-socios')`, [member?.id]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
+  await seedMemberGiving(sql, 'sesion-socios', 'Socios');
   const name = uniquePersonName('Socia');
   // One person, one phone: the evaluation and the session are the same contact (two contacts of one
   // name would be two "Resultado del contacto con …" regions of one name in another story's list).

@@ -1,6 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { type FakeStripe, startFakeStripe } from '../support/stripe-fake.ts';
-import { signInAsNewMember } from './admins.ts';
+import { seedMemberGiving, signInAsNewMember } from './admins.ts';
 import { accessibilityViolations, expect, test, uniquePersonName } from './fixtures.ts';
 
 type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
@@ -51,19 +51,8 @@ async function fakeStripeWhenFree(): Promise<FakeStripe> {
 }
 
 async function payAdvisory(page: Page, sql: Sql, info: TestInfo): Promise<void> {
-  const email = `asesorias-${Math.random().toString(36).slice(2, 10)}@ceiba.mx`;
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ($1, '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Asesora de pagos') RETURNING id`,
-    [email],
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
   // The partner session: the advisory stays given by nobody on this server (appointments.spec's empty picker).
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, 'sesion-socios')`, [member?.id]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
+  await seedMemberGiving(sql, 'sesion-socios', 'Asesora de pagos');
   const name = uniquePersonName('Socia');
 
   // Booked as the partner's approved view books it (appointments.spec walks that picker): its answer's link to pay.

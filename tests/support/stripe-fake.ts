@@ -210,6 +210,11 @@ export function stripeEvent(type: string, object: Record<string, unknown>, id?: 
 
 const signer = new Stripe(STRIPE_KEY, { telemetry: false });
 
+/** The Stripe-Signature of `payload`, by the SDK's own helper (`timestamp` in seconds: now unless given). */
+export function signatureOf(payload: string, timestamp?: number): Promise<string> {
+  return signer.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET, timestamp });
+}
+
 /** POSTs `event` to the server's webhook, signed as Stripe signs it (or with `signature` instead). */
 export async function sendEvent(
   serverUrl: string,
@@ -217,8 +222,7 @@ export async function sendEvent(
   signature?: string,
 ): Promise<Response> {
   const payload = JSON.stringify(event);
-  const header =
-    signature ?? (await signer.webhooks.generateTestHeaderStringAsync({ payload, secret: WEBHOOK_SECRET }));
+  const header = signature ?? (await signatureOf(payload));
   return fetch(`${serverUrl}/api/pagos/stripe/webhook`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'Stripe-Signature': header },

@@ -1,9 +1,9 @@
+import { formatPesos } from '../../../lib/admin/catalogue.ts';
 import type { Metrics } from '../../../lib/admin/contacts.ts';
 import { PanelLink } from '../shared/PanelLink.tsx';
 import { Section } from '../shared/ui.tsx';
 
 const CARD = 'block min-h-11 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10';
-const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
 
 /**
  * The consultations paid online over the last 12 weeks (issue #41): paid,
@@ -14,7 +14,7 @@ export function PaymentsFigures({ payments }: { payments: Metrics['payments'] | 
   const figures: [string, string, string | null][] = payments
     ? [
         ['Consultas pagadas', payments.paid.toLocaleString('es-MX'), 'pagado'],
-        ['Cobrado', MXN.format(payments.paidMxn), 'pagado'],
+        ['Cobrado', formatPesos(payments.paidMxn), 'pagado'],
         ['Pendientes (OXXO o SPEI)', payments.pending.toLocaleString('es-MX'), 'pendiente'],
         ['Vencidas sin pago', payments.expired.toLocaleString('es-MX'), 'vencido'],
         ['Reembolsadas', payments.refunded.toLocaleString('es-MX'), 'reembolsado'],

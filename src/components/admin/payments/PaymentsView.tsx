@@ -1,5 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { formatPesos } from '../../../lib/admin/catalogue.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import {
   PAYMENT_METHOD_LABELS,
@@ -13,8 +14,6 @@ import { api } from '../api.ts';
 import { keys } from '../keys.ts';
 import { ListFooter } from '../shared/ListFooter.tsx';
 import { card, LoadFailed, Loading } from '../shared/ui.tsx';
-
-const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
 
 /** Each status's badge: colour and words (never colour alone). */
 const BADGE: Record<PaymentStatus, string> = {
@@ -55,7 +54,7 @@ export function PaymentsView({ canExport }: { canExport: boolean }) {
         <dl className={`grid grid-cols-2 gap-3 sm:grid-cols-4 ${card}`} aria-label="Resumen de pagos">
           <div>
             <dt className="text-sm text-brand-700">Cobrado</dt>
-            <dd className="text-xl font-bold tabular-nums">{MXN.format(totals.paidMxn)}</dd>
+            <dd className="text-xl font-bold tabular-nums">{formatPesos(totals.paidMxn)}</dd>
           </div>
           <div>
             <dt className="text-sm text-brand-700">Pagados</dt>
@@ -119,7 +118,7 @@ function PaymentEntry({ payment }: { payment: PaymentItem }) {
   return (
     <li className={`grid gap-1 ${card}`}>
       <p className="flex flex-wrap items-center justify-between gap-2">
-        <span className="text-lg font-bold tabular-nums">{MXN.format(payment.amountMxn)}</span>
+        <span className="text-lg font-bold tabular-nums">{formatPesos(payment.amountMxn)}</span>
         <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${BADGE[payment.status]}`}>
           {PAYMENT_STATUS_LABELS[payment.status]}
           {payment.method ? ` · ${PAYMENT_METHOD_LABELS[payment.method]}` : ''}

@@ -7,12 +7,14 @@
  * fixture). The production build and the local server's production start run
  * the same check (decisions 0020 and 0033). The environment's online
  * payments are checked too: a Stripe key without its webhook's secret, or a
- * test key in production, is named and exits 1 (issue #41).
+ * test key in production, is named and exits 1 (issue #41), and so is a
+ * published voice assistant that is not this repository's (issue #42).
  */
 import { parseArgs } from 'node:util';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
 import { checkLaunchFiles } from '../src/data/launch-files.ts';
 import { paymentsLaunchProblems } from '../src/server/payments/launch-check.ts';
+import { voiceLaunchProblems } from '../src/server/voice/publish.ts';
 
 let site: string | undefined;
 try {
@@ -29,4 +31,9 @@ const payments = paymentsLaunchProblems(process.env);
 if (payments.length > 0) {
   console.error(['Pagos en línea (variables de entorno):', ...payments.map((problem) => `  - ${problem}`)].join('\n'));
 }
-process.exit(ready && payments.length === 0 ? 0 : 1);
+// The voice agent's published assistant, when there is one: it must be this repository's (issue #42).
+const voice = await voiceLaunchProblems(process.env);
+if (voice.length > 0) {
+  console.error(['Agente de voz:', ...voice.map((problem) => `  - ${problem}`)].join('\n'));
+}
+process.exit(ready && payments.length === 0 && voice.length === 0 ? 0 : 1);

@@ -5,12 +5,16 @@ import { endpoints } from '../../src/server/http/endpoint.ts';
 import { DATABASE_DOWN, json, jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
+import { answerToolCalls, recordStatus } from '../../src/server/voice/call-events.ts';
 import { storeCall } from '../../src/server/voice/call-store.ts';
 import { readServerMessage } from '../../src/server/voice/report.ts';
 
 /** An end-of-call report carries the whole transcript and the assistant's configuration. */
 const MAX_REPORT_BYTES = 2 * 1024 * 1024;
 const UNAUTHORIZED = 'Secreto de la plataforma de voz ausente o incorrecto.';
+/** What the agent hears when a tool could not run (the database was down): it may offer to try again. */
+const TOOL_DOWN =
+  'En este momento no pude hacerlo por una falla de nuestro sistema. Puedes intentarlo de nuevo en un momento, o un asesor te escribirá.';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -35,10 +39,13 @@ function authentic(request: Request, secret: string | undefined): boolean {
 
 /**
  * POST /api/voice/events: the voice platform's server messages (its "Server
- * URL"). Authenticated by VAPI_WEBHOOK_SECRET (401 otherwise). An
- * `end-of-call-report` is stored once per call id (200 {stored: true}, or
- * false for a replay); every other type is answered 200 and nothing is
- * stored (README lists them). Malformed bodies get a 4xx, never a 5xx.
+ * URL"). Authenticated by VAPI_WEBHOOK_SECRET (401 otherwise). `tool-calls`
+ * run the agent's tools during the call (src/server/voice/tools.ts) and
+ * answer `{results: [{toolCallId, name, result}]}`, each id once;
+ * `status-update` puts the call on record as it runs; an `end-of-call-report`
+ * is stored once per call id (200 {stored: true}, or false for a replay);
+ * every other type is answered 200 and nothing is stored. Malformed bodies
+ * get a 4xx, never a 5xx.
  * Not same-origin: the platform's servers call it, the secret stands for the origin.
  */
 export default endpoints(
@@ -53,6 +60,39 @@ export default endpoints(
         const message = readServerMessage(await jsonObject(MAX_REPORT_BYTES));
         if (message.kind === 'invalid') return jsonError(400, message.error);
         if (message.kind === 'ignored') return json(200, { received: message.type, stored: false });
+        if (message.kind === 'tools') {
+          const { call, toolCalls } = message;
+          try {
+            const answers = await database((db) => answerToolCalls(db, call, toolCalls, Date.now()));
+            if (answers.deliveries.length > 0) context.waitUntil?.(deliverSoon(answers.deliveries));
+            logJson('info', {
+              function: 'voice-events',
+              event: 'tool_calls',
+              call: call.callId,
+              tools: toolCalls.map((toolCall) => toolCall.name).join(','),
+            });
+            return json(200, { results: answers.results });
+          } catch (error) {
+            logJson('error', { function: 'voice-events', call: call.callId, error: (error as Error).message });
+            // The platform reads only a 200's results: the agent is told in words, and may try again.
+            return json(200, {
+              results: toolCalls.map((toolCall) => ({
+                toolCallId: toolCall.id,
+                name: toolCall.name,
+                error: TOOL_DOWN,
+              })),
+            });
+          }
+        }
+        if (message.kind === 'status') {
+          try {
+            await database((db) => recordStatus(db, message.call, message.status, message.endedReason));
+            return json(200, { received: 'status-update', stored: true });
+          } catch (error) {
+            logJson('error', { function: 'voice-events', call: message.call.callId, error: (error as Error).message });
+            return jsonError(503, DATABASE_DOWN);
+          }
+        }
         try {
           const stored = await database((db) => storeCall(db, message.report));
           logJson('info', {

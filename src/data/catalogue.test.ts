@@ -20,6 +20,7 @@ const casaCeiba = {
   sizeM2: 9.5,
   priceFromMxn: 199000,
   capacity: 2,
+  levels: 1,
   delivery: '6-8 semanas',
   description: 'Un módulo mínimo para una persona o una pareja.',
   features: ['9.5 m²', 'Para 2 personas', 'Entrega en 6 a 8 semanas'],

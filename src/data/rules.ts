@@ -19,6 +19,7 @@ import {
   sellingPointSchema,
   siteSchema,
   stepSchema,
+  voiceAgentSchema,
 } from './schemas.ts';
 
 /**
@@ -45,6 +46,7 @@ export const DATA_FILES = {
   sellingPoints: 'src/data/selling-points.json',
   steps: 'src/data/steps.json',
   appointments: 'src/data/appointments.json',
+  voiceAgent: 'src/data/voice-agent.json',
 } as const;
 export type DataFileName = keyof typeof DATA_FILES;
 /** The parsed contents of the data files; a file that could not be read is absent. */
@@ -55,6 +57,7 @@ export const OBJECTS = {
   landing: landingSchema,
   pages: pagesSchema,
   appointments: appointmentsSchema,
+  voiceAgent: voiceAgentSchema,
 } as const;
 
 /** List files: their entry schema and how to name an entry (`el modelo "lumo" (núm. 3)`). */

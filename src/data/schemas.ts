@@ -237,6 +237,7 @@ export const modelSchema = z
     sizeM2: z.number().positive().describe('Superficie en m², por ejemplo 17.2'),
     priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos, por ejemplo 229000'),
     capacity: z.number().int().positive().describe('Personas, por ejemplo 2'),
+    levels: z.number().int().min(1).max(3).describe('Niveles (plantas), por ejemplo 1'),
     delivery: z
       .string()
       .regex(
@@ -527,3 +528,31 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   points: 'Puntos de venta',
   steps: 'Pasos',
 };
+
+/**
+ * The voice agent's words and manner (src/data/voice-agent.json, issue #42):
+ * what marketing writes. The facts it speaks of (models, prices, delivery,
+ * guarantee, offices, kinds of appointment) are not here: the assistant's
+ * definition (src/server/voice/assistant.ts) takes them from the catalogue and
+ * the site's data, so the agent never says what the pages do not.
+ */
+export const voiceAgentSchema = z
+  .object({
+    name: text().max(40).describe('Nombre del asistente en la plataforma de voz, por ejemplo "Ceiba - agente de voz"'),
+    firstMessage: text().max(300).describe('Lo primero que dice el agente al contestar'),
+    endCallMessage: text().max(200).describe('Lo que dice al despedirse'),
+    manner: z
+      .array(text().max(400))
+      .min(1)
+      .max(12)
+      .describe('Cómo habla y qué hace el agente: una indicación por renglón'),
+    voice: z
+      .object({
+        provider: z.enum(['azure', '11labs', 'openai', 'cartesia', 'vapi']).describe('Proveedor de la voz'),
+        voiceId: text().max(80).describe('Voz, por ejemplo "es-MX-DaliaNeural"'),
+      })
+      .strict()
+      .describe('Voz del agente'),
+    maxDurationMinutes: z.number().int().min(1).max(60).describe('Duración máxima de una llamada, en minutos'),
+  })
+  .strict();

@@ -14,6 +14,7 @@ import {
   sellingPointSchema,
   siteSchema,
   stepSchema,
+  voiceAgentSchema,
 } from '../data/schemas.ts';
 import { type EditorField, editorField, objectFields } from './fields.ts';
 
@@ -51,6 +52,7 @@ const OBJECT_SCHEMAS = {
   landing: landingSchema,
   pages: pagesSchema,
   appointments: appointmentsSchema,
+  voiceAgent: voiceAgentSchema,
 } as const;
 
 const LABELS: Record<DataFileName, string> = {
@@ -62,6 +64,7 @@ const LABELS: Record<DataFileName, string> = {
   steps: 'Pasos del ciclo de compra',
   site: 'Datos del sitio (teléfono, correos, redes, precio "desde", domicilio)',
   appointments: 'Tipos de cita y lugares (horarios, días festivos)',
+  voiceAgent: 'Agente de voz (saludo y forma de hablar; los precios salen del catálogo)',
 };
 
 /** The fields of one data file, as the editor shows them. */
@@ -173,6 +176,7 @@ export function editorConfig(settings: EditorSettings) {
       },
       { name: 'sitio', label: 'Datos del sitio', format: DATA_FORMAT, files: [file('site')] },
       { name: 'citas', label: 'Citas', format: DATA_FORMAT, files: [file('appointments')] },
+      { name: 'voz', label: 'Agente de voz', format: DATA_FORMAT, files: [file('voiceAgent')] },
       {
         name: 'legal',
         label: 'Páginas legales',

@@ -297,13 +297,14 @@ export interface Metrics {
   };
 }
 
-/** Where an appointment was booked: the site, the panel, WhatsApp. */
-export const APPOINTMENT_SOURCES = ['sitio', 'panel', 'whatsapp'] as const;
+/** Where an appointment was booked: the site, the panel, WhatsApp, a call with the voice agent. */
+export const APPOINTMENT_SOURCES = ['sitio', 'panel', 'whatsapp', 'voz'] as const;
 export type AppointmentSource = (typeof APPOINTMENT_SOURCES)[number];
 export const APPOINTMENT_SOURCE_LABELS: Record<AppointmentSource, string> = {
   sitio: 'Sitio',
   panel: 'Panel',
   whatsapp: 'WhatsApp',
+  voz: 'Agente de voz',
 };
 
 /**

@@ -200,7 +200,7 @@ export interface CalendarItem {
   start: string;
   end: string;
   status: AppointmentStatus;
-  source: 'sitio' | 'panel' | 'whatsapp';
+  source: 'sitio' | 'panel' | 'whatsapp' | 'voz';
   kind: string;
   kindName: string;
   place: string;

@@ -18,7 +18,9 @@ export const TEMPLATE_VARIABLES = {
   cita: 'el tipo de cita (src/data/appointments.json)',
   fecha: 'el día y la hora de la cita, en el reloj de su lugar',
   lugar: 'el lugar de la cita (src/data/appointments.json)',
-  enlace: 'el enlace firmado para cambiar o cancelar la cita',
+  enlace: 'el enlace firmado para cambiar o cancelar la cita, o la página de los modelos',
+  // The voice agent's (issue #42, decision 0071): the catalogue's names and prices, never what the caller said.
+  modelos: 'los modelos que el agente de voz platicó, con su precio «desde» (src/data/models.json)',
 } as const;
 export type TemplateVariable = keyof typeof TEMPLATE_VARIABLES;
 /** A template's values: `nombre` from the contact, the others from what the message is about. */
@@ -151,6 +153,28 @@ export const APPOINTMENT_NAMELESS_TEMPLATES = [
   },
 ] as const satisfies readonly WhatsappTemplate[];
 
+/**
+ * What the voice agent sends during a call (issue #42, decision 0071), at the
+ * caller's request: the models they talked about, from the catalogue, to the
+ * number they gave. Sent by the site (src/server/voice/tools.ts), once per
+ * call and per number a day; a marketing template with its twin without the name.
+ */
+export const VOICE_TEMPLATES = [
+  {
+    name: 'modelos_de_llamada',
+    label: 'Modelos de la llamada',
+    language: 'es_MX',
+    body: 'Hola {nombre}, gracias por llamar a Ceiba Casas Modulares. Estos son los modelos que platicamos: {modelos}. Míralos con fotos en {enlace} y responde a este mensaje si tienes dudas.',
+    withoutName: 'modelos_de_llamada_sin_nombre',
+  },
+  {
+    name: 'modelos_de_llamada_sin_nombre',
+    label: 'Modelos de la llamada',
+    language: 'es_MX',
+    body: 'Hola, gracias por llamar a Ceiba Casas Modulares. Estos son los modelos que platicamos: {modelos}. Míralos con fotos en {enlace} y responde a este mensaje si tienes dudas.',
+  },
+] as const satisfies readonly WhatsappTemplate[];
+
 export type AppointmentTemplateName = (typeof APPOINTMENT_TEMPLATES)[number]['name'];
 
 /** Every template that must be approved in WhatsApp Manager. */
@@ -159,6 +183,7 @@ export const APPROVED_TEMPLATES: readonly WhatsappTemplate[] = [
   ...NAMELESS_TEMPLATES,
   ...APPOINTMENT_TEMPLATES,
   ...APPOINTMENT_NAMELESS_TEMPLATES,
+  ...VOICE_TEMPLATES,
 ];
 
 export type TemplateName = (typeof WHATSAPP_TEMPLATES)[number]['name'];

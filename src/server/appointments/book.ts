@@ -42,7 +42,7 @@ export class BookingKeyReused extends Error {
   override name = 'BookingKeyReused';
 }
 
-export type BookingSource = 'sitio' | 'panel' | 'whatsapp';
+export type BookingSource = 'sitio' | 'panel' | 'whatsapp' | 'voz';
 
 export interface BookingRequest {
   booking: Booking;

@@ -16,23 +16,35 @@ export interface StoredCall {
 
 /**
  * Stores a call's end-of-call report once per call id, in one transaction:
- * the call; when the visitor gave a phone, the contact it joins (or creates),
- * which its timeline then shows; and the call's notifications, like any lead.
- * A replay, even concurrent, waits on the call id's key and stores nothing.
+ * the call (the row its first live message made, completed, or a new one);
+ * when the call has no contact yet and the visitor gave a phone, the
+ * contact it joins (or creates), which its timeline then shows, and the
+ * call's notifications, like any lead. What the agent's tools stored during
+ * the call stands (issue #42): a contact already joined is not touched
+ * again nor notified twice, and the person's data the tools kept wins over
+ * the report's. A replay, even concurrent, waits on the call id's key and
+ * stores nothing.
  */
 export async function storeCall(db: Database, report: CallReport): Promise<StoredCall> {
   return db.transaction(async (tx) => {
     const attribution = Object.fromEntries(
       ATTRIBUTION_KEYS.map((key) => [key, report.metadata[key as 'referrer'] ?? null]),
     );
-    const inserted = await tx.query<{ id: string }>(
+    const kept = (column: string) => `${column} = coalesce(voice_calls.${column}, EXCLUDED.${column})`;
+    const inserted = await tx.query<{ id: string; contact_id: string | null }>(
       `INSERT INTO voice_calls (call_id, started_at, ended_at, duration_seconds, ended_reason, summary, transcript,
          messages, recording_url, structured, name, phone, email, interest, cost, page_path,
-         utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer, landing_path)
+         utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer, landing_path, reported_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-         $17, $18, $19, $20, $21, $22, $23)
-       ON CONFLICT (call_id) DO NOTHING
-       RETURNING id`,
+         $17, $18, $19, $20, $21, $22, $23, now())
+       ON CONFLICT (call_id) DO UPDATE SET started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at,
+         duration_seconds = EXCLUDED.duration_seconds, ended_reason = coalesce(EXCLUDED.ended_reason, voice_calls.ended_reason),
+         summary = EXCLUDED.summary, transcript = EXCLUDED.transcript, messages = EXCLUDED.messages,
+         recording_url = EXCLUDED.recording_url, structured = EXCLUDED.structured, cost = EXCLUDED.cost,
+         ${['name', 'phone', 'email', 'interest', 'page_path', ...ATTRIBUTION_KEYS].map(kept).join(', ')},
+         reported_at = now()
+       WHERE voice_calls.reported_at IS NULL
+       RETURNING id, contact_id`,
       [
         report.callId,
         report.startedAt,
@@ -62,6 +74,8 @@ export async function storeCall(db: Database, report: CallReport): Promise<Store
       const first = rows[0] as { id: string; contact_id: string | null };
       return { id: first.id, created: false, contactId: first.contact_id, deliveries: [] };
     }
+    // Joined during the call by the agent's tools: its lead was stored and notified then.
+    if (call.contact_id) return { id: call.id, created: true, contactId: call.contact_id, deliveries: [] };
     if (!report.phone) return { id: call.id, created: true, contactId: null, deliveries: [] };
 
     const contactId = await touchContact(tx, {

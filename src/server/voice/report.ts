@@ -101,8 +101,24 @@ export interface CallReport {
 
 export type ServerMessage =
   | { kind: 'report'; report: CallReport }
+  | { kind: 'tools'; call: CallInfo; toolCalls: ToolCallRequest[] }
+  | { kind: 'status'; call: CallInfo; status: string; endedReason: string | null }
   | { kind: 'ignored'; type: string }
   | { kind: 'invalid'; error: string };
+
+/** The call a live message belongs to: its id, the caller's number on a phone call, the page and attribution of a web call. */
+export interface CallInfo {
+  callId: string;
+  customerNumber: string | null;
+  metadata: CallMetadata;
+}
+
+/** One tool call of a `tool-calls` message: its id, the tool's name and its arguments (parsed when sent as text). */
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  arguments: unknown;
+}
 
 const INVALID_ENVELOPE = 'El mensaje no tiene el formato de la plataforma de voz ({"message": {"type": ...}}).';
 const INVALID_REPORT = 'El reporte de fin de llamada no trae el identificador de la llamada.';
@@ -131,10 +147,83 @@ export function readServerMessage(raw: unknown): ServerMessage {
   const envelope = envelopeSchema.safeParse(body);
   if (!envelope.success) return { kind: 'invalid', error: INVALID_ENVELOPE };
   const { type } = envelope.data.message;
+  if (type === 'tool-calls' || type === 'status-update') return readLiveMessage(type, envelope.data.message);
   if (type !== 'end-of-call-report') return { kind: 'ignored', type };
   const parsed = reportSchema.safeParse(envelope.data.message);
   if (!parsed.success) return { kind: 'invalid', error: INVALID_REPORT };
   return { kind: 'report', report: toReport(parsed.data) };
+}
+
+const callSchema = z.looseObject({
+  id: z.string().trim().min(1).max(100),
+  customer: optional(z.looseObject({ number: optional(z.string().max(40)) })),
+  assistantOverrides: optional(z.looseObject({ metadata: optional(z.record(z.string(), z.unknown())) })),
+});
+
+const liveSchema = z.looseObject({
+  call: callSchema,
+  customer: optional(z.looseObject({ number: optional(z.string().max(40)) })),
+  assistant: optional(z.looseObject({ metadata: optional(z.record(z.string(), z.unknown())) })),
+});
+
+/** The platform's tool call: `{id, type: 'function', function: {name, arguments}}` (arguments an object, or its JSON text). */
+const toolCallSchema = z.looseObject({
+  id: z.string().trim().min(1).max(100),
+  function: z.looseObject({ name: z.string().min(1).max(64), arguments: z.unknown().optional() }),
+});
+const toolCallsSchema = z.looseObject({ toolCallList: z.array(toolCallSchema).min(1).max(20) });
+const statusSchema = z.looseObject({ status: z.string().min(1).max(40), endedReason: text(200) });
+
+const INVALID_TOOL_CALLS = 'El mensaje tool-calls no trae la llamada o la lista de herramientas (toolCallList).';
+const INVALID_STATUS = 'El mensaje status-update no trae la llamada o su estado.';
+
+/** The call a live message belongs to: its id, the caller's number (a phone call), the page and attribution. */
+function callInfo(live: z.infer<typeof liveSchema>): CallInfo {
+  const metadata = callMetadataSchema.safeParse({
+    ...(live.assistant?.metadata ?? {}),
+    ...(live.call.assistantOverrides?.metadata ?? {}),
+  });
+  const number = live.customer?.number ?? live.call.customer?.number;
+  return {
+    callId: live.call.id,
+    customerNumber: number ? normalizePhone(number) : null,
+    metadata: metadata.success ? metadata.data : {},
+  };
+}
+
+function argumentsOf(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return {};
+  }
+}
+
+/** A message of a call still running: the agent's tool calls, or the call's status. */
+function readLiveMessage(type: 'tool-calls' | 'status-update', message: Record<string, unknown>): ServerMessage {
+  const live = liveSchema.safeParse(message);
+  if (type === 'tool-calls') {
+    const tools = toolCallsSchema.safeParse(message);
+    if (!live.success || !tools.success) return { kind: 'invalid', error: INVALID_TOOL_CALLS };
+    return {
+      kind: 'tools',
+      call: callInfo(live.data),
+      toolCalls: tools.data.toolCallList.map((call) => ({
+        id: call.id,
+        name: call.function.name,
+        arguments: argumentsOf(call.function.arguments),
+      })),
+    };
+  }
+  const status = statusSchema.safeParse(message);
+  if (!live.success || !status.success) return { kind: 'invalid', error: INVALID_STATUS };
+  return {
+    kind: 'status',
+    call: callInfo(live.data),
+    status: status.data.status,
+    endedReason: status.data.endedReason || null,
+  };
 }
 
 /** The keys the assistant's structured data may use for what we know how to store. */
@@ -177,9 +266,10 @@ function toReport(report: z.infer<typeof reportSchema>): CallReport {
     (report.durationMs !== undefined ? report.durationMs / 1000 : undefined) ??
     (startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null);
 
-  const metadata = callMetadataSchema.safeParse(
-    report.assistant?.metadata ?? report.call.assistantOverrides?.metadata ?? {},
-  );
+  const metadata = callMetadataSchema.safeParse({
+    ...(report.assistant?.metadata ?? {}),
+    ...(report.call.assistantOverrides?.metadata ?? {}),
+  });
 
   return {
     callId: report.call.id,

@@ -1,0 +1,373 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import {
+  type AppointmentKind,
+  type AppointmentPlace,
+  appointmentKind,
+  appointmentPlace,
+} from '../../data/appointments.ts';
+import { formatMxn } from '../../data/catalogue.ts';
+import { normalizePhone } from '../../lib/forms/phone.ts';
+import { greetingName } from '../../lib/person-name.ts';
+import { CALL_KIND } from '../../lib/voice/calls.ts';
+import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
+import { availableSlots } from '../appointments/availability.ts';
+import { BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
+import { instantOfWall, wallTime } from '../appointments/panel.ts';
+import { getConfig, publicSiteUrl } from '../config.ts';
+import type { Database, Queryable } from '../db/database.ts';
+import { enqueueLeadNotifications } from '../outbox/queue.ts';
+import { scheduleSends } from '../whatsapp/queue.ts';
+import { storedOurs } from '../whatsapp/send.ts';
+import { clockName } from '../whatsapp/slot-list.ts';
+import { MODELS, type Model } from './catalogue.ts';
+import type { CallInfo } from './report.ts';
+import { isVoiceTool, VOICE_TOOLS, type VoiceToolArgs, type VoiceToolName } from './tool-args.ts';
+import { touchContact } from './touch.ts';
+
+/**
+ * What the voice agent's tools do during a call (issue #42, decision 0071).
+ * Each answers one short Spanish sentence the agent reads aloud (what is
+ * between brackets is for the agent only: the prompt says so). Each effect
+ * is idempotent by its own key: the lead by the call (one call, one lead),
+ * the booking by `voz:{toolCallId}`, the WhatsApp by the call; the endpoint
+ * keeps each toolCallId's answer (call-events.ts), so a replay is answered
+ * the same without running again.
+ */
+
+export interface ToolOutcome {
+  result: string;
+  /** Lead notifications queued (their jobs are the caller's to hurry). */
+  deliveries: string[];
+}
+
+/** How many free slots one answer offers (a list read aloud must stay short). */
+const SLOTS_OFFERED = 4;
+/** The days searched for free slots from the asked day. */
+const SEARCH_DAYS = 14;
+const DAY = 86_400_000;
+
+const said = (text: string): ToolOutcome => ({ result: text, deliveries: [] });
+
+/** "Lumo, 22 m² para 2 personas, desde $349,000 MXN, entrega de 4 a 6 semanas [lumo]" */
+function modelLine(model: Model): string {
+  const [from, to, unit] = model.delivery.split(/[- ]/);
+  return `${model.name}, ${Math.round(model.sizeM2)} m² para ${model.capacity} personas, desde ${formatMxn(model.priceFromMxn)}, entrega de ${from} a ${to} ${unit} [${model.id}]`;
+}
+
+export function findModels(args: VoiceToolArgs<'buscar_modelos'>): string {
+  const fits = MODELS.filter(
+    (model) =>
+      (args.presupuesto_mxn === undefined || model.priceFromMxn <= args.presupuesto_mxn) &&
+      (args.personas === undefined || model.capacity >= args.personas) &&
+      (args.niveles === undefined || model.levels === args.niveles),
+  ).slice(0, 3);
+  const land =
+    args.tiene_terreno === false
+      ? ' Si todavía no tienes terreno, un asesor te orienta para elegirlo sin compromiso.'
+      : '';
+  if (fits.length === 0) {
+    const cheapest = [...MODELS].sort((a, b) => a.priceFromMxn - b.priceFromMxn)[0];
+    return (
+      'Ningún modelo base encaja del todo con eso.' +
+      (cheapest ? ` El más accesible es ${modelLine(cheapest)}.` : '') +
+      ' Un asesor puede proponerte opciones a tu medida.' +
+      land
+    );
+  }
+  const lines = fits.map(modelLine);
+  return (
+    `${fits.length === 1 ? 'Encaja este modelo' : `Encajan estos ${fits.length} modelos`}: ${lines.join('; ')}.` +
+    ' Los precios son «desde»: el asesor arma tu cotización final.' +
+    land
+  );
+}
+
+/** The place of a kind the agent asked for: the one named, or the kind's first. */
+function placeOf(kind: AppointmentKind, placeId: string | undefined): AppointmentPlace | string {
+  const id = placeId ?? kind.places[0];
+  const place = id ? appointmentPlace(id) : undefined;
+  if (!place || !kind.places.includes(place.id)) {
+    const names = kind.places.map((known) => appointmentPlace(known)?.name ?? known);
+    return `La ${kind.name.toLowerCase()} no se da en ese lugar; se da en: ${names.join(', ')} [${kind.places.join(', ')}].`;
+  }
+  return place;
+}
+
+/** "lunes 7 de diciembre a las 10:00 [2026-12-07 10:00]", on the place's clock. */
+function slotWords(start: number, place: AppointmentPlace): string {
+  const moment = placeMoment(start, place.timeZone)
+    .replace(/ de \d{4},/, ' a las')
+    .replace(/,/, ' a las');
+  return `${moment} [${wallTime(start, place.timeZone).replace('T', ' ')}]`;
+}
+
+async function freeSlots(db: Queryable, kind: AppointmentKind, place: AppointmentPlace, from: number, now: number) {
+  const slots = await availableSlots(db, kind, place, from, from + SEARCH_DAYS * DAY, now);
+  // A spread to choose from: at most two a day.
+  const perDay = new Map<string, number>();
+  return slots
+    .filter((slot) => {
+      const day = wallTime(slot.start, place.timeZone).slice(0, 10);
+      const count = perDay.get(day) ?? 0;
+      perDay.set(day, count + 1);
+      return count < 2;
+    })
+    .slice(0, SLOTS_OFFERED);
+}
+
+export async function offerSlots(
+  db: Queryable,
+  args: VoiceToolArgs<'horarios_disponibles'>,
+  now: number,
+  opening = '',
+): Promise<string> {
+  const kind = appointmentKind(args.tipo);
+  if (!kind) return 'Ese tipo de cita ya no existe.';
+  const place = placeOf(kind, args.lugar);
+  if (typeof place === 'string') return place;
+  const asked = args.desde ? instantOfWall(`${args.desde}T00:00`, place.timeZone) : null;
+  const slots = await freeSlots(db, kind, place, Math.max(asked ?? now, now), now);
+  if (slots.length === 0) {
+    return `${opening}No hay horarios libres para ${kind.name} en ${place.name} en las próximas dos semanas desde esa fecha. Puedo buscar desde otro día, o un asesor te escribe para acordarla.`;
+  }
+  const price =
+    kind.priceMxn === null
+      ? ''
+      : ` Cuesta ${formatMxn(kind.priceMxn)} y se paga en línea con el enlace que te llega al agendar.`;
+  return `${opening}Horarios libres para ${kind.name} en ${place.name}, hora de ${clockName(place.timeZone)}: ${slots
+    .map((slot) => slotWords(slot.start, place))
+    .join('; ')}.${price}`;
+}
+
+interface CallPerson {
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  contact_id: string | null;
+}
+
+async function personOfCall(db: Queryable, callId: string): Promise<CallPerson | null> {
+  const { rows } = await db.query<CallPerson>(
+    'SELECT name, phone, email, contact_id FROM voice_calls WHERE call_id = $1',
+    [callId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * The call joins its contact, once: the first time (the call's row had no
+ * contact) the call is the contact's lead and its notifications are queued;
+ * later, only what was missing is filled in. In the caller's transaction.
+ */
+async function attachCall(
+  tx: Queryable,
+  callId: string,
+  contactId: string,
+  person: { name: string; phone: string; email: string | null; interest?: string | null },
+): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string; before: string | null }>(
+    `UPDATE voice_calls v SET contact_id = coalesce(before.contact_id, $2), name = coalesce($3, v.name),
+       phone = coalesce(v.phone, $4), email = coalesce($5, v.email), interest = coalesce($6, v.interest)
+     FROM (SELECT id, contact_id FROM voice_calls WHERE call_id = $1 FOR UPDATE) AS before
+     WHERE v.id = before.id
+     RETURNING v.id, before.contact_id AS before`,
+    [callId, contactId, person.name, person.phone, person.email, person.interest ?? null],
+  );
+  const row = rows[0];
+  if (!row || row.before !== null) return [];
+  return enqueueLeadNotifications(tx, CALL_KIND, row.id, contactId);
+}
+
+const PHONE_AGAIN = 'Ese número no parece válido. ¿Me lo repites con los 10 dígitos de tu WhatsApp?';
+
+async function saveProspect(db: Database, call: CallInfo, args: VoiceToolArgs<'guardar_prospecto'>) {
+  const phone = normalizePhone(args.telefono);
+  if (!phone) return said(PHONE_AGAIN);
+  const attribution = { ...call.metadata };
+  const deliveries = await db.transaction(async (tx) => {
+    const contactId = await touchContact(tx, {
+      phone,
+      name: args.nombre,
+      email: args.correo?.toLowerCase() ?? null,
+      municipality: null,
+      kind: 'comprador',
+      row: attribution,
+    });
+    return attachCall(tx, call.callId, contactId, {
+      name: args.nombre,
+      phone,
+      email: args.correo?.toLowerCase() ?? null,
+      interest: args.interes || null,
+    });
+  });
+  const greeting = greetingName(args.nombre);
+  return {
+    result: `Listo${greeting ? `, ${greeting}` : ''}: ya tengo tus datos. Un asesor te escribirá por WhatsApp para darte seguimiento.`,
+    deliveries,
+  };
+}
+
+async function book(
+  db: Database,
+  call: CallInfo,
+  toolCallId: string,
+  args: VoiceToolArgs<'agendar_visita'>,
+  now: number,
+) {
+  const kind = appointmentKind(args.tipo);
+  if (!kind) return said('Ese tipo de cita ya no existe.');
+  const place = placeOf(kind, args.lugar);
+  if (typeof place === 'string') return said(place);
+  const known = await personOfCall(db, call.callId);
+  const name = args.nombre ?? known?.name ?? null;
+  const rawPhone = args.telefono ?? known?.phone ?? call.customerNumber;
+  if (!name || !rawPhone) return said('Antes de agendar necesito tu nombre y tu número de WhatsApp.');
+  const phone = normalizePhone(rawPhone);
+  if (!phone) return said(PHONE_AGAIN);
+  const start = instantOfWall(`${args.fecha}T${args.hora}`, place.timeZone);
+  if (start === null) return said('Esa fecha u hora no existe. ¿Me la repites?');
+  const email = args.correo?.toLowerCase() ?? known?.email ?? undefined;
+  let deliveries: string[] = [];
+  try {
+    const answer = await bookAppointment(db, {
+      booking: {
+        name,
+        phone,
+        email,
+        kind: kind.id,
+        place: place.id,
+        start: new Date(start).toISOString(),
+      } as Parameters<typeof bookAppointment>[1]['booking'],
+      source: 'voz',
+      idempotencyKey: `voz:${toolCallId}`,
+      now,
+      async alsoRecord(tx, booked) {
+        const { rows } = await tx.query<{ contact_id: string }>('SELECT contact_id FROM appointments WHERE id = $1', [
+          booked.id,
+        ]);
+        const contact = rows[0]?.contact_id;
+        if (contact) deliveries = await attachCall(tx, call.callId, contact, { name, phone, email: email ?? null });
+      },
+    });
+    const greeting = greetingName(name);
+    const when = `${placeMoment(Date.parse(answer.start), place.timeZone).replace(/,/, ' a las')}, hora de ${clockName(place.timeZone)}`;
+    const whatsapp = getConfig().whatsapp !== null;
+    const told = whatsapp ? 'Te llega la confirmación por WhatsApp' : 'Un asesor te confirma por WhatsApp';
+    const paid =
+      answer.status === 'por_pagar' && answer.holdUntil && kind.priceMxn !== null
+        ? ` Queda apartada mientras pagas ${formatMxn(kind.priceMxn)} con el enlace que te enviamos, hasta el ${placeMoment(Date.parse(answer.holdUntil), place.timeZone).replace(/,/, ' a las')}.`
+        : '';
+    return {
+      result: `Listo${greeting ? `, ${greeting}` : ''}: quedó agendada tu ${kind.name.toLowerCase()} el ${when}, en ${place.name}. ${told}, con el enlace para cambiarla o cancelarla.${paid}`,
+      deliveries,
+    };
+  } catch (error) {
+    if (error instanceof SlotTaken || error instanceof BookingKeyReused) {
+      return said(
+        await offerSlots(
+          db,
+          { tipo: kind.id, lugar: place.id, desde: args.fecha },
+          now,
+          'Ese horario ya no está libre. ',
+        ),
+      );
+    }
+    throw error;
+  }
+}
+
+const VOICE_TEMPLATE = 'modelos_de_llamada';
+
+async function sendModels(db: Database, call: CallInfo, args: VoiceToolArgs<'enviar_whatsapp'>) {
+  const config = getConfig();
+  if (!config.whatsapp)
+    return said('Por ahora no puedo enviarte WhatsApp desde la llamada; un asesor te escribirá con los modelos.');
+  const person = await personOfCall(db, call.callId);
+  if (!person?.contact_id) return said('Antes de enviarte los modelos necesito tu nombre y tu número de WhatsApp.');
+  const contactId = person.contact_id;
+  const chosen = args.modelos.flatMap((id) => MODELS.filter((model) => model.id === id));
+  const modelos = [...new Set(chosen)]
+    .map((model) => `${model.name} (desde ${formatMxn(model.priceFromMxn)})`)
+    .join(', ');
+  const approved = findTemplate(VOICE_TEMPLATE);
+  if (!approved) throw new Error(`no template ${VOICE_TEMPLATE}`);
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query<{ name: string; opted_out_at: Date | null; sent_today: boolean }>(
+      `SELECT c.name, c.opted_out_at,
+              EXISTS (SELECT 1 FROM whatsapp_messages m WHERE m.contact_id = c.id AND m.idempotency_key LIKE 'voz-modelos:%'
+                        AND m.created_at > now() - interval '24 hours') AS sent_today
+       FROM contacts c WHERE c.id = $1 FOR UPDATE`,
+      [contactId],
+    );
+    const contact = rows[0];
+    if (!contact) return said('Antes de enviarte los modelos necesito tu nombre y tu número de WhatsApp.');
+    if (contact.opted_out_at) {
+      return said('Pediste no recibir mensajes de WhatsApp, así que no te los envío. Un asesor puede llamarte.');
+    }
+    // Once per call and per number a day: a caller cannot make our number write to anyone again and again.
+    if (contact.sent_today)
+      return said('Ya te enviamos los modelos por WhatsApp hoy; revisa tu conversación con Ceiba.');
+    const { template, values } = templateFor(approved, contact, {
+      modelos,
+      enlace: `${publicSiteUrl(config)}/modelos`,
+    });
+    const body = renderTemplate(template, values);
+    const id = randomUUID();
+    const inserted = await tx.query<{ id: string }>(
+      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
+                                      automated, raw)
+       VALUES ($1, $2, 'out', 'template', $3, 'sending', $4, $5, true, $6::jsonb)
+       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+      [
+        id,
+        contactId,
+        body,
+        template.name,
+        `voz-modelos:${call.callId}`,
+        JSON.stringify({ parameters: templateParameters(template, values) }),
+      ],
+    );
+    if (!inserted.rows[0]) return said('Ya te enviamos los modelos por WhatsApp en esta llamada.');
+    await storedOurs(tx, contactId, id, body, 'template', false);
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_template', $2, $3)`,
+      [contactId, template.label, template.name],
+    );
+    await scheduleSends(tx, [id]);
+    return said(
+      `Listo: te envié por WhatsApp ${chosen.length === 1 ? 'el modelo' : 'los modelos'}, con el enlace para verlos con fotos.`,
+    );
+  });
+}
+
+/** What the agent hears when its arguments do not fit: the first problem, so it can ask again. */
+function argumentsProblem(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `No pude hacerlo: ${issue?.message ?? 'faltan datos'} [${issue?.path.join('.') ?? ''}]`;
+}
+
+/** Runs one tool call; an unknown tool or arguments that do not fit are answered in words, never thrown. */
+export async function runTool(
+  db: Database,
+  call: CallInfo,
+  toolCall: { id: string; name: string; arguments: unknown },
+  now: number,
+): Promise<ToolOutcome> {
+  if (!isVoiceTool(toolCall.name)) return said(`No conozco la herramienta ${toolCall.name.slice(0, 64)}.`);
+  const name: VoiceToolName = toolCall.name;
+  const parsed = VOICE_TOOLS[name].parameters.safeParse(toolCall.arguments ?? {});
+  if (!parsed.success) return said(argumentsProblem(parsed.error));
+  switch (name) {
+    case 'buscar_modelos':
+      return said(findModels(parsed.data as VoiceToolArgs<'buscar_modelos'>));
+    case 'horarios_disponibles':
+      return said(await offerSlots(db, parsed.data as VoiceToolArgs<'horarios_disponibles'>, now));
+    case 'agendar_visita':
+      return book(db, call, toolCall.id, parsed.data as VoiceToolArgs<'agendar_visita'>, now);
+    case 'guardar_prospecto':
+      return saveProspect(db, call, parsed.data as VoiceToolArgs<'guardar_prospecto'>);
+    case 'enviar_whatsapp':
+      return sendModels(db, call, parsed.data as VoiceToolArgs<'enviar_whatsapp'>);
+  }
+}

@@ -101,7 +101,8 @@ try {
   let credentialId = env.VAPI_CREDENTIAL_ID?.trim() || null;
   if (!credentialId) {
     const secret = env.VAPI_WEBHOOK_SECRET?.trim();
-    if (!secret) fail('falta VAPI_WEBHOOK_SECRET (o VAPI_CREDENTIAL_ID): el secreto con el que la plataforma llama al sitio.');
+    if (!secret)
+      fail('falta VAPI_WEBHOOK_SECRET (o VAPI_CREDENTIAL_ID): el secreto con el que la plataforma llama al sitio.');
     credentialId = await createCredential(platform, secret as string, `${data['voice-agent.json'].name} (servidor)`);
     console.log(`Credencial creada: guarda VAPI_CREDENTIAL_ID=${credentialId} en las variables del sitio.`);
   }
@@ -115,7 +116,9 @@ try {
     `Asistente de voz ${published.created ? 'creado' : 'actualizado'}: ${published.id} (huella ${fingerprint}).`,
   );
   if (published.created || published.id !== env.PUBLIC_VAPI_ASSISTANT_ID?.trim()) {
-    console.log(`Guarda PUBLIC_VAPI_ASSISTANT_ID=${published.id}: el widget del sitio inicia las llamadas con él.`);
+    console.log(
+      `Guarda PUBLIC_VAPI_ASSISTANT_ID=${published.id} en las variables del sitio (el widget inicia las llamadas con él).`,
+    );
   }
 } catch (error) {
   fail((error as Error).message);

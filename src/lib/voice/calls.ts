@@ -101,3 +101,19 @@ export function formatDuration(seconds: number | null): string {
   const rest = whole % 60;
   return minutes ? `${minutes} min ${rest} s` : `${rest} s`;
 }
+
+/** The agent's tools as the contact's history names them (issue #42; src/server/voice/tool-args.ts). */
+export const VOICE_TOOL_LABELS: Record<string, string> = {
+  buscar_modelos: 'buscó modelos en el catálogo',
+  horarios_disponibles: 'consultó horarios libres',
+  agendar_visita: 'agendar una cita',
+  guardar_prospecto: 'guardó los datos de contacto',
+  enviar_whatsapp: 'envío de modelos por WhatsApp',
+};
+
+/** A call's status in the history: "Llamada con el agente de voz en curso". */
+export function callStatusWords(status: string | null): string {
+  if (status === 'in-progress') return 'Llamada con el agente de voz en curso';
+  if (status === 'ended') return 'Llamada con el agente de voz terminada';
+  return `Llamada con el agente de voz: ${status ?? 'sin estado'}`;
+}

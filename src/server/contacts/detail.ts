@@ -3,7 +3,7 @@ import { columnLabel, type LeadRow, shownValue } from '../../lib/leads/columns.t
 import { LEAD_KINDS_BY_FORM, type LeadKind, leadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../outbox/deliveries.ts';
-import { callsOfContact } from '../voice/call-store.ts';
+import { callLinesOfContact, callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
 import { NEXT_CONTACT } from './next-contact.ts';
 
@@ -33,7 +33,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
   const contact = rows[0];
   if (!contact) return null;
 
-  const [requests, events, notes, calls] = await Promise.all([
+  const [requests, events, notes, calls, callLines] = await Promise.all([
     // The requests of every form, then their deliveries in one query.
     Promise.all(
       LEAD_KINDS_BY_FORM.map(async ({ table, kind, columns }) => ({
@@ -78,6 +78,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
       [id],
     ),
     callsOfContact(db, id),
+    callLinesOfContact(db, id),
   ]);
 
   const timeline: TimelineEntry[] = [
@@ -113,6 +114,18 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         durationSeconds: call.durationSeconds,
         endedReason: call.endedReason,
         summary: call.summary,
+      }),
+    ),
+    // During a call (issue #42): its status as it ran and what the agent did, with what it answered.
+    ...callLines.map(
+      (line): TimelineEntry => ({
+        type: 'event',
+        at: line.at,
+        kind: line.kind === 'tool' ? 'voice_tool' : 'voice_status',
+        actor: null,
+        from: null,
+        to: line.name,
+        detail: line.kind === 'tool' ? line.result : null,
       }),
     ),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : TYPE_ORDER[a.type] - TYPE_ORDER[b.type]));

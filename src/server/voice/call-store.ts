@@ -218,3 +218,26 @@ export async function callsOfContact(db: Queryable, contactId: string): Promise<
   );
   return rows.map(toSummary);
 }
+
+/**
+ * What happened during the contact's calls (issue #42): the platform's
+ * status updates and the agent's tool calls with the answer it read aloud
+ * (what it read between brackets, for itself, left out), oldest first.
+ */
+export async function callLinesOfContact(
+  db: Queryable,
+  contactId: string,
+): Promise<{ kind: 'status' | 'tool'; name: string; result: string | null; at: string }[]> {
+  const { rows } = await db.query<{ kind: 'status' | 'tool'; name: string; result: string | null; created_at: Date }>(
+    `SELECT e.kind, e.name, e.result, e.created_at
+     FROM voice_call_events e JOIN voice_calls v ON v.call_id = e.call_id
+     WHERE v.contact_id = $1 ORDER BY e.created_at, e.id`,
+    [contactId],
+  );
+  return rows.map((row) => ({
+    kind: row.kind,
+    name: row.name,
+    result: row.kind === 'tool' && row.result ? row.result.replace(/\s*\[[^\]]*\]/g, '') : row.result,
+    at: new Date(row.created_at).toISOString(),
+  }));
+}

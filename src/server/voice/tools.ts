@@ -12,7 +12,7 @@ import { greetingName } from '../../lib/person-name.ts';
 import { CALL_KIND } from '../../lib/voice/calls.ts';
 import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
 import { availableSlots } from '../appointments/availability.ts';
-import { BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
+import { BookingKeyReused, bookAppointment, SlotTaken } from '../appointments/book.ts';
 import { instantOfWall, wallTime } from '../appointments/panel.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -94,12 +94,31 @@ function placeOf(kind: AppointmentKind, placeId: string | undefined): Appointmen
   return place;
 }
 
-/** "lunes 7 de diciembre a las 10:00 [2026-12-07 10:00]", on the place's clock. */
+/** One formatter per clock (making one costs far more than using it). */
+const SPOKEN_FORMATS = new Map<string, Intl.DateTimeFormat>();
+
+/** "lunes 7 de diciembre a las 10:00", on `timeZone`'s clock: a moment as the agent says it. */
+export function spokenMoment(instant: number, timeZone: string): string {
+  let format = SPOKEN_FORMATS.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('es-MX', {
+      timeZone,
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    SPOKEN_FORMATS.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
+  return `${parts.weekday} ${parts.day} de ${parts.month} a las ${parts.hour}:${parts.minute}`;
+}
+
+/** "lunes 7 de diciembre a las 10:00 [2026-12-07 10:00]": the agent says the first part and books with the second. */
 function slotWords(start: number, place: AppointmentPlace): string {
-  const moment = placeMoment(start, place.timeZone)
-    .replace(/ de \d{4},/, ' a las')
-    .replace(/,/, ' a las');
-  return `${moment} [${wallTime(start, place.timeZone).replace('T', ' ')}]`;
+  return `${spokenMoment(start, place.timeZone)} [${wallTime(start, place.timeZone).replace('T', ' ')}]`;
 }
 
 async function freeSlots(db: Queryable, kind: AppointmentKind, place: AppointmentPlace, from: number, now: number) {
@@ -251,12 +270,12 @@ async function book(
       },
     });
     const greeting = greetingName(name);
-    const when = `${placeMoment(Date.parse(answer.start), place.timeZone).replace(/,/, ' a las')}, hora de ${clockName(place.timeZone)}`;
+    const when = `${spokenMoment(Date.parse(answer.start), place.timeZone)}, hora de ${clockName(place.timeZone)}`;
     const whatsapp = getConfig().whatsapp !== null;
     const told = whatsapp ? 'Te llega la confirmación por WhatsApp' : 'Un asesor te confirma por WhatsApp';
     const paid =
       answer.status === 'por_pagar' && answer.holdUntil && kind.priceMxn !== null
-        ? ` Queda apartada mientras pagas ${formatMxn(kind.priceMxn)} con el enlace que te enviamos, hasta el ${placeMoment(Date.parse(answer.holdUntil), place.timeZone).replace(/,/, ' a las')}.`
+        ? ` Queda apartada mientras pagas ${formatMxn(kind.priceMxn)} con el enlace que te enviamos, hasta el ${spokenMoment(Date.parse(answer.holdUntil), place.timeZone)}.`
         : '';
     return {
       result: `Listo${greeting ? `, ${greeting}` : ''}: quedó agendada tu ${kind.name.toLowerCase()} el ${when}, en ${place.name}. ${told}, con el enlace para cambiarla o cancelarla.${paid}`,
@@ -294,10 +313,10 @@ async function sendModels(db: Database, call: CallInfo, args: VoiceToolArgs<'env
   if (!approved) throw new Error(`no template ${VOICE_TEMPLATE}`);
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ name: string; opted_out_at: Date | null; sent_today: boolean }>(
-      `SELECT c.name, c.opted_out_at,
+      `SELECT c.name, w.opted_out_at,
               EXISTS (SELECT 1 FROM whatsapp_messages m WHERE m.contact_id = c.id AND m.idempotency_key LIKE 'voz-modelos:%'
                         AND m.created_at > now() - interval '24 hours') AS sent_today
-       FROM contacts c WHERE c.id = $1 FOR UPDATE`,
+       FROM contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id WHERE c.id = $1 FOR UPDATE OF c`,
       [contactId],
     );
     const contact = rows[0];

@@ -4,7 +4,7 @@ import { FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/adm
 import { formatMeridaClock } from '../../../lib/admin/merida-time.ts';
 import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
+import { callStatusWords, endedReasonLabel, formatDuration, VOICE_TOOL_LABELS } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
 import { useRemoveNote } from './queries.ts';
 import { stateWords } from './words.ts';
@@ -62,6 +62,9 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   // A payment's step (issue #41): where it went, and its concept, amount and way (its detail).
   payment: (entry) =>
     `Pago: ${entry.from ? `${entry.from} → ` : ''}${entry.to ?? ''}${entry.detail ? ` (${entry.detail})` : ''}`,
+  // During a call with the voice agent (issue #42): its status, and each tool it used with what it answered (detail).
+  voice_status: (entry) => callStatusWords(entry.to),
+  voice_tool: (entry) => `Agente de voz: ${VOICE_TOOL_LABELS[entry.to ?? ''] ?? entry.to ?? ''}`,
   merged: (entry) =>
     `Unido con ${entry.from ?? 'otro prospecto'} (${entry.to ?? ''}): sus solicitudes, notas e historial están aquí`,
 };

@@ -193,13 +193,12 @@ describe('the voice agent’s tools during a call', () => {
         .map((request) => (request.body.template as { name: string }).name);
     await until(() => templatesTo().length >= 2, 'both WhatsApp templates');
     expect(templatesTo().sort()).toEqual(['cita_confirmada', 'modelos_de_llamada']);
-    const models_message = whatsapp.sent.find(
+    const modelsMessage = whatsapp.sent.find(
       (request) =>
         request.to === `52${phone}` && (request.body.template as { name: string }).name === 'modelos_de_llamada',
     );
-    const parameters = (
-      models_message?.body.template as { components: { parameters: { text: string }[] }[] }
-    ).components[0]?.parameters.map((parameter) => parameter.text);
+    const template = modelsMessage?.body.template as { components: { parameters: { text: string }[] }[] } | undefined;
+    const parameters = template?.components[0]?.parameters.map((parameter) => parameter.text);
     expect(parameters).toEqual([
       'Lucía',
       'Lumo (desde $349,000 MXN), Salvia Glamping (desde $229,000 MXN)',
@@ -315,7 +314,7 @@ describe('the voice agent’s tools during a call', () => {
       {},
       { Authorization: 'Bearer otro-secreto-cualquiera' },
       { 'X-Vapi-Secret': 'no-es-el-secreto' },
-    ]) {
+    ] as Record<string, string>[]) {
       const answer = await post(body, headers);
       expect(answer.status).toBe(401);
     }

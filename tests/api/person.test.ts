@@ -132,15 +132,28 @@ describe('a person’s data (ARCO)', () => {
       nombre: NAME,
       telefono: PHONE,
     });
-    const voice = await fetch(`${server.url}/api/voice/events`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'X-Vapi-Secret': VOICE_SECRET,
+    const toVoice = (body: unknown) =>
+      fetch(`${server.url}/api/voice/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Vapi-Secret': VOICE_SECRET },
+        body: JSON.stringify(body),
+      });
+    // During the call the agent stored them (issue #42): what its tool was told is theirs too.
+    const saved = await toVoice({
+      message: {
+        type: 'tool-calls',
+        call: { id: 'arco-llamada-0001' },
+        toolCallList: [
+          {
+            id: 'arco-tool-0001',
+            type: 'function',
+            function: { name: 'guardar_prospecto', arguments: { nombre: NAME, telefono: PHONE } },
+          },
+        ],
       },
-      body: JSON.stringify(report),
     });
-    expect(voice.status).toBe(200);
+    expect(saved.status).toBe(200);
+    expect((await toVoice(report)).status).toBe(200);
     const [contact] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
       `+52${PHONE}`,
     ]);
@@ -207,6 +220,7 @@ describe('a person’s data (ARCO)', () => {
     expect(data.cotizaciones_rapidas).toHaveLength(1);
     expect(data.quote_requests).toHaveLength(1);
     expect(data.voice_calls).toHaveLength(1);
+    expect(data.voice_call_events).toHaveLength(1);
     expect(data.contact_notes).toHaveLength(1);
     expect(data.whatsapp_conversations).toHaveLength(1);
     const messages = data.whatsapp_messages as {

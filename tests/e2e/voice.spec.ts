@@ -273,7 +273,11 @@ test('while connected: captions of the live transcript, announced politely, mute
   expect(start).toEqual([
     'start',
     'test-assistant-id',
-    { metadata: expect.objectContaining({ page: '/modelos', utm_source: 'facebook', utm_campaign: 'otono-2026' }) },
+    {
+      metadata: expect.objectContaining({ page: '/modelos', utm_source: 'facebook', utm_campaign: 'otono-2026' }),
+      // The assistant's {{pagina}}: the agent speaks of the page the call started on (issue #42).
+      variableValues: { pagina: '/modelos' },
+    },
   ]);
 
   // Captions: off by default on a phone, on elsewhere; the choice is remembered.

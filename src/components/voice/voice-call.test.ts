@@ -39,6 +39,7 @@ describe('VoiceCall', () => {
     expect(client.listenerCount('error')).toBe(1);
     expect(client.start).toHaveBeenCalledWith('asistente', {
       metadata: { page: '/modelos', utm_campaign: 'otono-2026' },
+      variableValues: { pagina: '/modelos' },
     });
     expect(call.current.state).toBe('connecting');
   });

@@ -9,8 +9,15 @@ export interface VoiceClient {
   on(event: 'message', listener: (message: unknown) => void): unknown;
   /** The microphone's level, 0 to 1, while connected. */
   on(event: 'local-volume-level', listener: (level: number) => void): unknown;
-  /** The metadata reaches the server messages as `assistant.metadata`. */
-  start(assistantId: string, overrides?: { metadata: CallMetadata }): Promise<unknown>;
+  /**
+   * The metadata reaches the server messages as `assistant.metadata`; the
+   * variable values fill the assistant's `{{pagina}}` (the page the call
+   * started on: the agent speaks of what the visitor was reading).
+   */
+  start(
+    assistantId: string,
+    overrides?: { metadata: CallMetadata; variableValues: { pagina: string } },
+  ): Promise<unknown>;
   stop(): Promise<void> | void;
   setMuted(mute: boolean): void;
 }
@@ -134,7 +141,11 @@ export class VoiceCall {
     try {
       this.client ??= await this.connectClient();
       if (attempt !== this.attempt) return;
-      answer = await this.client.start(this.options.assistantId, { metadata: this.options.metadata() });
+      const metadata = this.options.metadata();
+      answer = await this.client.start(this.options.assistantId, {
+        metadata,
+        variableValues: { pagina: metadata.page ?? '/' },
+      });
     } catch (error) {
       answer = null;
       if (attempt === this.attempt && isPermissionError(error)) return this.fail(VOICE_TOASTS.microphone);

@@ -20,6 +20,14 @@ const SOURCES = [
   { table: 'contacts', key: 'id', byPhone: false },
   ...LEAD_TABLES.map((table) => ({ table, key: 'contact_id', byPhone: true })),
   { table: 'voice_calls', key: 'contact_id', byPhone: true },
+  // What happened during their calls: what the agent's tools were told and answered (issue #42).
+  {
+    table: 'voice_call_events',
+    key: 'call_id',
+    byPhone: false,
+    where: 'call_id IN (SELECT call_id FROM voice_calls WHERE contact_id = $1)',
+    order: 'created_at, id',
+  },
   { table: 'contact_notes', key: 'contact_id', byPhone: false },
   { table: 'contact_events', key: 'contact_id', byPhone: false },
   { table: 'notification_deliveries', key: 'contact_id', byPhone: false },
@@ -65,8 +73,9 @@ export async function personData(db: Queryable, contactId: string): Promise<Pers
     SOURCES.map(async (source) => {
       const { table, key, byPhone } = source;
       const order = 'order' in source ? source.order : '1';
+      const where = 'where' in source ? source.where : `${key} = $1 ${byPhone ? 'OR phone = $2' : ''}`;
       const found = await db.query<Record<string, unknown>>(
-        `SELECT * FROM ${table} WHERE ${key} = $1 ${byPhone ? 'OR phone = $2' : ''} ORDER BY ${order}`,
+        `SELECT * FROM ${table} WHERE ${where} ORDER BY ${order}`,
         byPhone ? [contactId, phone] : [contactId],
       );
       const omitted = INTERNAL_OF[table];

@@ -147,6 +147,8 @@ export function systemPrompt(data: AssistantData): string {
   return [
     `Eres el agente de voz de ${data['site.json'].brand.name}. Atiendes llamadas desde el sitio web.`,
     list(data['voice-agent.json'].manner),
+    // The page the call started on ({{pagina}}, the widget's variableValues): the agent speaks of what was being read.
+    'La llamada empezó en la página «{{pagina}}» del sitio. Si es /prefiltro-socios, o la persona habla de invertir, de un desarrollo o de un terreno para un proyecto, habla de la sociedad y ofrece la Sesión de socios; si no, habla de los modelos y ofrece la visita a la casa muestra o la asesoría personalizada.',
     'DATOS DEL NEGOCIO (lo único que puedes afirmar; si algo no está aquí, no lo sabes):',
     businessFacts(data),
     'La fecha y hora de ahora, en UTC: {{now}}. Mérida está en UTC-6 todo el año.',

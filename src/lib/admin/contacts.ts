@@ -233,6 +233,8 @@ export type TimelineEntry =
       durationSeconds: number | null;
       endedReason: string | null;
       summary: string | null;
+      /** Still running (issue #42). */
+      inProgress?: boolean;
     };
 
 /** A contact's deal (the pipeline): the model of interest, the value if overridden, the expected close day. */

@@ -50,6 +50,8 @@ export interface CallSummary {
   phone: string | null;
   contactId: string | null;
   contactName: string | null;
+  /** Still running: its report has not arrived and the platform has not said it ended (issue #42). */
+  inProgress: boolean;
 }
 
 export interface CallDetail extends CallSummary {
@@ -87,6 +89,11 @@ const ENDED_REASONS: Record<string, string> = {
   'call-start-error-neither-assistant-nor-server-set': 'Error al iniciar',
   'manually-canceled': 'Cancelada',
 };
+
+/** How a call ended, in words; "En curso" while it runs. */
+export function callEndWords(call: { endedReason: string | null; inProgress?: boolean }): string {
+  return call.inProgress ? 'En curso' : endedReasonLabel(call.endedReason);
+}
 
 export function endedReasonLabel(reason: string | null): string {
   if (!reason) return 'Sin dato';

@@ -114,6 +114,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         durationSeconds: call.durationSeconds,
         endedReason: call.endedReason,
         summary: call.summary,
+        inProgress: call.inProgress,
       }),
     ),
     // During a call (issue #42): its status as it ran and what the agent did, with what it answered.

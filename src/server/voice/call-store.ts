@@ -112,10 +112,12 @@ interface CallRow {
   phone: string | null;
   contact_id: string | null;
   contact_name: string | null;
+  in_progress: boolean;
 }
 
 const SUMMARY_COLUMNS = `v.id, v.call_id, v.created_at, v.started_at, v.ended_at, v.duration_seconds, v.ended_reason,
-  v.summary, v.name, v.phone, v.contact_id, c.name AS contact_name`;
+  v.summary, v.name, v.phone, v.contact_id, c.name AS contact_name,
+  (v.reported_at IS NULL AND v.status IS DISTINCT FROM 'ended') AS in_progress`;
 
 const iso = (value: Date | null) => (value ? new Date(value).toISOString() : null);
 
@@ -132,6 +134,7 @@ function toSummary(row: CallRow): CallSummary {
     phone: row.phone,
     contactId: row.contact_id,
     contactName: row.contact_name,
+    inProgress: row.in_progress,
   };
 }
 

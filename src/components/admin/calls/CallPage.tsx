@@ -3,7 +3,7 @@ import { attributionRows } from '../../../lib/admin/attribution.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
 import { formatPhone } from '../../../lib/forms/phone.ts';
 import { isUuid } from '../../../lib/ids.ts';
-import { endedReasonLabel, formatDuration, SPEAKER_LABELS } from '../../../lib/voice/calls.ts';
+import { callEndWords, formatDuration, SPEAKER_LABELS } from '../../../lib/voice/calls.ts';
 import { PanelQueries } from '../query.tsx';
 import { usePanelUser } from '../session.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
@@ -37,7 +37,7 @@ export function CallPage() {
   const facts: [string, string][] = [
     ['Inicio', call.startedAt ? formatShortDate(call.startedAt) : formatShortDate(call.at)],
     ['Duración', formatDuration(call.durationSeconds)],
-    ['Fin', endedReasonLabel(call.endedReason)],
+    ['Fin', callEndWords(call)],
     ['Teléfono', call.phone ? formatPhone(call.phone) : ''],
     ['Correo', call.email ?? ''],
     ['Interés', call.interest ?? ''],

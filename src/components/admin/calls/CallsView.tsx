@@ -1,5 +1,5 @@
 import { formatShortDate } from '../../../lib/admin/columns.ts';
-import { endedReasonLabel, formatDuration } from '../../../lib/voice/calls.ts';
+import { callEndWords, formatDuration } from '../../../lib/voice/calls.ts';
 import { ListFooter } from '../shared/ListFooter.tsx';
 import { card, Loading } from '../shared/ui.tsx';
 import { useCalls } from './queries.ts';
@@ -33,7 +33,7 @@ export function CallsView({ canExport }: { canExport: boolean }) {
             <li key={call.id} className={card}>
               <p className="text-sm text-brand-800">
                 <time dateTime={call.at}>{formatShortDate(call.startedAt ?? call.at)}</time> ·{' '}
-                {formatDuration(call.durationSeconds)} · {endedReasonLabel(call.endedReason)}
+                {formatDuration(call.durationSeconds)} · {callEndWords(call)}
               </p>
               <h3 className="mt-1 font-bold wrap-anywhere">
                 <a

@@ -4,7 +4,7 @@ import { FORM_LABELS, mayDeleteNote, type TimelineEntry } from '../../../lib/adm
 import { formatMeridaClock } from '../../../lib/admin/merida-time.ts';
 import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { callStatusWords, endedReasonLabel, formatDuration, VOICE_TOOL_LABELS } from '../../../lib/voice/calls.ts';
+import { callEndWords, callStatusWords, formatDuration, VOICE_TOOL_LABELS } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
 import { useRemoveNote } from './queries.ts';
 import { stateWords } from './words.ts';
@@ -125,8 +125,7 @@ export function TimelineRow({ entry, notes }: { entry: TimelineEntry; notes: Not
         {entry.type === 'call' && (
           <>
             <h3 className="font-semibold">
-              Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} ·{' '}
-              {endedReasonLabel(entry.endedReason)}
+              Llamada con el agente de voz · {formatDuration(entry.durationSeconds)} · {callEndWords(entry)}
             </h3>
             {entry.summary && <p className="wrap-anywhere">{entry.summary}</p>}
             <a

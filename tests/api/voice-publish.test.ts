@@ -132,9 +132,9 @@ describe('npm run voice:publish', () => {
       'POST /credential',
       'GET /assistant',
       'POST /assistant',
-      'GET /assistant/' + assistantId,
-      'PATCH /assistant/' + assistantId,
-      'GET /assistant/' + assistantId,
+      `GET /assistant/${assistantId}`,
+      `PATCH /assistant/${assistantId}`,
+      `GET /assistant/${assistantId}`,
     ]);
 
     const launch = (extra: Record<string, string>) =>

@@ -93,7 +93,10 @@ try {
       REQUESTS,
       CONCURRENCY,
       await loadP95(REQUESTS, CONCURRENCY, async (i) => {
-        const said = await tool(`guarda-${i}`, 'guardar_prospecto', { nombre: `Persona ${i} Pech`, telefono: phone(i) });
+        const said = await tool(`guarda-${i}`, 'guardar_prospecto', {
+          nombre: `Persona ${i} Pech`,
+          telefono: phone(i),
+        });
         if (!said.startsWith('Listo')) throw new Error(said);
       }),
       BUDGET_MS,

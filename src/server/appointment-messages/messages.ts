@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Task } from 'graphile-worker';
 import { createEvent, type EventAttributes } from 'ics';
 import {
@@ -11,13 +10,7 @@ import { site } from '../../data/site.ts';
 import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
 import { greetingName, nameOrPhone } from '../../lib/person-name.ts';
-import {
-  APPOINTMENT_TEMPLATES,
-  type AppointmentTemplateName,
-  renderTemplate,
-  templateFor,
-  templateParameters,
-} from '../../lib/whatsapp/templates.ts';
+import { APPOINTMENT_TEMPLATES, type AppointmentTemplateName, templateFor } from '../../lib/whatsapp/templates.ts';
 import { placeMoment } from '../appointments/book.ts';
 import { placeTime } from './place-time.ts';
 
@@ -39,8 +32,7 @@ import { type EmailContent, sendEmail } from '../notifications/channels/email.ts
 import { pushTo } from '../notifications/push.ts';
 import { isPushServiceEndpoint } from '../notifications/push-endpoint.ts';
 import { escapeHtml } from '../notifications/render.ts';
-import { scheduleSends } from '../whatsapp/queue.ts';
-import { REFUSALS, storedOurs } from '../whatsapp/send.ts';
+import { queueAutomaticTemplate, REFUSALS } from '../whatsapp/send.ts';
 
 /**
  * The messages about an appointment (issue #40, parts 4 and 5, decision
@@ -210,38 +202,14 @@ async function queueWhatsapp(
   }
   const approved = APPOINTMENT_TEMPLATES.find((template) => template.name === TEMPLATE_OF[job.message]);
   if (!approved) throw new Error(`no template for ${job.message}`);
-  const { template, values } = templateFor(approved, facts.contact, {
+  const sent = templateFor(approved, facts.contact, {
     cita: facts.kind.name,
     fecha: placeTime(facts.start, facts.place),
     lugar: facts.place.name,
     enlace: buyerLink(facts, config),
   });
-  const body = renderTemplate(template, values);
-  return db.transaction(async (tx) => {
-    const id = randomUUID();
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
-                                      automated, raw)
-       VALUES ($1, $2, 'out', 'template', $3, 'sending', $4, $5, true, $6::jsonb)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-      [
-        id,
-        facts.contactId,
-        body,
-        template.name,
-        messageJobKey(job),
-        JSON.stringify({ parameters: templateParameters(template, values) }),
-      ],
-    );
-    if (!inserted.rows[0]) return 'already queued';
-    await storedOurs(tx, facts.contactId, id, body, 'template', false);
-    await tx.query(
-      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_template', $2, $3)`,
-      [facts.contactId, template.label, template.name],
-    );
-    await scheduleSends(tx, [id]);
-    return 'queued';
-  });
+  const queued = await db.transaction((tx) => queueAutomaticTemplate(tx, facts.contactId, sent, messageJobKey(job)));
+  return queued ? 'queued' : 'already queued';
 }
 
 const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });

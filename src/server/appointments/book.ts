@@ -7,6 +7,7 @@ import {
 } from '../../data/appointments.ts';
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
+import { clockFormat } from '../clock-formats.ts';
 import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
 import { availableSlots } from './availability.ts';
 import { appointmentChanged, type ChangeActor } from './changes.ts';
@@ -104,26 +105,19 @@ function answerOf(row: AppointmentRow): BookingAnswer {
   };
 }
 
-/** One formatter per clock: making an Intl.DateTimeFormat costs far more than using it. */
-const MOMENT_FORMATS = new Map<string, Intl.DateTimeFormat>();
+const MOMENT: Intl.DateTimeFormatOptions = {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};
 
 /** "sábado 6 de marzo de 2027, 10:00" on the place's clock. */
 export function placeMoment(instant: number, timeZone: string): string {
-  let format = MOMENT_FORMATS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('es-MX', {
-      timeZone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    MOMENT_FORMATS.set(timeZone, format);
-  }
-  return format.format(instant);
+  return clockFormat('moment', 'es-MX', timeZone, MOMENT).format(instant);
 }
 
 /** Books `request`: the appointment's answer (a replay of its key answers the same), or a typed error. */

@@ -16,6 +16,7 @@ import {
 import type { PaymentMethod, PaymentStatus } from '../../lib/payments/panel.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { SessionUser } from '../auth/users.ts';
+import { clockFormat, clockParts } from '../clock-formats.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { bookAppointment } from './book.ts';
 import { instantOf } from './slots.ts';
@@ -60,24 +61,18 @@ export async function findMember(db: Queryable, id: string): Promise<MemberRow |
   return rows[0] ?? null;
 }
 
-const WALL_FORMAT = new Map<string, Intl.DateTimeFormat>();
+const WALL: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};
 
 /** "2026-12-24T09:00": an instant on a zone's wall clock (as a datetime-local input holds it). */
 export function wallTime(instant: number, timeZone: string): string {
-  let format = WALL_FORMAT.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    WALL_FORMAT.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = clockParts(clockFormat('wall', 'en-CA', timeZone, WALL), instant);
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
 }
 

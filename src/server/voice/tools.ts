@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
   type AppointmentKind,
@@ -10,15 +9,15 @@ import { formatMxn } from '../../data/catalogue.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { CALL_KIND } from '../../lib/voice/calls.ts';
-import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
+import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
 import { availableSlots } from '../appointments/availability.ts';
 import { BookingKeyReused, bookAppointment, SlotTaken } from '../appointments/book.ts';
 import { instantOfWall, wallTime } from '../appointments/panel.ts';
+import { clockFormat, clockParts } from '../clock-formats.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { enqueueLeadNotifications } from '../outbox/queue.ts';
-import { scheduleSends } from '../whatsapp/queue.ts';
-import { storedOurs } from '../whatsapp/send.ts';
+import { queueAutomaticTemplate } from '../whatsapp/send.ts';
 import { clockName } from '../whatsapp/slot-list.ts';
 import { MODELS, type Model } from './catalogue.ts';
 import type { CallInfo } from './report.ts';
@@ -94,25 +93,18 @@ function placeOf(kind: AppointmentKind, placeId: string | undefined): Appointmen
   return place;
 }
 
-/** One formatter per clock (making one costs far more than using it). */
-const SPOKEN_FORMATS = new Map<string, Intl.DateTimeFormat>();
+const SPOKEN: Intl.DateTimeFormatOptions = {
+  weekday: 'long',
+  day: 'numeric',
+  month: 'long',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};
 
 /** "lunes 7 de diciembre a las 10:00", on `timeZone`'s clock: a moment as the agent says it. */
 export function spokenMoment(instant: number, timeZone: string): string {
-  let format = SPOKEN_FORMATS.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('es-MX', {
-      timeZone,
-      weekday: 'long',
-      day: 'numeric',
-      month: 'long',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    SPOKEN_FORMATS.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
+  const parts = clockParts(clockFormat('spoken', 'es-MX', timeZone, SPOKEN), instant);
   return `${parts.weekday} ${parts.day} de ${parts.month} a las ${parts.hour}:${parts.minute}`;
 }
 
@@ -327,33 +319,10 @@ async function sendModels(db: Database, call: CallInfo, args: VoiceToolArgs<'env
     // Once per call and per number a day: a caller cannot make our number write to anyone again and again.
     if (contact.sent_today)
       return said('Ya te enviamos los modelos por WhatsApp hoy; revisa tu conversación con Ceiba.');
-    const { template, values } = templateFor(approved, contact, {
-      modelos,
-      enlace: `${publicSiteUrl(config)}/modelos`,
-    });
-    const body = renderTemplate(template, values);
-    const id = randomUUID();
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
-                                      automated, raw)
-       VALUES ($1, $2, 'out', 'template', $3, 'sending', $4, $5, true, $6::jsonb)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-      [
-        id,
-        contactId,
-        body,
-        template.name,
-        `voz-modelos:${call.callId}`,
-        JSON.stringify({ parameters: templateParameters(template, values) }),
-      ],
-    );
-    if (!inserted.rows[0]) return said('Ya te enviamos los modelos por WhatsApp en esta llamada.');
-    await storedOurs(tx, contactId, id, body, 'template', false);
-    await tx.query(
-      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_template', $2, $3)`,
-      [contactId, template.label, template.name],
-    );
-    await scheduleSends(tx, [id]);
+    const sent = templateFor(approved, contact, { modelos, enlace: `${publicSiteUrl(config)}/modelos` });
+    if (!(await queueAutomaticTemplate(tx, contactId, sent, `voz-modelos:${call.callId}`))) {
+      return said('Ya te enviamos los modelos por WhatsApp en esta llamada.');
+    }
     return said(
       `Listo: te envié por WhatsApp ${chosen.length === 1 ? 'el modelo' : 'los modelos'}, con el enlace para verlos con fotos.`,
     );

@@ -12,6 +12,7 @@ import { errorReason, UNREACHABLE_REASON } from '../../lib/whatsapp/errors.ts';
 import {
   findTemplate,
   renderTemplate,
+  type TemplateValues,
   templateFor,
   templateParameters,
   WHATSAPP_TEMPLATES,
@@ -455,6 +456,39 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
   throw new SendLater(
     result.kind === 'unreachable' ? `network: ${result.error}` : `HTTP ${result.status} code ${result.code ?? '-'}`,
   );
+}
+
+/**
+ * An automatic template of ours (not a member's): stored as `sending` with
+ * its send job (sendMessage checks the opt-out again and takes the day's
+ * allowance), the conversation's last message, and its line in the
+ * contact's history, once per `key` (false: that key was queued before).
+ * In the caller's transaction.
+ */
+export async function queueAutomaticTemplate(
+  tx: Queryable,
+  contactId: string,
+  sent: { template: WhatsappTemplate; values: TemplateValues },
+  key: string,
+): Promise<boolean> {
+  const { template, values } = sent;
+  const body = renderTemplate(template, values);
+  const id = randomUUID();
+  const inserted = await tx.query<{ id: string }>(
+    `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, template_name, idempotency_key,
+                                    automated, raw)
+     VALUES ($1, $2, 'out', 'template', $3, 'sending', $4, $5, true, $6::jsonb)
+     ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
+    [id, contactId, body, template.name, key, JSON.stringify({ parameters: templateParameters(template, values) })],
+  );
+  if (!inserted.rows[0]) return false;
+  await storedOurs(tx, contactId, id, body, 'template', false);
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'whatsapp_template', $2, $3)`,
+    [contactId, template.label, template.name],
+  );
+  await scheduleSends(tx, [id]);
+  return true;
 }
 
 export { recordTemplate, storedOurs };

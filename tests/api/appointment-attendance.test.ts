@@ -307,6 +307,8 @@ describe('«Métricas» counts the visits', () => {
       { source: 'sitio', booked: 4, held: 2, noShows: 0, pending: 1, noShowRate: 0 },
       { source: 'panel', booked: 2, held: 0, noShows: 1, pending: 0, noShowRate: 1 },
       { source: 'whatsapp', booked: 2, held: 1, noShows: 1, pending: 0, noShowRate: 0.5 },
+      // Booked by the voice agent during a call (issue #42): none here.
+      { source: 'voz', booked: 0, held: 0, noShows: 0, pending: 0, noShowRate: null },
     ]);
   });
 });

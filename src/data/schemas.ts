@@ -237,7 +237,8 @@ export const modelSchema = z
     sizeM2: z.number().positive().describe('Superficie en m², por ejemplo 17.2'),
     priceFromMxn: z.number().int().positive().describe('Precio "desde", en pesos, por ejemplo 229000'),
     capacity: z.number().int().positive().describe('Personas, por ejemplo 2'),
-    levels: z.number().int().min(1).max(3).describe('Niveles (plantas), por ejemplo 1'),
+    // Optional for a model added before it existed (issue #42): one level unless said.
+    levels: z.number().int().min(1).max(3).default(1).describe('Niveles (plantas), por ejemplo 1'),
     delivery: z
       .string()
       .regex(

@@ -29,6 +29,7 @@ describe('parseConfig', () => {
       },
       push: null,
       payments: null,
+      conversions: { meta: null, google: null },
       whatsapp: null,
     });
   });

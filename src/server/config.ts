@@ -225,6 +225,40 @@ export const environmentSchema = z.object({
   STRIPE_API_BASE: optionalText.pipe(
     z.url({ protocol: /^https?$/, error: 'must be the http(s):// origin of the test suite’s fake Stripe' }).optional(),
   ),
+  // Conversions told to Meta (issue #43, decision 0072): the Conversions API's dataset (pixel) and its token.
+  META_DATASET_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{5,25}$/, 'must be the dataset (pixel) id, digits only')
+      .optional(),
+  ),
+  META_ACCESS_TOKEN: optionalText.pipe(z.string().min(20, 'must be the Conversions API access token').optional()),
+  // …and to Google through its Data Manager API: the Google Ads account, the conversion actions by event
+  // ("lead:123,schedule:456,purchase:789,won:1011"), and an OAuth client with its refresh token.
+  GOOGLE_ADS_CUSTOMER_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{10}$/, 'must be the 10-digit Google Ads customer id, without dashes')
+      .optional(),
+  ),
+  GOOGLE_ADS_CONVERSION_ACTIONS: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(lead|schedule|purchase|won):\d{1,20}(,(lead|schedule|purchase|won):\d{1,20})*$/,
+        'must be event:action pairs, e.g. "lead:123,won:456" (events: lead, schedule, purchase, won)',
+      )
+      .optional(),
+  ),
+  GOOGLE_OAUTH_CLIENT_ID: optionalText,
+  GOOGLE_OAUTH_CLIENT_SECRET: optionalText,
+  GOOGLE_OAUTH_REFRESH_TOKEN: optionalText,
+  // The test suite's fakes of both platforms (tests/support/ad-platforms.ts). Test-only.
+  AD_PLATFORMS_TEST_BASE: optionalText.pipe(
+    z
+      .url({ protocol: /^https?$/, error: 'must be the http(s):// origin of the test suite’s fake ad platforms' })
+      .optional(),
+  ),
 });
 
 /** The environment as the schema checks it: the interfaces below take their fields' types from it. */
@@ -276,6 +310,8 @@ export interface ServerConfig {
   push: PushConfig | null;
   /** Online payments through Stripe Checkout (issue #41); null when its variables are unset. */
   payments: PaymentsConfig | null;
+  /** The ad platforms told of conversions (issue #43). */
+  conversions: ConversionsConfig;
 }
 
 /** Stripe as the payments use it (decision 0070). */
@@ -287,6 +323,20 @@ export interface PaymentsConfig {
   live: boolean;
   /** The test suite's fake of the API (STRIPE_API_BASE); null: Stripe's own. */
   apiBase: string | null;
+}
+
+/** Where conversions go (issue #43, decision 0072): each destination null while not configured. */
+export interface ConversionsConfig {
+  meta: { datasetId: string; accessToken: string; apiBase: string } | null;
+  google: {
+    customerId: string;
+    actions: Partial<Record<'lead' | 'schedule' | 'purchase' | 'won', string>>;
+    clientId: string;
+    clientSecret: string;
+    refreshToken: string;
+    apiBase: string;
+    tokenUrl: string;
+  } | null;
 }
 
 /** The VAPID keys and contact that sign every push (RFC 8292). */
@@ -364,6 +414,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     whatsapp: whatsappConfig(env),
     push: pushConfig(env),
     payments: paymentsConfig(env, production),
+    conversions: conversionsConfig(env, production),
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
     databasePoolMax: env.DATABASE_POOL_MAX,
@@ -520,6 +571,49 @@ function paymentsConfig(env: Environment, production: boolean): PaymentsConfig |
     live,
     apiBase: env.STRIPE_API_BASE ?? null,
   }));
+}
+
+/**
+ * Each ad platform is told of conversions once its variables are all set
+ * (some of them only stops the start). AD_PLATFORMS_TEST_BASE points both at
+ * the test suite's fakes; elsewhere it is refused.
+ */
+function conversionsConfig(env: Environment, production: boolean): ConversionsConfig {
+  const fake = env.AD_PLATFORMS_TEST_BASE;
+  if (fake && (env.NODE_ENV !== 'test' || production)) {
+    throw new ConfigError(
+      'Invalid environment: AD_PLATFORMS_TEST_BASE is for the test suite only (NODE_ENV=test, not on Netlify); unset it.',
+    );
+  }
+  return {
+    meta: allOrNone('Meta conversions are', variables(env, 'META_DATASET_ID', 'META_ACCESS_TOKEN'), () => ({
+      datasetId: env.META_DATASET_ID as string,
+      accessToken: env.META_ACCESS_TOKEN as string,
+      apiBase: fake ? `${fake}/meta` : 'https://graph.facebook.com',
+    })),
+    google: allOrNone(
+      'Google conversions are',
+      variables(
+        env,
+        'GOOGLE_ADS_CUSTOMER_ID',
+        'GOOGLE_ADS_CONVERSION_ACTIONS',
+        'GOOGLE_OAUTH_CLIENT_ID',
+        'GOOGLE_OAUTH_CLIENT_SECRET',
+        'GOOGLE_OAUTH_REFRESH_TOKEN',
+      ),
+      () => ({
+        customerId: env.GOOGLE_ADS_CUSTOMER_ID as string,
+        actions: Object.fromEntries(
+          (env.GOOGLE_ADS_CONVERSION_ACTIONS as string).split(',').map((pair) => pair.split(':') as [string, string]),
+        ),
+        clientId: env.GOOGLE_OAUTH_CLIENT_ID as string,
+        clientSecret: env.GOOGLE_OAUTH_CLIENT_SECRET as string,
+        refreshToken: env.GOOGLE_OAUTH_REFRESH_TOKEN as string,
+        apiBase: fake ? `${fake}/google` : 'https://datamanager.googleapis.com',
+        tokenUrl: fake ? `${fake}/google/token` : 'https://oauth2.googleapis.com/token',
+      }),
+    ),
+  };
 }
 
 /** The named text variables' values, by name, in the order named (allOrNone's `values`). */

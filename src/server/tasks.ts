@@ -1,5 +1,6 @@
 import { appointmentJobs } from './appointment-messages/messages.ts';
 import { getConfig, type ServerConfig } from './config.ts';
+import { conversionJobs } from './conversions/jobs.ts';
 import type { Database } from './db/database.ts';
 import type { JobSource } from './jobs/pool.ts';
 import { drain, maintainQueue, type NotificationWorker, startWorker } from './jobs/runner.ts';
@@ -20,6 +21,7 @@ export const JOB_SOURCES: readonly JobSource[] = [
   whatsappJobs,
   appointmentJobs,
   paymentJobs,
+  conversionJobs,
 ];
 
 /** The local server's worker (jobs/runner.ts startWorker) for every feature's jobs. */

@@ -59,6 +59,7 @@ export const ACTIVITY_KINDS = [
   'appointment_booked',
   'appointment_attendance',
   'appointment_cancelled',
+  'campaign_spend',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -96,6 +97,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   appointment_booked: 'Cita agendada desde el panel',
   appointment_attendance: 'Asistencia a una cita',
   appointment_cancelled: 'Cita cancelada por el equipo',
+  campaign_spend: 'Gasto de campaña',
 };
 
 export interface PasskeyView {

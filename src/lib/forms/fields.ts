@@ -11,6 +11,7 @@ export const LIMITS = {
   phoneInput: 30,
   utm: 200,
   url: 2000,
+  clickId: 500,
 } as const;
 
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
@@ -115,6 +116,16 @@ export const optionalEmailField = z.pipe(
   z.transform((value: string | null | undefined) => value || null),
 );
 
+/** An ad platform's click id, or null: anything else is dropped rather than refusing the lead. */
+function clickId() {
+  return z.pipe(
+    z.optional(z.nullable(z.unknown())),
+    z.transform((value: unknown) =>
+      typeof value === 'string' && /^[!-~]{1,500}$/.test(value.trim()) ? value.trim() : null,
+    ),
+  );
+}
+
 /** Where the visit came from; sent with every lead, all optional. */
 export const attributionShape = {
   utm_source: optionalText(LIMITS.utm),
@@ -124,6 +135,11 @@ export const attributionShape = {
   utm_content: optionalText(LIMITS.utm),
   referrer: optionalText(LIMITS.url),
   landing_path: optionalText(LIMITS.url),
+  // The ad platforms' click ids (issue #43): printable ASCII, no spaces, as the platforms write them.
+  gclid: clickId(),
+  gbraid: clickId(),
+  wbraid: clickId(),
+  fbc: clickId(),
 };
 
 /**

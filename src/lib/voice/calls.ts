@@ -23,6 +23,11 @@ export const callMetadataSchema = z.object({
   utm_content: z.optional(z.string().check(z.maxLength(200))),
   referrer: z.optional(z.string().check(z.maxLength(2000))),
   landing_path: z.optional(z.string().check(z.maxLength(2000))),
+  // The ad platforms' click ids (issue #43).
+  gclid: z.optional(z.string().check(z.regex(/^[!-~]{1,500}$/))),
+  gbraid: z.optional(z.string().check(z.regex(/^[!-~]{1,500}$/))),
+  wbraid: z.optional(z.string().check(z.regex(/^[!-~]{1,500}$/))),
+  fbc: z.optional(z.string().check(z.regex(/^[!-~]{1,500}$/))),
 });
 export type CallMetadata = z.infer<typeof callMetadataSchema>;
 

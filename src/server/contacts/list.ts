@@ -58,6 +58,10 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
     values.push(filter.campaign);
     where.push(`c.first_touch ->> 'utm_campaign' = $${values.length}`);
   }
+  if (filter.source) {
+    values.push(filter.source);
+    where.push(`c.first_touch ->> 'utm_source' = $${values.length}`);
+  }
   if (filter.assigned === 'none') where.push('c.assigned_to IS NULL');
   else if (filter.assigned) {
     values.push(filter.assigned);
@@ -235,6 +239,7 @@ const hasFilters = (filter: ContactFilter) =>
       filter.kind ||
       filter.form ||
       filter.campaign ||
+      filter.source ||
       filter.from ||
       filter.to ||
       filter.assigned ||
@@ -248,7 +253,16 @@ const hasFilters = (filter: ContactFilter) =>
  */
 const countedExactly = (filter: ContactFilter) =>
   Boolean(filter.assigned && filter.assigned !== 'none') &&
-  !(filter.q || filter.kind || filter.form || filter.campaign || filter.from || filter.to || filter.agenda);
+  !(
+    filter.q ||
+    filter.kind ||
+    filter.form ||
+    filter.campaign ||
+    filter.source ||
+    filter.from ||
+    filter.to ||
+    filter.agenda
+  );
 
 /** Contacts per state for the filters (the state filter aside), or null when more than COUNT_CAP match. */
 async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number> | null> {

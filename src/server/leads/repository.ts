@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
+import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
 import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -125,7 +125,7 @@ export async function insertLead(
 ): Promise<StoredLead> {
   const { kind, contactKind } = kindOfTable(table);
   const touch = Object.fromEntries(
-    ATTRIBUTION_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
+    TOUCH_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
   );
   const request: LeadRequest = {
     lead_table: table,

@@ -27,6 +27,10 @@ function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row
     utm_content: input.utm_content,
     referrer: input.referrer,
     landing_path: input.landing_path,
+    gclid: input.gclid,
+    gbraid: input.gbraid,
+    wbraid: input.wbraid,
+    fbc: input.fbc,
   };
 }
 

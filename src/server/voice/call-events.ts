@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
+import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { CallInfo, ToolCallRequest } from './report.ts';
 import { runTool } from './tools.ts';
@@ -12,13 +12,13 @@ import { runTool } from './tools.ts';
  * completes the same row (call-store.ts).
  */
 
-const OPEN_CALL = `INSERT INTO voice_calls (call_id, page_path, ${ATTRIBUTION_KEYS.join(', ')})
-  VALUES ($1, $2, ${ATTRIBUTION_KEYS.map((_, index) => `$${index + 3}`).join(', ')})
+const OPEN_CALL = `INSERT INTO voice_calls (call_id, page_path, ${TOUCH_KEYS.join(', ')})
+  VALUES ($1, $2, ${TOUCH_KEYS.map((_, index) => `$${index + 3}`).join(', ')})
   ON CONFLICT (call_id) DO NOTHING`;
 
 function callValues(call: CallInfo): unknown[] {
   const metadata = call.metadata as Record<string, string | undefined>;
-  return [call.callId, call.metadata.page ?? null, ...ATTRIBUTION_KEYS.map((key) => metadata[key] ?? null)];
+  return [call.callId, call.metadata.page ?? null, ...TOUCH_KEYS.map((key) => metadata[key] ?? null)];
 }
 
 /** The call's row, made once (concurrent first messages make one). */
@@ -68,7 +68,7 @@ export async function answerToolCalls(
 ): Promise<ToolAnswers> {
   const { rows } = await db.query<{ tool_call_id: string; result: string }>(
     `WITH made AS (${OPEN_CALL})
-     SELECT tool_call_id, result FROM voice_call_events WHERE tool_call_id = ANY($${ATTRIBUTION_KEYS.length + 3})`,
+     SELECT tool_call_id, result FROM voice_call_events WHERE tool_call_id = ANY($${TOUCH_KEYS.length + 3})`,
     [...callValues(call), toolCalls.map((toolCall) => toolCall.id)],
   );
   const answered = new Map(rows.map((row) => [row.tool_call_id, row.result]));

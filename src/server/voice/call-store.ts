@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
+import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import { CALL_KIND, type CallDetail, type CallSummary, type CallsPage, type CallTurn } from '../../lib/voice/calls.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -27,21 +27,19 @@ export interface StoredCall {
  */
 export async function storeCall(db: Database, report: CallReport): Promise<StoredCall> {
   return db.transaction(async (tx) => {
-    const attribution = Object.fromEntries(
-      ATTRIBUTION_KEYS.map((key) => [key, report.metadata[key as 'referrer'] ?? null]),
-    );
+    const attribution = Object.fromEntries(TOUCH_KEYS.map((key) => [key, report.metadata[key as 'referrer'] ?? null]));
     const kept = (column: string) => `${column} = coalesce(voice_calls.${column}, EXCLUDED.${column})`;
     const inserted = await tx.query<{ id: string; contact_id: string | null }>(
       `INSERT INTO voice_calls (call_id, started_at, ended_at, duration_seconds, ended_reason, summary, transcript,
          messages, recording_url, structured, name, phone, email, interest, cost, page_path,
-         utm_source, utm_medium, utm_campaign, utm_term, utm_content, referrer, landing_path, reported_at)
+         ${TOUCH_KEYS.join(', ')}, reported_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-         $17, $18, $19, $20, $21, $22, $23, now())
+         ${TOUCH_KEYS.map((_, index) => `$${index + 17}`).join(', ')}, now())
        ON CONFLICT (call_id) DO UPDATE SET started_at = EXCLUDED.started_at, ended_at = EXCLUDED.ended_at,
          duration_seconds = EXCLUDED.duration_seconds, ended_reason = coalesce(EXCLUDED.ended_reason, voice_calls.ended_reason),
          summary = EXCLUDED.summary, transcript = EXCLUDED.transcript, messages = EXCLUDED.messages,
          recording_url = EXCLUDED.recording_url, structured = EXCLUDED.structured, cost = EXCLUDED.cost,
-         ${['name', 'phone', 'email', 'interest', 'page_path', ...ATTRIBUTION_KEYS].map(kept).join(', ')},
+         ${['name', 'phone', 'email', 'interest', 'page_path', ...TOUCH_KEYS].map(kept).join(', ')},
          reported_at = now()
        WHERE voice_calls.reported_at IS NULL
        RETURNING id, contact_id`,
@@ -62,7 +60,7 @@ export async function storeCall(db: Database, report: CallReport): Promise<Store
         report.interest,
         report.cost,
         report.metadata.page ?? null,
-        ...ATTRIBUTION_KEYS.map((key) => attribution[key]),
+        ...TOUCH_KEYS.map((key) => attribution[key]),
       ],
     );
     const call = inserted.rows[0];

@@ -1,4 +1,4 @@
-import { ATTRIBUTION_KEYS } from '../../lib/admin/attribution.ts';
+import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import type { Queryable } from '../db/database.ts';
 
 /** The name of a contact first known by a call in which no name was given (touch_contact() of 0035 says it too). */
@@ -28,7 +28,7 @@ export interface ContactTouch {
  */
 export async function touchContact(tx: Queryable, touch: ContactTouch): Promise<string> {
   const attribution = Object.fromEntries(
-    ATTRIBUTION_KEYS.filter((key) => touch.row[key] !== null && touch.row[key] !== undefined).map((key) => [
+    TOUCH_KEYS.filter((key) => touch.row[key] !== null && touch.row[key] !== undefined).map((key) => [
       key,
       String(touch.row[key]),
     ]),

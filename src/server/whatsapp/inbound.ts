@@ -74,6 +74,7 @@ function touchOf(message: InboundMessage): Record<string, string> {
   if (referral.sourceId) touch.utm_content = referral.sourceId.slice(0, 200);
   if (referral.headline) touch.utm_campaign = referral.headline.slice(0, 200);
   if (referral.sourceUrl) touch.referrer = referral.sourceUrl.slice(0, 2000);
+  if (referral.ctwaClid) touch.ctwa_clid = referral.ctwaClid;
   return touch;
 }
 

@@ -36,6 +36,8 @@ export interface InboundMessage {
     sourceId: string | null;
     sourceType: string | null;
     headline: string | null;
+    /** The click's id, for the conversions told back to Meta (issue #43); absent for WhatsApp Status ads. */
+    ctwaClid: string | null;
   } | null;
   raw: Json;
 }
@@ -147,10 +149,16 @@ function inbound(message: Json, names: Map<string, string>): InboundMessage | nu
           sourceId: text(referral.source_id),
           sourceType: text(referral.source_type),
           headline: text(referral.headline),
+          ctwaClid: clickId(text(referral.ctwa_clid)),
         }
       : null,
     raw: message,
   };
+}
+
+/** A click id as the platforms write it (printable ASCII, no spaces), or null. */
+function clickId(value: string | null): string | null {
+  return value && /^[!-~]{1,500}$/.test(value) ? value : null;
 }
 
 function status(value: Json): StatusUpdate | null {

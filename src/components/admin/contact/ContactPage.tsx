@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { touchWords } from '../../../lib/admin/attribution.ts';
 import { mayChangeIdentity } from '../../../lib/admin/contact-work.ts';
-import { KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
+import { type ContactDetail, KIND_LABELS, STALE_VERSION } from '../../../lib/admin/contacts.ts';
 import { attemptsText } from '../../../lib/admin/outcomes.ts';
 import { isUuid } from '../../../lib/ids.ts';
 import { ContactAppointments } from '../appointments/ContactAppointments.tsx';
@@ -65,8 +66,8 @@ export function ContactPage({ brand }: { brand: string }) {
           {contact.kinds.map((kind) => KIND_LABELS[kind]).join(' y ')} · {contact.requests}{' '}
           {contact.requests === 1 ? 'solicitud' : 'solicitudes'} · {attemptsText(contact.attempts)}
           {contact.municipality ? ` · ${contact.municipality}` : ''}
-          {contact.firstCampaign ? ` · campaña ${contact.firstCampaign}` : ''}
         </p>
+        <OriginLine contact={contact} />
         <div className="flex flex-wrap items-start gap-2">
           <ClaimButton contact={contact} />
           {mayChangeIdentity(member, [contact.assignedTo?.id ?? null]) && (
@@ -98,5 +99,26 @@ export function ContactPage({ brand }: { brand: string }) {
       <NoteForm contactId={contact.id} />
       {member.admin && <PersonalData contact={contact} />}
     </div>
+  );
+}
+
+/**
+ * Where the person came from, in words (issue #43): their first touch, and
+ * the last when it says something else ("Llegó por: Google Ads, campaña
+ * «otono-2026» · Última vez: Anuncio de WhatsApp «…»").
+ */
+function OriginLine({ contact }: { contact: ContactDetail }) {
+  const first = touchWords(contact.firstTouch);
+  const last = touchWords(contact.lastTouch);
+  return (
+    <p className="text-sm text-brand-800" data-origin>
+      <span className="font-semibold">Llegó por:</span> {first}
+      {Object.keys(contact.lastTouch).length > 0 && last !== first && (
+        <>
+          {' · '}
+          <span className="font-semibold">Última vez:</span> {last}
+        </>
+      )}
+    </p>
   );
 }

@@ -36,7 +36,7 @@ export function ContactFilters({
   // The extra filters start open where there is room for them, folded on phones.
   const [moreOpen, setMoreOpen] = useState(false);
   useEffect(() => setMoreOpen(window.matchMedia('(min-width: 640px)').matches), []);
-  const activeFilters = (['kind', 'form', 'campaign', 'from', 'to'] as const).filter((name) => filter[name]).length;
+  const activeFilters = (['kind', 'form', 'source', 'campaign', 'from', 'to'] as const).filter((name) => filter[name]).length;
   const allCount = counts ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
 
   return (
@@ -91,6 +91,13 @@ export function ContactFilters({
             value={filter.form}
             labels={FORM_LABELS}
             onChange={(value) => set('form', value)}
+          />
+          <InputFilter
+            label="Fuente"
+            value={filter.source}
+            onChange={(value) => set('source', value)}
+            maxLength={200}
+            placeholder="utm_source"
           />
           <InputFilter
             label="Campaña"

@@ -7,6 +7,7 @@ import { type ContactsPage, useMetrics } from '../contacts/queries.ts';
 import { keys } from '../keys.ts';
 import { PanelLink } from '../shared/PanelLink.tsx';
 import { Section } from '../shared/ui.tsx';
+import { CampaignsReport } from './CampaignsReport.tsx';
 import { PaymentsFigures } from './PaymentsFigures.tsx';
 import { VisitsFigures } from './VisitsFigures.tsx';
 
@@ -49,6 +50,7 @@ export function MetricsView() {
       </Section>
       <VisitsFigures visits={metrics?.visits} />
       <PaymentsFigures payments={metrics?.payments} />
+      <CampaignsReport />
       {metrics && <LeadsChart weeks={metrics.leadsPerWeek} />}
     </div>
   );

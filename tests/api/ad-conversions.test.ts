@@ -1,0 +1,334 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CampaignReport } from '../../src/lib/admin/campaigns.ts';
+import { googlePhone, metaPhone } from '../../src/server/conversions/hash.ts';
+import {
+  type AdPlatforms,
+  adPlatformsEnv,
+  GOOGLE_ACTIONS,
+  GOOGLE_CUSTOMER,
+  META_DATASET,
+  startAdPlatforms,
+} from '../support/ad-platforms.ts';
+import { originOf, setupAdmin } from '../support/admin.ts';
+import { quickQuote } from '../support/payloads.ts';
+import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { countRows, sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
+import { type FakePlatform, postWebhook, startFakePlatform, whatsappEnv } from '../support/whatsapp-platform.ts';
+
+/**
+ * Issue #43: a visit from an ad becomes a contact whose every step is counted
+ * once in the campaign report and told once to each ad platform (faked at
+ * the network edge); a Click-to-WhatsApp ad's referral is kept and shown; a
+ * person without consent is told to nobody.
+ */
+let server: RunningServer;
+let ads: AdPlatforms;
+let whatsapp: FakePlatform;
+let admin: string;
+
+const VISIT = 'visita-casa-muestra';
+const MERIDA = 'casa-muestra-merida';
+const GCLID = 'Cj0KCQiA-campana-de-prueba_123';
+const FBC = 'fb.1.1764400000000.IwAR2F4-dbP0l7Mn1IawQQ';
+
+beforeAll(async () => {
+  [ads, whatsapp] = await Promise.all([startAdPlatforms(), startFakePlatform()]);
+  server = await startServer({
+    ...adPlatformsEnv(ads),
+    ...whatsappEnv(whatsapp),
+    SITE_URL: 'https://www.ceibacasas.mx',
+    // The queue's upkeep (which finds the conversions) every 2 s instead of 30.
+    NOTIFY_LOCK_TIMEOUT_SECONDS: '2',
+  });
+  admin = await setupAdmin(server.url);
+  const [member] = await sql<{ id: string }>(
+    `INSERT INTO users (email, password_hash, name) VALUES ('ads@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Ada') RETURNING id`,
+  );
+  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [member?.id, VISIT]);
+  await sql(
+    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+    [member?.id],
+  );
+});
+afterAll(async () => {
+  await Promise.all([ads?.close(), whatsapp?.close()]);
+});
+
+const panel = (path: string, init: RequestInit = {}) =>
+  fetch(`${server.url}${path}`, {
+    ...init,
+    headers: { Cookie: admin, Origin: originOf(server.url), 'Content-Type': 'application/json', ...init.headers },
+  });
+const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+const thisMonth = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(new Date()).slice(0, 7);
+
+async function firstSlot(): Promise<string> {
+  const date = (offset: number) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + offset * 86_400_000);
+  const answer = await fetch(
+    `${server.url}/api/appointments/slots?kind=${VISIT}&place=${MERIDA}&from=${date(1)}&to=${date(10)}`,
+  );
+  const { slots } = (await answer.json()) as { slots: { start: string }[] };
+  return slots[0]?.start as string;
+}
+
+const sentTo = (platform: 'meta' | 'google', eventId: string) =>
+  platform === 'meta'
+    ? ads.meta.flatMap((request) => request.body.data).filter((event) => event.event_id === eventId)
+    : ads.google
+        .flatMap((request) => request.body.events as Record<string, unknown>[])
+        .filter((event) => event.transactionId === eventId);
+
+describe('from ad to sale', () => {
+  it('gclid and UTM → quick quote → visit booked → paid → won: one contact, each step once in the report and once to each platform', async () => {
+    const phone = uniquePhone();
+    const campaign = `casas-${phone}`;
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({
+        name: 'Marisol Canché',
+        phone,
+        email: 'Marisol.Canche@Gmail.com',
+        marketing: true,
+        utm_source: 'google',
+        utm_medium: 'cpc',
+        utm_campaign: campaign,
+        utm_content: 'anuncio-ceiba-6-semanas',
+        gclid: GCLID,
+        fbc: FBC,
+        landing_path: '/modelos?gclid=x',
+      }),
+    );
+    expect(lead.status).toBe(201);
+    const [contact] = await sql<{ id: string; first_touch: Record<string, string> }>(
+      'SELECT id, first_touch FROM contacts WHERE phone = $1',
+      [`+52${phone}`],
+    );
+    const id = contact?.id as string;
+    expect(contact?.first_touch).toMatchObject({
+      utm_source: 'google',
+      utm_campaign: campaign,
+      gclid: GCLID,
+      fbc: FBC,
+    });
+
+    const booked = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ name: 'Marisol Canché', phone, kind: VISIT, place: MERIDA, start: await firstSlot() }),
+    });
+    expect(booked.status).toBe(201);
+    const { id: appointment } = (await booked.json()) as { id: string };
+    // The consultation's payment, as the payment's webhook leaves it (tests/api/payments.test.ts walks that path).
+    const [payment] = await sql<{ id: string }>(
+      `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept,
+                             status, method, paid_at)
+       VALUES ($1, $2, $3, 'https://checkout.stripe.com/c/pay/x', now() + interval '1 hour', 499, 'Asesoría personalizada',
+               'pagado', 'tarjeta', now()) RETURNING id`,
+      [appointment, id, `cs_test_${phone}`],
+    );
+    const { version } = (await (await panel(`/api/admin/contacts/${id}`)).json()) as { version: number };
+    const sold = await panel(`/api/admin/contacts/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'cerrado_ganado', estimatedValue: 760_800, version }),
+    });
+    expect(sold.status).toBe(200);
+
+    const events = {
+      lead: `lead:${id}`,
+      schedule: `schedule:${appointment}`,
+      purchase: `purchase:${payment?.id}`,
+      won: `won:${id}`,
+    };
+    await until(
+      () =>
+        Object.values(events).every((event) => sentTo('meta', event).length > 0 && sentTo('google', event).length > 0),
+      'every conversion at both platforms',
+    );
+    // Once each, however many upkeeps ran meanwhile.
+    await until(
+      async () => (await countRows('ad_conversions', `contact_id = $1 AND status = 'enviado'`, [id])) === 8,
+      'all eight settled',
+    );
+    for (const event of Object.values(events)) {
+      expect(sentTo('meta', event), event).toHaveLength(1);
+      expect(sentTo('google', event), event).toHaveLength(1);
+    }
+
+    // Meta: the documented fields, nothing personal in clear.
+    const metaLead = sentTo('meta', events.lead)[0] as Record<string, unknown>;
+    expect(ads.meta[0]?.dataset).toBe(META_DATASET);
+    expect(metaLead).toMatchObject({
+      event_name: 'Lead',
+      action_source: 'website',
+      event_source_url: 'https://www.ceibacasas.mx/modelos?gclid=x',
+      user_data: { ph: [metaPhone(`+52${phone}`)], fbc: FBC },
+    });
+    expect(typeof metaLead.event_time).toBe('number');
+    expect(sentTo('meta', events.won)[0]).toMatchObject({
+      event_name: 'CasaVendida',
+      custom_data: { value: 760_800, currency: 'MXN' },
+    });
+    expect(sentTo('meta', events.purchase)[0]).toMatchObject({ event_name: 'Purchase', custom_data: { value: 499 } });
+    const everything = JSON.stringify([ads.meta, ads.google]);
+    expect(everything).not.toContain(phone);
+    expect(everything.toLowerCase()).not.toContain('marisol');
+
+    // Google: one request per conversion action, the click id and the hashed phone.
+    const googleLead = ads.google.find(
+      (request) =>
+        sentTo('google', events.lead).length &&
+        (request.body.events as { transactionId: string }[]).some((e) => e.transactionId === events.lead),
+    );
+    expect(googleLead?.body).toMatchObject({
+      destinations: [
+        {
+          operatingAccount: { accountType: 'GOOGLE_ADS', accountId: GOOGLE_CUSTOMER },
+          productDestinationId: GOOGLE_ACTIONS.lead,
+        },
+      ],
+      encoding: 'HEX',
+    });
+    expect(sentTo('google', events.lead)[0]).toMatchObject({
+      eventSource: 'WEB',
+      adIdentifiers: { gclid: GCLID },
+      userData: { userIdentifiers: expect.arrayContaining([{ phoneNumber: googlePhone(`+52${phone}`) }]) },
+    });
+    expect(ads.tokens[0]?.get('grant_type')).toBe('refresh_token');
+
+    // The report: one row for the campaign, each step counted once, with what marketing spent.
+    const spend = await panel('/api/admin/campaigns/spend', {
+      method: 'POST',
+      body: JSON.stringify({ source: 'google', campaign, month: thisMonth(), amountMxn: 12_000 }),
+    });
+    expect(spend.status).toBe(200);
+    const answer = await panel(`/api/admin/campaigns?from=${thisMonth()}&to=${thisMonth()}&level=campaign`);
+    expect(answer.status).toBe(200);
+    const report = (await answer.json()) as CampaignReport;
+    const row = report.rows.find((candidate) => candidate.campaign === campaign);
+    expect(row).toEqual({
+      source: 'google',
+      campaign,
+      ad: null,
+      leads: 1,
+      contacts: 1,
+      firstReplies: 1,
+      visitsBooked: 1,
+      visitsHeld: 0,
+      consultationsPaid: 1,
+      won: 1,
+      wonValueMxn: 760_800,
+      spendMxn: 12_000,
+    });
+
+    // The numbers agree with the list they summarise: Prospectos by source, campaign and the same month.
+    const [from] = new Date().toISOString().split('T');
+    const list = (await (
+      await panel(`/api/admin/contacts?source=google&campaign=${campaign}&from=${thisMonth()}-01&to=${from}`)
+    ).json()) as { total: number; items: { id: string }[] };
+    expect(list.items.map((item) => item.id)).toEqual([id]);
+
+    // The CSV: administrators, formula-safe, with the costs per result.
+    const csv = await panel(`/api/admin/campaigns/export.csv?from=${thisMonth()}&to=${thisMonth()}&level=campaign`);
+    expect(csv.status).toBe(200);
+    const text = await csv.text();
+    expect(text).toContain(`google,${campaign},,1,1,1,1,0,1,1,760800,12000,12000,12000`);
+  });
+
+  it('keeps a Click-to-WhatsApp ad’s referral with the contact and says where they came from', async () => {
+    const from = `52${uniquePhone()}`;
+    const answer = await postWebhook(server.url, {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '102290129340398',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '529995550123', phone_number_id: '106540352242922' },
+                contacts: [{ profile: { name: 'Rubí Tec' }, wa_id: from }],
+                messages: [
+                  {
+                    from,
+                    id: `wamid.ad-${from}`,
+                    timestamp: String(Math.floor(Date.now() / 1000)),
+                    type: 'text',
+                    text: { body: 'Hola, quiero información de la casa' },
+                    referral: {
+                      source_url: 'https://fb.me/3cr4Wqqkv',
+                      source_id: '120226305854810726',
+                      source_type: 'ad',
+                      headline: 'Casa Ceiba en 6 semanas',
+                      body: 'Tu casa lista en 6 semanas',
+                      media_type: 'image',
+                      image_url: 'https://scontent.xx.fbcdn.net/v/t45.1',
+                      ctwa_clid: 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4',
+                    },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    });
+    expect(answer.status).toBe(200);
+    let contact: { id: string; first_touch: Record<string, string> } | undefined;
+    await until(async () => {
+      [contact] = await sql<{ id: string; first_touch: Record<string, string> }>(
+        'SELECT id, first_touch FROM contacts WHERE phone = $1',
+        [`+${from}`],
+      );
+      return Boolean(contact);
+    }, 'the contact of the conversation');
+    expect(contact?.first_touch).toMatchObject({
+      utm_source: 'whatsapp',
+      utm_medium: 'anuncio',
+      utm_campaign: 'Casa Ceiba en 6 semanas',
+      utm_content: '120226305854810726',
+      ctwa_clid: 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4',
+    });
+    // Nobody gave consent by a form: nothing is told to the platforms, and the report says so.
+    await until(
+      async () =>
+        (await countRows('ad_conversions', `contact_id = $1 AND status = 'sin_consentimiento'`, [contact?.id])) > 0,
+      'the conversion kept without consent',
+    );
+  });
+
+  it('tells nothing about a person who did not consent, and the report counts what was not sent', async () => {
+    const phone = uniquePhone();
+    expect(
+      (
+        await postJson(
+          `${server.url}/api/quick-quotes`,
+          quickQuote({
+            name: 'Jorge Ek',
+            phone,
+            marketing: false,
+            utm_source: 'google',
+            utm_medium: 'cpc',
+            gclid: GCLID,
+          }),
+        )
+      ).status,
+    ).toBe(201);
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    await until(
+      async () =>
+        (await countRows('ad_conversions', `contact_id = $1 AND status = 'sin_consentimiento'`, [contact?.id])) === 2,
+      'both destinations kept unsent',
+    );
+    expect(sentTo('meta', `lead:${contact?.id}`)).toEqual([]);
+    expect(sentTo('google', `lead:${contact?.id}`)).toEqual([]);
+    const report = (await (
+      await panel(`/api/admin/campaigns?from=${thisMonth()}&to=${thisMonth()}`)
+    ).json()) as CampaignReport;
+    expect(report.conversions.noConsent).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -202,6 +202,9 @@ CREATE TABLE contacts (
   estimated_value_mxn integer,
   expected_close_on date,
   payment_customer text,
+  first_source text GENERATED ALWAYS AS ((first_touch ->> 'utm_source'::text)) STORED,
+  first_campaign text GENERATED ALWAYS AS ((first_touch ->> 'utm_campaign'::text)) STORED,
+  first_ad text GENERATED ALWAYS AS ((first_touch ->> 'utm_content'::text)) STORED,
   CONSTRAINT contacts_assigned_to_fkey FOREIGN KEY (assigned_to) REFERENCES users(id) ON DELETE SET NULL,
   CONSTRAINT contacts_attempts_check CHECK ((attempts >= 0)),
   CONSTRAINT contacts_estimated_value_mxn_check CHECK (((estimated_value_mxn >= 0) AND (estimated_value_mxn <= 100000000))),
@@ -867,8 +870,6 @@ CREATE INDEX contacts_created_at_idx ON public.contacts USING btree (created_at)
 CREATE INDEX contacts_due_idx ON public.contacts USING btree (next_contact_at, id) WHERE ((state <> ALL (ARRAY['cerrado_ganado'::text, 'cerrado_perdido'::text])) AND (next_contact_at IS NOT NULL));
 
 CREATE INDEX contacts_due_member_idx ON public.contacts USING btree (assigned_to, next_contact_at, id) WHERE ((state <> ALL (ARRAY['cerrado_ganado'::text, 'cerrado_perdido'::text])) AND (next_contact_at IS NOT NULL) AND (assigned_to IS NOT NULL));
-
-CREATE INDEX contacts_first_source_idx ON public.contacts USING btree (((first_touch ->> 'utm_source'::text)), created_at);
 
 CREATE INDEX contacts_member_deals_idx ON public.contacts USING btree (assigned_to, state) INCLUDE (model_id, estimated_value_mxn);
 

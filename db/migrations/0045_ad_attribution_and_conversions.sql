@@ -53,5 +53,9 @@ CREATE TABLE ad_conversions (
 CREATE INDEX ad_conversions_due_idx ON ad_conversions (destination, next_attempt_at) WHERE status = 'pendiente';
 CREATE INDEX ad_conversions_contact_idx ON ad_conversions (contact_id);
 
--- The campaign report groups contacts by their first touch.
-CREATE INDEX contacts_first_source_idx ON contacts ((first_touch ->> 'utm_source'), created_at);
+-- The campaign report groups people by their first touch: its source, campaign and ad as columns of
+-- their own (read without taking the JSON apart for every person of a year, which was a third of the report).
+ALTER TABLE contacts
+  ADD COLUMN first_source text GENERATED ALWAYS AS (first_touch ->> 'utm_source') STORED,
+  ADD COLUMN first_campaign text GENERATED ALWAYS AS (first_touch ->> 'utm_campaign') STORED,
+  ADD COLUMN first_ad text GENERATED ALWAYS AS (first_touch ->> 'utm_content') STORED;

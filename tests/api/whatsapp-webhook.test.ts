@@ -227,6 +227,9 @@ describe('POST /api/whatsapp/webhook', () => {
         utm_content: '120212345678901234',
         utm_campaign: 'Casas modulares en Mérida',
         referrer: 'https://fb.me/3cr4Wqqkv',
+        // The click's id, for the conversions told back to Meta (issue #43).
+        ctwa_clid:
+          'ARAkLkA8rmlFeiCktEJQ-QTwRiyYHAFDLMNDBH0CD3qpjd0HR4irJ6LEkR7JwFF4XvnO2E4Nx0-eM-GABDLOPaOdRMv-_zfUQ2a',
       },
     });
     const [conversation] = await sql<{ unread_count: number; last_preview: string; wa_id: string }>(

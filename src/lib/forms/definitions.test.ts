@@ -123,7 +123,13 @@ describe.each(FORMS)('the $name form', ({ form, render, route }) => {
 });
 
 function isAttribution(name: string): boolean {
-  return name.startsWith('utm_') || name === 'referrer' || name === 'landing_path';
+  return (
+    name.startsWith('utm_') ||
+    name === 'referrer' ||
+    name === 'landing_path' ||
+    // The ad platforms' click ids (issue #43).
+    ['gclid', 'gbraid', 'wbraid', 'fbc'].includes(name)
+  );
 }
 
 describe('derived from the schema', () => {

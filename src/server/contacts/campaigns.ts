@@ -8,14 +8,16 @@ import type {
 } from '../../lib/admin/campaigns.ts';
 import { CATALOGUE_MODELS } from '../../lib/admin/catalogue.ts';
 import type { Queryable } from '../db/database.ts';
-import { everyLeadTable } from '../leads/kinds.ts';
+import { LEAD_TABLES } from '../leads/kinds.ts';
 
 /**
  * The campaign report (issue #43, decision 0072): the people whose first
  * lead arrived in the chosen months of Mérida (the same instants as the
  * list's from/to), grouped by their first touch, with what became of them.
- * One statement: the cohort by the contacts' creation index, each
- * outcome counted per person first (hash joins on the cohort's ids).
+ * One statement: the cohort by the contacts' creation time, each outcome
+ * counted per person from the first month on (a person's requests,
+ * appointments and payments never come before their first lead), then
+ * joined to it by hash (bench:campaigns).
  */
 
 const KEYS: Record<CampaignLevel, string[]> = {
@@ -27,7 +29,7 @@ const KEYS: Record<CampaignLevel, string[]> = {
 /** The first instant of a month of Mérida's calendar, in SQL: `$n` is "2026-11". */
 const monthStart = (parameter: string) => `(($${parameter} || '-01')::date::timestamp AT TIME ZONE 'America/Merida')`;
 
-function reportQuery(level: CampaignLevel): string {
+export function reportQuery(level: CampaignLevel): string {
   const keys = KEYS[level];
   const nulls = (['source', 'campaign', 'ad'] as const)
     .map((key) => (keys.includes(key) ? `c.${key}` : `NULL::text AS ${key}`))
@@ -35,20 +37,20 @@ function reportQuery(level: CampaignLevel): string {
   return `WITH cohort AS MATERIALIZED (
     SELECT c.id, c.state, c.model_id, c.estimated_value_mxn,
            (c.first_moved_at IS NOT NULL OR c.first_replied_at IS NOT NULL) AS answered,
-           c.first_touch ->> 'utm_source' AS source, c.first_touch ->> 'utm_campaign' AS campaign,
-           c.first_touch ->> 'utm_content' AS ad
+           c.first_source AS source, c.first_campaign AS campaign, c.first_ad AS ad
     FROM contacts c
     WHERE c.created_at >= ${monthStart('1')} AND c.created_at < (${monthStart('2')} + interval '1 month')),
+  -- A person's leads come at or after their first: those since the first month are all the cohort's.
   leads AS (
     SELECT contact_id, count(*) AS n FROM (
-      ${everyLeadTable(({ table }) => `SELECT contact_id FROM ${table} WHERE contact_id IN (SELECT id FROM cohort)`)}
+      ${LEAD_TABLES.map((table) => `SELECT contact_id FROM ${table} WHERE created_at >= ${monthStart('1')}`).join(' UNION ALL ')}
     ) AS l GROUP BY contact_id),
   visits AS (
     SELECT contact_id, count(*) AS booked, count(*) FILTER (WHERE status = 'asistio') AS held
-    FROM appointments WHERE contact_id IN (SELECT id FROM cohort) GROUP BY contact_id),
+    FROM appointments WHERE created_at >= ${monthStart('1')} GROUP BY contact_id),
   paid AS (
     SELECT contact_id, count(*) AS n FROM payments
-    WHERE status = 'pagado' AND contact_id IN (SELECT id FROM cohort) GROUP BY contact_id)
+    WHERE status = 'pagado' AND created_at >= ${monthStart('1')} GROUP BY contact_id)
   SELECT ${nulls},
          coalesce(sum(l.n), 0)::int AS leads, count(*)::int AS contacts,
          count(*) FILTER (WHERE c.answered)::int AS first_replies,

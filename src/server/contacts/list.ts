@@ -60,7 +60,7 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
   }
   if (filter.source) {
     values.push(filter.source);
-    where.push(`c.first_touch ->> 'utm_source' = $${values.length}`);
+    where.push(`c.first_source = $${values.length}`);
   }
   if (filter.assigned === 'none') where.push('c.assigned_to IS NULL');
   else if (filter.assigned) {

@@ -36,7 +36,9 @@ export function ContactFilters({
   // The extra filters start open where there is room for them, folded on phones.
   const [moreOpen, setMoreOpen] = useState(false);
   useEffect(() => setMoreOpen(window.matchMedia('(min-width: 640px)').matches), []);
-  const activeFilters = (['kind', 'form', 'source', 'campaign', 'from', 'to'] as const).filter((name) => filter[name]).length;
+  const activeFilters = (['kind', 'form', 'source', 'campaign', 'from', 'to'] as const).filter(
+    (name) => filter[name],
+  ).length;
   const allCount = counts ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
 
   return (

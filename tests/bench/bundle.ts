@@ -46,14 +46,18 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * measured apart (its own files, <= 15 KB) and left out of the first touch. What stays on / and
  * /modelos is the dialog's opener script and Astro's `visible` directive, inline: / 0.19 KB
  * (93.85 -> 94.04), /modelos 0.27 KB (79.3). / moved to 94.3.
+ * Issue #43 allows the capture of the ads' click ids up to 1 KB gzip on the public pages: it took
+ * 0.1 to 0.2 KB (the page script's gclid/gbraid/wbraid/fbclid, the forms' click id fields):
+ * /auth 87.3 -> 87.5, / 94.0 -> 94.2, /modelos 79.3 -> 79.4, /prefiltro 94.0 -> 94.2,
+ * /estimacion 94.3 -> 94.5. Each public budget moved by its 0.2 KB (the measure's rounding, 0.1).
  */
 const BUDGET_KB: Record<string, number> = {
   'admin.html': 122.5,
-  'auth.html': 87.5,
-  'index.html': 94.3,
-  'modelos.html': 79.5,
-  'prefiltro.html': 94,
-  'estimacion.html': 94.5,
+  'auth.html': 87.7,
+  'index.html': 94.5,
+  'modelos.html': 79.7,
+  'prefiltro.html': 94.2,
+  'estimacion.html': 94.7,
 };
 
 const gzipKb = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length / 1024;

@@ -26,13 +26,16 @@ export default endpoints('admin-pipeline', [
       if (!parsed.success) {
         return jsonError(400, 'Revisa los filtros.', { fields: fieldMessages(parsed.error) });
       }
-      const { assigned, state, cursor: given } = parsed.data;
-      const scope: PipelineScope =
-        assigned === undefined
-          ? { assigned: 'all' }
+      const { assigned, state, cursor: given, source, campaign } = parsed.data;
+      const scope: PipelineScope = {
+        ...(assigned === undefined
+          ? { assigned: 'all' as const }
           : assigned === 'none'
-            ? { assigned: 'none' }
-            : { assigned: 'member', id: assigned === 'me' ? user.id : assigned };
+            ? { assigned: 'none' as const }
+            : { assigned: 'member' as const, id: assigned === 'me' ? user.id : assigned }),
+        ...(source ? { source } : {}),
+        ...(campaign ? { campaign } : {}),
+      };
       if (!state) {
         if (given) return jsonError(400, 'Parámetros de paginación no válidos.');
         return json(200, await pipelineBoard(db, scope));

@@ -231,6 +231,14 @@ describe('from ad to sale', () => {
     ).json()) as { total: number; items: { id: string }[] };
     expect(list.items.map((item) => item.id)).toEqual([id]);
 
+    // The pipeline too: the campaign's people alone, with their counts.
+    const board = (await (await panel(`/api/admin/pipeline?source=google&campaign=${campaign}`)).json()) as {
+      columns: { state: string; total: number; items: { id: string }[] }[];
+    };
+    const won = board.columns.find((column) => column.state === 'cerrado_ganado');
+    expect(won?.items.map((item) => item.id)).toEqual([id]);
+    expect(board.columns.reduce((sum, column) => sum + column.total, 0)).toBe(1);
+
     // The CSV: administrators, formula-safe, with the costs per result.
     const csv = await panel(`/api/admin/campaigns/export.csv?from=${thisMonth()}&to=${thisMonth()}&level=campaign`);
     expect(csv.status).toBe(200);

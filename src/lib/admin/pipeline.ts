@@ -16,6 +16,9 @@ export const pipelineQuerySchema = z.object({
   /** `me` ("Mis prospectos"), `none` (sin asignar) or a member's id; absent: everyone's, as in Prospectos. */
   assigned: z.optional(z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' })),
   state: z.optional(z.enum(CONTACT_STATES, { error: 'Estado desconocido.' })),
+  /** The first touch's source and campaign (issue #43), as Prospectos filters them. */
+  source: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Fuente demasiado larga.'))),
+  campaign: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
   cursor: z.optional(z.string({ error: 'Parámetros de paginación no válidos.' }).check(z.maxLength(200))),
 });
 export type PipelineQuery = z.output<typeof pipelineQuerySchema>;

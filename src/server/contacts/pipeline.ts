@@ -19,8 +19,15 @@ import { NEXT_CONTACT } from './next-contact.ts';
  * in src/data/models.json counts at once, without a migration).
  */
 
-/** Whose contacts: everyone's (as Prospectos shows every member), one member's, or nobody's. */
-export type PipelineScope = { assigned: 'all' } | { assigned: 'none' } | { assigned: 'member'; id: string };
+/**
+ * Whose contacts: everyone's (as Prospectos shows every member), one member's,
+ * or nobody's; and, when given, only those whose first touch came from this
+ * source and campaign (issue #43).
+ */
+export type PipelineScope = ({ assigned: 'all' } | { assigned: 'none' } | { assigned: 'member'; id: string }) & {
+  source?: string;
+  campaign?: string;
+};
 
 const ORDER = 'c.last_activity_at';
 
@@ -33,11 +40,26 @@ type CardRow = SummaryRow & {
 
 /** The scope as a condition, its value pushed on `values` when it has one. */
 function scopeCondition(scope: PipelineScope, values: unknown[]): string {
-  if (scope.assigned === 'all') return 'TRUE';
-  if (scope.assigned === 'none') return 'c.assigned_to IS NULL';
-  values.push(scope.id);
-  return `c.assigned_to = $${values.length}`;
+  const where: string[] = [];
+  if (scope.assigned === 'none') where.push('c.assigned_to IS NULL');
+  if (scope.assigned === 'member') {
+    values.push(scope.id);
+    where.push(`c.assigned_to = $${values.length}`);
+  }
+  if (scope.source) {
+    values.push(scope.source);
+    where.push(`c.first_source = $${values.length}`);
+  }
+  if (scope.campaign) {
+    values.push(scope.campaign);
+    // The expression Prospectos filters by, and its index (contacts_campaign_idx).
+    where.push(`c.first_touch ->> 'utm_campaign' = $${values.length}`);
+  }
+  return where.length ? where.join(' AND ') : 'TRUE';
 }
+
+/** Everyone's, unfiltered: the counts kept by triggers answer it. */
+const everyone = (scope: PipelineScope) => scope.assigned === 'all' && !scope.source && !scope.campaign;
 
 /** The SELECT of one column's page after `cursor` (limit + 1 rows: the extra one says there is more). */
 function columnSelect(
@@ -130,7 +152,7 @@ async function figuresOf(db: Queryable, scope: PipelineScope): Promise<Figures> 
     overridden: string | null;
     override_sum: string | null;
   }>(
-    scope.assigned === 'all'
+    everyone(scope)
       ? `SELECT s.state, s.contacts AS n, d.model_id, d.priced, d.overridden, d.override_sum
          FROM contact_state_counts s LEFT JOIN contact_deal_counts d ON d.state = s.state`
       : `SELECT c.state, count(*) AS n, coalesce(c.model_id, '') AS model_id,
@@ -143,7 +165,7 @@ async function figuresOf(db: Queryable, scope: PipelineScope): Promise<Figures> 
   for (const row of rows) {
     const figure = figures[row.state];
     if (!figure) continue;
-    if (scope.assigned === 'all') figure.total = Number(row.n);
+    if (everyone(scope)) figure.total = Number(row.n);
     else figure.total += Number(row.n);
     const price = catalogueModel(row.model_id)?.price;
     const priced = price === undefined ? 0 : Number(row.priced ?? 0);

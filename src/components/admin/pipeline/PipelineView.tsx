@@ -7,18 +7,20 @@ import { LoadFailed, Loading } from '../shared/ui.tsx';
 import { setUrlParams, useUrlParams } from '../shared/url.ts';
 import { MoveDialog } from './MoveDialog.tsx';
 import { PipelineColumn } from './PipelineColumn.tsx';
-import { type PipelineScope, useMoveCard, usePipeline } from './queries.ts';
+import { type PipelineAssigned, pipelineScope, useMoveCard, usePipeline } from './queries.ts';
 
 const CHIP =
   'inline-flex min-h-11 shrink-0 items-center rounded-full px-4 text-sm font-semibold whitespace-nowrap text-brand-800 ring-1 ring-brand-900/15 hover:bg-brand-900/5 aria-pressed:bg-brand-900 aria-pressed:text-white';
 
-const SCOPES: [PipelineScope, string][] = [
+const SCOPES: [PipelineAssigned, string][] = [
   ['', 'Todo el equipo'],
   ['me', 'Mis prospectos'],
   ['none', 'Sin asignar'],
 ];
 
-const scopeOf = (value: string | null): PipelineScope => (value === 'me' || value === 'none' ? value : '');
+const scopeOf = (value: string | null): PipelineAssigned => (value === 'me' || value === 'none' ? value : '');
+/** A typed filter from the address: trimmed, 200 characters at most, or nothing. */
+const textOf = (value: string | null): string | undefined => value?.trim().slice(0, 200) || undefined;
 const stageOf = (value: string | null): ContactState =>
   CONTACT_STATES.find((state) => state === value) ?? CONTACT_STATES[0];
 
@@ -33,8 +35,11 @@ const stageOf = (value: string | null): ContactState =>
 export function PipelineView() {
   const params = useUrlParams();
   const assigned = scopeOf(params.get('assigned'));
+  const source = textOf(params.get('source'));
+  const campaign = textOf(params.get('campaign'));
+  const scope = pipelineScope({ assigned, source, campaign });
   const stage = stageOf(params.get('etapa'));
-  const board = usePipeline(assigned);
+  const board = usePipeline(scope);
   const move = useMoveCard();
   const [announcement, setAnnouncement] = useState('');
   const [dragging, setDragging] = useState<PipelineCard | null>(null);
@@ -95,6 +100,7 @@ export function PipelineView() {
           ))}
         </fieldset>
       </div>
+      <CampaignFilter source={source} campaign={campaign} />
 
       <p role="status" aria-live="polite" className="min-h-5 text-sm font-semibold text-brand-800">
         {announcement}
@@ -125,9 +131,9 @@ export function PipelineView() {
           <div className="grid min-w-0 gap-3 lg:auto-cols-[minmax(10rem,1fr)] lg:grid-flow-col lg:overflow-x-auto lg:p-1 lg:pb-2">
             {columns.map((column) => (
               <PipelineColumn
-                key={`${assigned}-${column.state}`}
+                key={`${scope}-${column.state}`}
                 column={column}
-                assigned={assigned}
+                assigned={scope}
                 dragging={dragging}
                 moving={move.isPending ? (move.variables?.card.id ?? null) : null}
                 hidden={column.state !== stage}
@@ -142,5 +148,54 @@ export function PipelineView() {
       )}
       <MoveDialog card={asking?.card ?? null} to={asking?.to ?? null} onMove={commit} onClose={() => setAsking(null)} />
     </section>
+  );
+}
+
+/**
+ * Only the people a source or a campaign brought (their first touch, issue
+ * #43), as Prospectos and the campaign report name them; kept in the address.
+ */
+function CampaignFilter({ source, campaign }: { source?: string; campaign?: string }) {
+  return (
+    <details className="rounded-2xl bg-white px-4 py-2 ring-1 ring-brand-900/10" open={Boolean(source || campaign)}>
+      <summary className="flex min-h-11 cursor-pointer items-center text-sm font-semibold">
+        Filtrar por fuente o campaña{source || campaign ? ` (${[source, campaign].filter(Boolean).join(' · ')})` : ''}
+      </summary>
+      <form
+        className="grid gap-3 pb-2 sm:grid-cols-[1fr_1fr_auto] sm:items-end"
+        onSubmit={(event) => {
+          event.preventDefault();
+          const data = new FormData(event.currentTarget);
+          setUrlParams({
+            source: String(data.get('source') ?? '').trim(),
+            campaign: String(data.get('campaign') ?? '').trim(),
+          });
+        }}
+      >
+        <label className="field">
+          <span className="field-label">Fuente</span>
+          <input
+            className="field-input"
+            name="source"
+            defaultValue={source ?? ''}
+            maxLength={200}
+            placeholder="utm_source"
+          />
+        </label>
+        <label className="field">
+          <span className="field-label">Campaña</span>
+          <input
+            className="field-input"
+            name="campaign"
+            defaultValue={campaign ?? ''}
+            maxLength={200}
+            placeholder="utm_campaign"
+          />
+        </label>
+        <button type="submit" className="btn btn-outline min-h-11 px-4 py-2">
+          Filtrar
+        </button>
+      </form>
+    </details>
   );
 }

@@ -6,11 +6,28 @@ import { keys } from '../keys.ts';
 import { useMorePages } from '../shared/more-pages.ts';
 
 /** `assigned` as the address and the endpoint say it: '' (everyone's), 'me', 'none'. */
-export type PipelineScope = '' | 'me' | 'none';
+export type PipelineAssigned = '' | 'me' | 'none';
 
-const query = (assigned: PipelineScope, extra = '') => {
-  const params = new URLSearchParams(extra);
-  if (assigned) params.set('assigned', assigned);
+/**
+ * Whose board and which people: the endpoint's filters as a query string
+ * (`assigned`, and the first touch's `source` and `campaign`, issue #43), ''
+ * for everyone's; also the board's key in the cache.
+ */
+export type PipelineScope = string;
+
+export function pipelineScope(filters: {
+  assigned: PipelineAssigned;
+  source?: string;
+  campaign?: string;
+}): PipelineScope {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  return params.toString();
+}
+
+const query = (scope: PipelineScope, extra = '') => {
+  const params = new URLSearchParams(scope);
+  for (const [name, value] of new URLSearchParams(extra)) params.set(name, value);
   const text = params.toString();
   return `/api/admin/pipeline${text ? `?${text}` : ''}`;
 };

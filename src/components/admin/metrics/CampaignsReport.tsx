@@ -74,7 +74,7 @@ function SpendForm({ from }: { from: string }) {
   };
   return (
     <form className="grid gap-3 rounded-2xl bg-white p-4 ring-1 ring-brand-900/10" onSubmit={submit}>
-      <h4 className="font-bold">Registrar gasto de una campaña</h4>
+      <h3 className="font-bold">Registrar gasto de una campaña</h3>
       <div className="grid gap-3 sm:grid-cols-4">
         <label className="grid gap-1 text-sm font-semibold" htmlFor={`${id}-source`}>
           Fuente (utm_source)

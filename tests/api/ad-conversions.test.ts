@@ -10,6 +10,7 @@ import {
   startAdPlatforms,
 } from '../support/ad-platforms.ts';
 import { originOf, setupAdmin } from '../support/admin.ts';
+import { seedMemberGiving } from '../support/advisers.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -42,16 +43,7 @@ beforeAll(async () => {
     NOTIFY_LOCK_TIMEOUT_SECONDS: '2',
   });
   admin = await setupAdmin(server.url);
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ('ads@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Ada') RETURNING id`,
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [member?.id, VISIT]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
+  await seedMemberGiving(sql, VISIT, 'Ada');
 });
 afterAll(async () => {
   await Promise.all([ads?.close(), whatsapp?.close()]);

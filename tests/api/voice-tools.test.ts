@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMemberGiving } from '../support/advisers.ts';
 import type { SmtpReceiver } from '../support/receivers.ts';
 import type { RunningServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -24,16 +25,7 @@ const MERIDA = 'casa-muestra-merida';
 beforeAll(async () => {
   whatsapp = await startFakePlatform();
   ({ server, smtp, admin } = await startVoiceSite({ ...whatsappEnv(whatsapp), SITE_URL: 'https://www.ceibacasas.mx' }));
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ('rosa.voz@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Rosa Chan') RETURNING id`,
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [member?.id, VISIT]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
+  await seedMemberGiving(sql, VISIT, 'Rosa Chan');
 });
 afterAll(async () => {
   await Promise.all([smtp?.close(), whatsapp?.close()]);

@@ -232,19 +232,12 @@ export async function contactsAfter(
   return rows;
 }
 
+/** The filters that narrow the people, besides the state and the assignment. */
+const NARROWING = ['q', 'kind', 'form', 'campaign', 'source', 'from', 'to', 'agenda'] as const;
+const narrowed = (filter: ContactFilter) => NARROWING.some((name) => Boolean(filter[name]));
+
 /** Any filter but the state's (the counts per state then count the filter's contacts, not everyone). */
-const hasFilters = (filter: ContactFilter) =>
-  Boolean(
-    filter.q ||
-      filter.kind ||
-      filter.form ||
-      filter.campaign ||
-      filter.source ||
-      filter.from ||
-      filter.to ||
-      filter.assigned ||
-      filter.agenda,
-  );
+const hasFilters = (filter: ContactFilter) => Boolean(filter.assigned) || narrowed(filter);
 
 /**
  * One member's contacts ("Mis prospectos", a member's list) and nothing else
@@ -252,17 +245,7 @@ const hasFilters = (filter: ContactFilter) =>
  * assignment's index instead of stopping at COUNT_CAP.
  */
 const countedExactly = (filter: ContactFilter) =>
-  Boolean(filter.assigned && filter.assigned !== 'none') &&
-  !(
-    filter.q ||
-    filter.kind ||
-    filter.form ||
-    filter.campaign ||
-    filter.source ||
-    filter.from ||
-    filter.to ||
-    filter.agenda
-  );
+  Boolean(filter.assigned && filter.assigned !== 'none') && !narrowed(filter);
 
 /** Contacts per state for the filters (the state filter aside), or null when more than COUNT_CAP match. */
 async function countByState(db: Queryable, filter: ContactFilter): Promise<Record<ContactState, number> | null> {

@@ -271,18 +271,20 @@ export async function sendDue(
   }
   if (destination === 'google' && config.google) {
     const google = config.google;
-    const noClick = allowed.filter((row) => googleEvent(row) === null);
+    // Each row's event built once: null without a Google click id.
+    const built = allowed.map((row) => ({ row, event: googleEvent(row) }));
     await settle(
       db,
-      noClick.map((row) => row.id),
+      built.filter(({ event }) => event === null).map(({ row }) => row.id),
       'sin_identificador',
     );
     // One request per conversion action (an event kind): Data Manager takes one destination a request.
-    for (const event of ['lead', 'schedule', 'purchase', 'won'] as const) {
-      const batch = allowed.filter((row) => row.event === event && googleEvent(row) !== null);
-      const action = google.actions[event];
-      if (batch.length === 0 || !action) continue;
-      const events = new Map(batch.map((row) => [row.id, googleEvent(row)]));
+    for (const kind of ['lead', 'schedule', 'purchase', 'won'] as const) {
+      const action = google.actions[kind];
+      const events = new Map(
+        built.filter(({ row, event }) => row.event === kind && event !== null).map(({ row, event }) => [row.id, event]),
+      );
+      if (events.size === 0 || !action) continue;
       const ids = [...events.keys()];
       try {
         const response = await fetch(`${google.apiBase}/v1/events:ingest`, {

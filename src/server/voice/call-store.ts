@@ -84,10 +84,34 @@ export async function storeCall(db: Database, report: CallReport): Promise<Store
       kind: 'comprador',
       row: attribution,
     });
-    await tx.query('UPDATE voice_calls SET contact_id = $2 WHERE id = $1', [call.id, contactId]);
-    const deliveries = await enqueueLeadNotifications(tx, CALL_KIND, call.id, contactId);
+    const deliveries = await attachCall(tx, report.callId, contactId, { ...report, phone: report.phone });
     return { id: call.id, created: true, contactId, deliveries };
   });
+}
+
+/**
+ * The call joins its contact, once: the first time (the call's row had no
+ * contact) the call is the contact's lead and its notifications are queued;
+ * later, only what was missing is filled in. In the caller's transaction:
+ * the agent's tools (tools.ts) and a report of a call they never joined.
+ */
+export async function attachCall(
+  tx: Queryable,
+  callId: string,
+  contactId: string,
+  person: { name: string | null; phone: string; email: string | null; interest?: string | null },
+): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string; before: string | null }>(
+    `UPDATE voice_calls v SET contact_id = coalesce(before.contact_id, $2), name = coalesce($3, v.name),
+       phone = coalesce(v.phone, $4), email = coalesce($5, v.email), interest = coalesce($6, v.interest)
+     FROM (SELECT id, contact_id FROM voice_calls WHERE call_id = $1 FOR UPDATE) AS before
+     WHERE v.id = before.id
+     RETURNING v.id, before.contact_id AS before`,
+    [callId, contactId, person.name, person.phone, person.email, person.interest ?? null],
+  );
+  const row = rows[0];
+  if (!row || row.before !== null) return [];
+  return enqueueLeadNotifications(tx, CALL_KIND, row.id, contactId);
 }
 
 interface ExportColumns {

@@ -8,7 +8,6 @@ import {
 import { formatMxn } from '../../data/catalogue.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
-import { CALL_KIND } from '../../lib/voice/calls.ts';
 import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
 import { availableSlots } from '../appointments/availability.ts';
 import { BookingKeyReused, bookAppointment, SlotTaken } from '../appointments/book.ts';
@@ -16,9 +15,9 @@ import { instantOfWall, wallTime } from '../appointments/panel.ts';
 import { clockFormat, clockParts } from '../clock-formats.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enqueueLeadNotifications } from '../outbox/queue.ts';
 import { queueAutomaticTemplate } from '../whatsapp/send.ts';
 import { clockName } from '../whatsapp/slot-list.ts';
+import { attachCall } from './call-store.ts';
 import { MODELS, type Model } from './catalogue.ts';
 import type { CallInfo } from './report.ts';
 import { isVoiceTool, VOICE_TOOLS, type VoiceToolArgs, type VoiceToolName } from './tool-args.ts';
@@ -164,30 +163,6 @@ async function personOfCall(db: Queryable, callId: string): Promise<CallPerson |
     [callId],
   );
   return rows[0] ?? null;
-}
-
-/**
- * The call joins its contact, once: the first time (the call's row had no
- * contact) the call is the contact's lead and its notifications are queued;
- * later, only what was missing is filled in. In the caller's transaction.
- */
-async function attachCall(
-  tx: Queryable,
-  callId: string,
-  contactId: string,
-  person: { name: string; phone: string; email: string | null; interest?: string | null },
-): Promise<string[]> {
-  const { rows } = await tx.query<{ id: string; before: string | null }>(
-    `UPDATE voice_calls v SET contact_id = coalesce(before.contact_id, $2), name = coalesce($3, v.name),
-       phone = coalesce(v.phone, $4), email = coalesce($5, v.email), interest = coalesce($6, v.interest)
-     FROM (SELECT id, contact_id FROM voice_calls WHERE call_id = $1 FOR UPDATE) AS before
-     WHERE v.id = before.id
-     RETURNING v.id, before.contact_id AS before`,
-    [callId, contactId, person.name, person.phone, person.email, person.interest ?? null],
-  );
-  const row = rows[0];
-  if (!row || row.before !== null) return [];
-  return enqueueLeadNotifications(tx, CALL_KIND, row.id, contactId);
 }
 
 const PHONE_AGAIN = 'Ese número no parece válido. ¿Me lo repites con los 10 dígitos de tu WhatsApp?';

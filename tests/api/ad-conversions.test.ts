@@ -9,7 +9,7 @@ import {
   META_DATASET,
   startAdPlatforms,
 } from '../support/ad-platforms.ts';
-import { originOf, setupAdmin } from '../support/admin.ts';
+import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
@@ -330,5 +330,42 @@ describe('from ad to sale', () => {
       await panel(`/api/admin/campaigns?from=${thisMonth()}&to=${thisMonth()}`)
     ).json()) as CampaignReport;
     expect(report.conversions.noConsent).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the report is the team’s; its CSV and the spend are administrators’, and the spend is written from the panel only', async () => {
+    const month = thisMonth();
+    const report = `/api/admin/campaigns?from=${month}&to=${month}`;
+    const spend = { source: 'google', campaign: 'otra', month, amountMxn: 100 };
+    expect((await fetch(`${server.url}${report}`)).status).toBe(401);
+    const adviser = await inviteAdviser(server.url, admin, 'asesora.campanas@ceiba.mx', 'Lupita Uc');
+    const asAdviser = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Cookie: adviser.cookie, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      });
+    expect((await asAdviser(report)).status).toBe(200);
+    expect((await asAdviser(`/api/admin/campaigns/export.csv?from=${month}&to=${month}`)).status).toBe(403);
+    expect(
+      (await asAdviser('/api/admin/campaigns/spend', { method: 'POST', body: JSON.stringify(spend) })).status,
+    ).toBe(403);
+    const elsewhere = await fetch(`${server.url}/api/admin/campaigns/spend`, {
+      method: 'POST',
+      headers: { Cookie: admin, Origin: 'https://otro-sitio.example', 'Content-Type': 'application/json' },
+      body: JSON.stringify(spend),
+    });
+    expect(elsewhere.status).toBe(403);
+    expect(await countRows('campaign_spend', `campaign = 'otra'`)).toBe(0);
+
+    // Bad input: a Spanish 400, nothing written.
+    const negative = await panel('/api/admin/campaigns/spend', {
+      method: 'POST',
+      body: JSON.stringify({ ...spend, amountMxn: -5 }),
+    });
+    expect(negative.status).toBe(400);
+    expect(((await negative.json()) as { error: string }).error).toBe('Revisa el gasto de la campaña.');
+    const backwards = await panel(`/api/admin/campaigns?from=${month}&to=2020-01`);
+    expect(backwards.status).toBe(400);
+    expect(((await backwards.json()) as { error: string }).error).toBe('El mes inicial va antes del final.');
+    expect(await countRows('campaign_spend', `campaign = 'otra'`)).toBe(0);
   });
 });

@@ -165,6 +165,13 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     fetch: notFound,
   });
   await server.ready();
+  // An idle kept-alive connection is closed after 65 s, not Node's 5: a client (a browser, a proxy such as
+  // a load balancer at 60 s) reusing it at the moment the server closes it gets a reset instead of an answer.
+  const node = server.node?.server;
+  if (node) {
+    node.keepAliveTimeout = 65_000;
+    node.headersTimeout = 66_000;
+  }
   // Without SITE_URL, the links we send point to this server as it listens (PORT=0 picks the port only now);
   // the worker starts after, so no notification is sent with a link to port 0.
   if (!config.siteUrl && server.url)

@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { config as leadsConfig } from '../../netlify/functions/admin-leads.ts';
 import { ADMIN_LEAD_PATHS } from '../../src/server/leads/kinds.ts';
-import { loadFunctions } from '../../src/server/local/functions.ts';
+import { functionEntries, loadFunctions, readInSourceConfig } from '../../src/server/local/functions.ts';
 
 /**
  * Issue #24, item 3: routes that say what they serve. Netlify documents no
@@ -50,5 +52,33 @@ describe('the functions’ routes', () => {
 
   it('list every registered lead kind’s paths literally in admin-leads, as the registry derives them', () => {
     expect(leadsConfig.path).toEqual(ADMIN_LEAD_PATHS);
+  });
+});
+
+describe('the local server’s reading of a function’s config without importing it', () => {
+  it('gives every function the config its module exports', async () => {
+    const everyOne = await loadFunctions();
+    const read = await functionEntries();
+    expect(read.map(({ name, config }) => ({ name, config }))).toEqual(
+      everyOne.map(({ name, config }) => ({ name, config })),
+    );
+    // And reads each from its source: no module is imported to route it.
+    const directory = path.resolve(import.meta.dirname, '../../netlify/functions');
+    for (const { name, config } of everyOne) {
+      expect(readInSourceConfig(await readFile(path.join(directory, `${name}.ts`), 'utf8')), name).toEqual(config);
+    }
+  });
+
+  it('reads literals only: an expression is null (the module is imported), no config is undefined', () => {
+    expect(
+      readInSourceConfig(
+        "export const config: Config = { path: ['/a', '/b/:id'], rateLimit: { windowLimit: 3, aggregateBy: ['ip'] }, };",
+      ),
+    ).toEqual({ path: ['/a', '/b/:id'], rateLimit: { windowLimit: 3, aggregateBy: ['ip'] } });
+    expect(readInSourceConfig("export const config = { path: '/a\\\\-b' };")).toEqual({ path: '/a\\-b' });
+    expect(readInSourceConfig('export const config: Config = { path: PATHS };')).toBeNull();
+    expect(readInSourceConfig("export const config: Config = { path: '/a' + suffix };")).toBeNull();
+    expect(readInSourceConfig("export const config: Config = { ...base, path: '/a' };")).toBeNull();
+    expect(readInSourceConfig('export default async () => new Response();')).toBeUndefined();
   });
 });

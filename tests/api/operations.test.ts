@@ -69,7 +69,7 @@ describe('SIGTERM under steady keep-alive load', () => {
     // POST end in ECONNRESET on a loaded machine. A client keeps its sockets less than the server now.
     const server = await freshServer();
     const agent = new http.Agent({ keepAlive: true });
-    const header = await new Promise<string | undefined>((resolve, reject) => {
+    const header = await new Promise<string | string[] | undefined>((resolve, reject) => {
       http
         .get(new URL('/api/admin-exists', server.url), { agent }, (response) => {
           response.resume();

@@ -11,10 +11,13 @@ declare module 'vitest' {
   }
 }
 
-/** One real PostgreSQL cluster for the whole run, deleted at the end. */
+/**
+ * One real PostgreSQL cluster for the whole run, deleted at the end; without fsync (`durable: false`):
+ * a test never survives a crash of the machine, and 130-odd databases made and filled cost disk writes.
+ */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'casas-test-pg-'));
-  const cluster = await startEmbeddedPostgres({ dataDir, ephemeral: true });
+  const cluster = await startEmbeddedPostgres({ dataDir, ephemeral: true, durable: false });
   project.provide('pgAdminUrl', cluster.adminUrl);
   return () => cluster.stop();
 }

@@ -168,7 +168,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   // An idle kept-alive connection is closed after 65 s, not Node's 5: a client (a browser, a proxy such as
   // a load balancer at 60 s) reusing it at the moment the server closes it gets a reset instead of an answer.
   const node = server.node?.server;
-  if (node) {
+  if (node && 'keepAliveTimeout' in node) {
     node.keepAliveTimeout = 65_000;
     node.headersTimeout = 66_000;
   }

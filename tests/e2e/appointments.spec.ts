@@ -233,7 +233,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   await page.getByRole('button', { name: 'Enviar evaluación' }).click();
   await expect(page.getByRole('heading', { name: '¡Felicitaciones!' })).toBeFocused();
 
-  await page.getByRole('button', { name: 'Agendar mi sesión' }).click();
+  await page.getByRole('button', { name: 'Pagar consulta de $899 MXN' }).click();
   const picker = page.getByRole('region', { name: 'Agendar mi sesión' });
   await expect(picker.getByText('Sesión de socios')).toBeVisible();
   await picker.getByRole('radio', { name: 'Videollamada con la oficina de Berlín' }).check();

@@ -46,7 +46,7 @@ test('numbers its 8 questions and requires the answers that decide the score', a
   await expect(page.getByText('Dinos si estás de acuerdo con la consultoría de $899 MXN.')).toBeVisible();
 });
 
-test('approves a strong project: congratulations, pay in an 800 × 600 window, then a fresh form', async ({
+test('approves a strong project: congratulations, and paying starts with the session’s time, so the payment is on record against its appointment', async ({
   page,
   context,
   sql,
@@ -60,18 +60,16 @@ test('approves a strong project: congratulations, pay in an 800 × 600 window, t
     [{ score: 13, status: 'approved', role: 'desarrollador', investment: '2-5m' }],
   );
 
-  const popupPromise = context.waitForEvent('page');
-  await page.getByRole('button', { name: 'Pagar consulta de $899 MXN' }).click();
-  const popup = await popupPromise;
-  await popup.waitForLoadState();
-  expect(popup.url()).toContain('https://buy.stripe.com/');
-  expect(await popup.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }))).toEqual({
-    width: 800,
-    height: 600,
+  // No window of the fixed payment link (issue #41): the session's picker, whose booking gives "Pagar ahora".
+  let opened = false;
+  context.once('page', () => {
+    opened = true;
   });
-
-  await expect(page.getByRole('button', { name: 'Enviar evaluación' })).toBeVisible();
-  await expect(page.getByLabel('Nombre')).toHaveValue('');
+  await page.getByRole('button', { name: 'Pagar consulta de $899 MXN' }).click();
+  const picker = page.getByRole('region', { name: 'Agendar mi sesión' });
+  await expect(picker.getByText('Sesión de socios')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pagar consulta de $899 MXN' })).toHaveCount(0);
+  expect(opened).toBe(false);
 });
 
 test('rejects a project without documents: chat only, and "Regresar al Inicio" goes home', async ({

@@ -18,7 +18,7 @@ interface Props {
   session?: PickerKind[];
 }
 
-// Loaded on the press of "Agendar mi sesión", never with the form (issue #40, decision 0059).
+// Loaded on the press of "Pagar consulta de $899 MXN", never with the form (issue #40, decision 0059).
 const BookingPicker = lazy(() => import('../appointments/BookingPicker.tsx'));
 
 /** /prefiltro-socios: the evaluation form, then the server's verdict. */
@@ -41,6 +41,12 @@ export default function PartnerForm({ paymentLink, chatLink, session = [] }: Pro
   }
 
   function pay() {
+    // A payment is on record against its appointment (issue #41): where the session can be booked, paying
+    // starts by choosing its time, and the booking's "Pagar ahora" opens the checkout of that appointment.
+    if (session.length > 0) {
+      setBooking(true);
+      return;
+    }
     window.open(paymentLink, 'pago-consultoria', 'popup,width=800,height=600');
     backToForm();
   }
@@ -82,12 +88,8 @@ export default function PartnerForm({ paymentLink, chatLink, session = [] }: Pro
           </section>
         )}
         <div className="flex flex-col justify-center gap-3 sm:flex-row">
-          {approved && !booking && session.length > 0 && (
-            <button type="button" className="btn btn-primary" onClick={() => setBooking(true)}>
-              {PARTNER_VERDICTS.approved.book}
-            </button>
-          )}
-          {/* Once the session is being booked, the picker's "Pagar ahora" is the one way to pay. */}
+          {/* One way to pay: the session's booking where it can be booked (pay()); once the picker is open,
+              its "Pagar ahora" is that way. */}
           {approved && !booking && (
             <button type="button" className="btn btn-accent" onClick={pay}>
               {PARTNER_VERDICTS.approved.pay}

@@ -5,6 +5,7 @@ import { MANAGE_MESSAGES, type ManagedAppointment } from '../../src/lib/appointm
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { appointmentLink } from '../../src/server/appointments/manage.ts';
 import { originOf } from '../support/admin.ts';
+import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 
@@ -231,23 +232,14 @@ describe('a move', () => {
     const [mine, theirs] = [plan[7] as string, plan[8] as string];
     const { id, token } = await booked(mine);
     await booked(theirs);
-    const [beto] = await sql<{ id: string }>(
-      `INSERT INTO users (email, password_hash, name) VALUES ('beto.manage@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Beto') RETURNING id`,
-    );
-    await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [beto?.id]);
-    await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [beto?.id, VISIT]);
-    await sql(
-      `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-       SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-      [beto?.id],
-    );
+    const beto = await seedMemberGiving(sql, VISIT, 'Beto');
     try {
       const response = await act({ t: token, action: 'reprogramar', start: theirs });
       expect(response.status).toBe(200);
-      expect(await row(id)).toMatchObject({ member_id: beto?.id, status: 'confirmada' });
+      expect(await row(id)).toMatchObject({ member_id: beto, status: 'confirmada' });
       expect(await countRows('appointments', "starts_at = $1 AND status = 'confirmada'", [theirs])).toBe(2);
     } finally {
-      await sql(`UPDATE users SET deactivated_at = now() WHERE id = $1`, [beto?.id]);
+      await sql(`UPDATE users SET deactivated_at = now() WHERE id = $1`, [beto]);
     }
   });
 

@@ -4,6 +4,7 @@ import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking
 import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
+import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import {
@@ -49,16 +50,7 @@ beforeAll(async () => {
     LEAD_RATE_LIMIT: '1000',
     SITE_URL: 'https://www.ceibacasas.mx',
   });
-  const [member] = await sql<{ id: string }>(
-    `INSERT INTO users (email, password_hash, name) VALUES ('eva.pagos@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Eva Pech') RETURNING id`,
-  );
-  await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [member?.id]);
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [member?.id, KIND]);
-  await sql(
-    `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-     SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-    [member?.id],
-  );
+  await seedMemberGiving(sql, KIND, 'Eva Pech');
 });
 
 afterAll(async () => {

@@ -172,26 +172,23 @@ function CampaignFilter({ source, campaign }: { source?: string; campaign?: stri
           });
         }}
       >
-        <label className="field">
-          <span className="field-label">Fuente</span>
-          <input
-            className="field-input"
-            name="source"
-            defaultValue={source ?? ''}
-            maxLength={200}
-            placeholder="utm_source"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Campaña</span>
-          <input
-            className="field-input"
-            name="campaign"
-            defaultValue={campaign ?? ''}
-            maxLength={200}
-            placeholder="utm_campaign"
-          />
-        </label>
+        {(
+          [
+            ['source', 'Fuente', source],
+            ['campaign', 'Campaña', campaign],
+          ] as const
+        ).map(([name, label, value]) => (
+          <label key={name} className="field">
+            <span className="field-label">{label}</span>
+            <input
+              className="field-input"
+              name={name}
+              defaultValue={value ?? ''}
+              maxLength={200}
+              placeholder={`utm_${name}`}
+            />
+          </label>
+        ))}
         <button type="submit" className="btn btn-outline min-h-11 px-4 py-2">
           Filtrar
         </button>

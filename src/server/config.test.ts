@@ -7,6 +7,7 @@ describe('parseConfig', () => {
       databaseUrl: undefined,
       databaseDriver: 'pg',
       databasePoolMax: 10,
+      databaseConnectTimeoutMs: 5000,
       neonWsProxy: undefined,
       leadRateLimit: 20,
       platformRateLimit: true,
@@ -142,6 +143,12 @@ describe('parseConfig', () => {
       parseConfig({ NETLIFY: 'true', DATABASE_URL: 'postgres://u:p@db.example/app', DATABASE_DRIVER: 'pg' })
         .databaseDriver,
     ).toBe('pg');
+  });
+
+  it('reads DATABASE_CONNECT_TIMEOUT_MS in milliseconds, from half a second to a minute', () => {
+    expect(parseConfig({ DATABASE_CONNECT_TIMEOUT_MS: '30000' }).databaseConnectTimeoutMs).toBe(30_000);
+    expect(() => parseConfig({ DATABASE_CONNECT_TIMEOUT_MS: '100' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
+    expect(() => parseConfig({ DATABASE_CONNECT_TIMEOUT_MS: 'cinco' })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS/);
   });
 
   it('reads LEAD_RATE_LIMIT, where 0 turns the limit off', () => {

@@ -31,6 +31,7 @@ export const environmentSchema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
   DATABASE_DRIVER: z.enum(['pg', 'neon']).optional(),
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(500).max(60_000).default(5_000),
   NEON_WS_PROXY: z.string().min(1).optional(),
   LEAD_RATE_LIMIT: z.coerce.number().int().min(0).default(20),
   PLATFORM_RATE_LIMIT: z.enum(['0', '1']).default('1'),
@@ -268,6 +269,8 @@ export interface ServerConfig {
   databaseUrl: Environment['DATABASE_URL'];
   databaseDriver: NonNullable<Environment['DATABASE_DRIVER']>;
   databasePoolMax: Environment['DATABASE_POOL_MAX'];
+  /** How long a new connection may take before the request answers 503 (pg and Neon alike). */
+  databaseConnectTimeoutMs: Environment['DATABASE_CONNECT_TIMEOUT_MS'];
   neonWsProxy: Environment['NEON_WS_PROXY'];
   /** Lead submissions allowed per IP and endpoint in 10 minutes; 0 turns the limit off. */
   leadRateLimit: Environment['LEAD_RATE_LIMIT'];
@@ -418,6 +421,7 @@ export function parseConfig(environment: Record<string, string | undefined>): Se
     databaseUrl: env.DATABASE_URL,
     databaseDriver: env.DATABASE_DRIVER ?? (runsOnNeon(env.DATABASE_URL, env.NETLIFY) ? 'neon' : 'pg'),
     databasePoolMax: env.DATABASE_POOL_MAX,
+    databaseConnectTimeoutMs: env.DATABASE_CONNECT_TIMEOUT_MS,
     neonWsProxy: env.NEON_WS_PROXY,
     leadRateLimit: env.LEAD_RATE_LIMIT,
     platformRateLimit: env.PLATFORM_RATE_LIMIT === '1',

@@ -1,5 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
-import { startNeonRelay } from '../support/neon-relay.ts';
+import { RELAYED_CONNECT_TIMEOUT, startNeonRelay } from '../support/neon-relay.ts';
 import { partnerApplication, quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows } from '../support/sql.ts';
@@ -7,7 +7,7 @@ import { countRows } from '../support/sql.ts';
 let server: RunningServer;
 beforeAll(async () => {
   const relay = await startNeonRelay();
-  server = await startServer({ DATABASE_DRIVER: 'neon', NEON_WS_PROXY: relay.url });
+  server = await startServer({ DATABASE_DRIVER: 'neon', NEON_WS_PROXY: relay.url, ...RELAYED_CONNECT_TIMEOUT });
 });
 
 it('stores leads through the Neon serverless driver, a pool per request', async () => {

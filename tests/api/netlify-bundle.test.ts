@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { zipFunctions } from '@netlify/zip-it-and-ship-it';
 import extractZip from 'extract-zip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNeonRelay } from '../support/neon-relay.ts';
+import { RELAYED_CONNECT_TIMEOUT, startNeonRelay } from '../support/neon-relay.ts';
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { countRows } from '../support/sql.ts';
 
@@ -114,6 +114,7 @@ describe("the functions bundled by Netlify's own bundler (zip-it-and-ship-it)", 
           NETLIFY: 'true',
           DATABASE_URL: process.env.DATABASE_URL,
           NEON_WS_PROXY: relay.url,
+          ...RELAYED_CONNECT_TIMEOUT,
           JWT_SECRET: 'a-production-like-secret-of-32-bytes-or-more',
           // Production builds every link it sends from it (issue #23).
           SITE_URL: 'https://www.ceibacasas.mx',

@@ -7,6 +7,13 @@ import { WebSocketServer } from 'ws';
  * tests drive `@neondatabase/serverless` against the embedded PostgreSQL.
  * Test-only: it relays to any address it is asked for, on loopback.
  */
+/**
+ * The connect timeout of a server behind the relay: each request opens its own connection through this
+ * process, and beside a second suite on a shared 2-core machine that took over the production 5 s.
+ * A bound for a relay that would hang, never a measure.
+ */
+export const RELAYED_CONNECT_TIMEOUT = { DATABASE_CONNECT_TIMEOUT_MS: '30000' };
+
 export async function startNeonRelay(): Promise<{ url: string; close(): Promise<void> }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   server.on('connection', (socket, request) => {

@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { startNeonRelay } from './neon-relay.ts';
+import { RELAYED_CONNECT_TIMEOUT, startNeonRelay } from './neon-relay.ts';
 import { type RunningServer, spawnServer } from './spawn-server.ts';
 
 /** A production-like secret for the emulated functions (not the one the other tests use). */
@@ -49,6 +49,7 @@ export async function startNetlifyDev(env: Record<string, string | undefined> = 
       JWT_SECRET: NETLIFY_JWT_SECRET,
       DATABASE_DRIVER: 'neon',
       NEON_WS_PROXY: relay.url,
+      ...RELAYED_CONNECT_TIMEOUT,
       ...env,
     },
     { script: 'tests/support/netlify-dev-server.ts' },

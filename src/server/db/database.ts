@@ -124,7 +124,6 @@ function wrap(pool: PoolLike, shared = false): Database {
   };
 }
 
-const CONNECT_TIMEOUT_MS = 5_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
 
 // Promises, so that the first calls at once share one pool.
@@ -143,7 +142,7 @@ async function newPgPool(config: ServerConfig, max: number): Promise<PgPool> {
   const pool = new pg.Pool({
     connectionString: requireDatabaseUrl(config),
     max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    connectionTimeoutMillis: config.databaseConnectTimeoutMs,
     statement_timeout: STATEMENT_TIMEOUT_MS,
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
@@ -166,7 +165,10 @@ async function neonPool(config: ServerConfig): Promise<PoolLike> {
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }
-  const pool = new Pool({ connectionString: requireDatabaseUrl(config), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new Pool({
+    connectionString: requireDatabaseUrl(config),
+    connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+  });
   pool.on('error', (error: Error) => logJson('error', { event: 'db_neon_client_error', error: error.message }));
   return pool as unknown as PoolLike;
 }

@@ -13,10 +13,18 @@ export default logged(
     name: 'partner-applications',
     schema: partnerForm.schema,
     messages: partnerForm.messages,
-    async save(db, input, idempotency, rateLimit) {
+    async save(db, input, idempotency, rateLimit, client) {
       const row = partnerApplicationRow(input, scorePartnerApplication(input));
       // A retried submission answers with the verdict stored the first time.
-      const lead = await insertLead(db, 'partner_applications', row, idempotency, ['status', 'score'], rateLimit);
+      const lead = await insertLead(
+        db,
+        'partner_applications',
+        row,
+        idempotency,
+        ['status', 'score'],
+        rateLimit,
+        client,
+      );
       return { lead, answer: { id: lead.id, status: lead.values.status, score: lead.values.score } };
     },
     decoy: () => ({ id: decoyId(), status: 'rejected', score: 0 }),

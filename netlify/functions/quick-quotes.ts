@@ -12,8 +12,16 @@ export default logged(
     name: 'quick-quotes',
     schema: quickQuoteForm.schema,
     messages: quickQuoteForm.messages,
-    async save(db, input, idempotency, rateLimit) {
-      const lead = await insertLead(db, 'cotizaciones_rapidas', quickQuoteRow(input), idempotency, [], rateLimit);
+    async save(db, input, idempotency, rateLimit, client) {
+      const lead = await insertLead(
+        db,
+        'cotizaciones_rapidas',
+        quickQuoteRow(input),
+        idempotency,
+        [],
+        rateLimit,
+        client,
+      );
       return { lead, answer: { id: lead.id } };
     },
     decoy: () => ({ id: decoyId() }),

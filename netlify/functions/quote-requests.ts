@@ -12,8 +12,8 @@ export default logged(
     name: 'quote-requests',
     schema: quoteRequestSchema,
     messages: quoteRequestMessages,
-    async save(db, input, idempotency, rateLimit) {
-      const lead = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency, [], rateLimit);
+    async save(db, input, idempotency, rateLimit, client) {
+      const lead = await insertLead(db, 'quote_requests', quoteRequestRow(input), idempotency, [], rateLimit, client);
       return { lead, answer: { id: lead.id } };
     },
     decoy: () => ({ id: decoyId() }),

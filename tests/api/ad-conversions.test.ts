@@ -74,6 +74,10 @@ const sentTo = (platform: 'meta' | 'google', eventId: string) =>
         .flatMap((request) => request.body.events as Record<string, unknown>[])
         .filter((event) => event.transactionId === eventId);
 
+/** A phone's browser, as it names itself in the User-Agent of the form's request. */
+const PHONE_BROWSER =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
 describe('from ad to sale', () => {
   it('gclid and UTM → quick quote → visit booked → paid → won: one contact, each step once in the report and once to each platform', async () => {
     const phone = uniquePhone();
@@ -93,6 +97,7 @@ describe('from ad to sale', () => {
         fbc: FBC,
         landing_path: '/modelos?gclid=x',
       }),
+      { 'User-Agent': PHONE_BROWSER },
     );
     expect(lead.status).toBe(201);
     const [contact] = await sql<{ id: string; first_touch: Record<string, string> }>(
@@ -105,6 +110,7 @@ describe('from ad to sale', () => {
       utm_campaign: campaign,
       gclid: GCLID,
       fbc: FBC,
+      client_user_agent: PHONE_BROWSER,
     });
 
     const booked = await fetch(`${server.url}/api/appointments`, {
@@ -157,7 +163,7 @@ describe('from ad to sale', () => {
       event_name: 'Lead',
       action_source: 'website',
       event_source_url: 'https://www.ceibacasas.mx/modelos?gclid=x',
-      user_data: { ph: [metaPhone(`+52${phone}`)], fbc: FBC },
+      user_data: { ph: [metaPhone(`+52${phone}`)], fbc: FBC, client_user_agent: PHONE_BROWSER },
     });
     expect(typeof metaLead.event_time).toBe('number');
     expect(sentTo('meta', events.won)[0]).toMatchObject({
@@ -299,6 +305,29 @@ describe('from ad to sale', () => {
         (await countRows('ad_conversions', `contact_id = $1 AND status = 'sin_consentimiento'`, [contact?.id])) > 0,
       'the conversion kept without consent',
     );
+  });
+
+  it('tells Meta of a lead that came without the visit’s touch as `other`, not as a website event without its browser', async () => {
+    const phone = uniquePhone();
+    // Session storage off in the browser: the form goes without attribution, so without the touch the User-Agent joins.
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Lucía Pech', phone, marketing: true }),
+      {
+        'User-Agent': PHONE_BROWSER,
+      },
+    );
+    expect(lead.status).toBe(201);
+    const [contact] = await sql<{ id: string; first_touch: object }>(
+      'SELECT id, first_touch FROM contacts WHERE phone = $1',
+      [`+52${phone}`],
+    );
+    expect(contact?.first_touch).toEqual({});
+    await until(() => sentTo('meta', `lead:${contact?.id}`).length > 0, 'the lead at Meta');
+    const event = sentTo('meta', `lead:${contact?.id}`)[0] as Record<string, unknown>;
+    expect(event).toMatchObject({ event_name: 'Lead', action_source: 'other' });
+    expect(event).not.toHaveProperty('event_source_url');
+    expect(event.user_data).not.toHaveProperty('client_user_agent');
   });
 
   it('tells nothing about a person who did not consent, and the report counts what was not sent', async () => {

@@ -29,9 +29,26 @@ export const CONVERSION_ATTEMPTS = 6;
 const BACKOFF_MINUTES = [1, 5, 30, 120, 360];
 const BATCH = 100;
 
-/** Meta's event names: on the website, and in business messaging (a Click-to-WhatsApp ad's lead, which takes its own list). */
-const META_EVENTS: Record<'website' | 'business_messaging', Record<ConversionEvent, string>> = {
-  website: { lead: 'Lead', schedule: 'Schedule', purchase: 'Purchase', won: 'CasaVendida' },
+/**
+ * Where Meta is told a person's events happened (its `action_source`): in
+ * business messaging for a Click-to-WhatsApp ad's lead; on the website for
+ * a person whose form came with the browser's User-Agent, which Meta
+ * requires of every website event; `other` for the rest (a contact written
+ * by an adviser, the voice agent, a booking without a visit's touch), rather
+ * than a website event Meta would refuse.
+ */
+type MetaSource = 'website' | 'business_messaging' | 'other';
+
+/** Meta's event names: standard ones, and business messaging's own list for a Click-to-WhatsApp ad's lead. */
+const WEB_EVENTS: Record<ConversionEvent, string> = {
+  lead: 'Lead',
+  schedule: 'Schedule',
+  purchase: 'Purchase',
+  won: 'CasaVendida',
+};
+const META_EVENTS: Record<MetaSource, Record<ConversionEvent, string>> = {
+  website: WEB_EVENTS,
+  other: WEB_EVENTS,
   business_messaging: { lead: 'LeadSubmitted', schedule: 'QualifiedLead', purchase: 'Purchase', won: 'Purchase' },
 };
 
@@ -128,7 +145,8 @@ export interface SiteFacts {
 /** Meta's server event for one conversion (hashed user data, the click's fbc or a WhatsApp ad's ctwa_clid). */
 export function metaEvent(row: DueRow, site: SiteFacts) {
   const ctwaClid = touched(row, 'ctwa_clid');
-  const channel = ctwaClid ? 'business_messaging' : 'website';
+  const userAgent = touched(row, 'client_user_agent');
+  const channel: MetaSource = ctwaClid ? 'business_messaging' : userAgent ? 'website' : 'other';
   const fbc = touched(row, 'fbc');
   const landing = row.first_touch.landing_path;
   return {
@@ -136,13 +154,16 @@ export function metaEvent(row: DueRow, site: SiteFacts) {
     event_time: Math.floor(new Date(row.occurred_at).getTime() / 1000),
     event_id: row.event_id,
     action_source: channel,
-    ...(channel === 'business_messaging'
-      ? { messaging_channel: 'whatsapp' }
-      : { event_source_url: `${site.siteUrl}${landing?.startsWith('/') ? landing : '/'}` }),
+    ...(channel === 'business_messaging' ? { messaging_channel: 'whatsapp' } : {}),
+    ...(channel === 'website'
+      ? { event_source_url: `${site.siteUrl}${landing?.startsWith('/') ? landing : '/'}` }
+      : {}),
     user_data: {
       ph: [metaPhone(row.phone)],
       ...(row.email ? { em: [metaEmail(row.email)] } : {}),
       external_id: [metaExternalId(row.contact_id)],
+      // Not hashed, as Meta documents for these: the browser's User-Agent and the click id.
+      ...(channel === 'website' ? { client_user_agent: userAgent } : {}),
       ...(fbc ? { fbc } : {}),
       ...(ctwaClid ? { ctwa_clid: ctwaClid } : {}),
     },

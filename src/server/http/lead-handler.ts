@@ -9,6 +9,7 @@ import { hitRateLimit } from '../leads/rate-limit.ts';
 import {
   type Idempotency,
   IdempotencyConflict,
+  type LeadClient,
   RateLimited,
   type RateLimitHit,
   type StoredLead,
@@ -42,6 +43,7 @@ export interface LeadEndpoint<Schema extends z.ZodMiniType> {
     input: z.output<Schema>,
     idempotency: Idempotency | null,
     rateLimit: RateLimitHit,
+    client: LeadClient,
   ): Promise<{ lead: StoredLead; answer: object }>;
   /** A normal-looking answer for a bot that filled the honeypot; nothing is stored. */
   decoy(): object;
@@ -87,7 +89,13 @@ export function leadHandler<Schema extends z.ZodMiniType>(endpoint: LeadEndpoint
         const idempotency = idempotencyKey
           ? { key: idempotencyKey, fingerprint: fingerprint(endpoint.name, parsed.data) }
           : null;
-        const { lead, answer } = await endpoint.save(db, parsed.data, idempotency, { rule, subject });
+        const { lead, answer } = await endpoint.save(
+          db,
+          parsed.data,
+          idempotency,
+          { rule, subject },
+          { userAgent: request.headers.get('user-agent') },
+        );
         if (lead.deliveries.length > 0) {
           // Their channels' jobs woken, with other leads' (one NOTIFY for many); on Netlify they also leave right after the answer.
           const jobs = scheduleSoon(enabledChannels());

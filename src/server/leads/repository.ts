@@ -29,6 +29,25 @@ export interface Idempotency {
 }
 
 /** The per-IP limit a lead is counted against (`subject`: the client's address), in the same round trip. */
+/**
+ * The browser that sent the lead, as the request says: its User-Agent goes
+ * with the touch it brought (`client_user_agent`), which Meta requires of a
+ * website event (src/server/conversions/conversions.ts). Not shown to the
+ * team, not sent anywhere else.
+ */
+export interface LeadClient {
+  userAgent: string | null;
+}
+
+/** A User-Agent as kept: printable characters only, at most 512 of them; null when nothing is left. */
+export function keptUserAgent(value: string | null): string | null {
+  const kept = value
+    ?.replace(/[^\x20-\x7e]/g, '')
+    .trim()
+    .slice(0, 512);
+  return kept ? kept : null;
+}
+
 export interface RateLimitHit {
   rule: RateLimitRule;
   subject: string;
@@ -122,11 +141,15 @@ export async function insertLead(
   idempotency: Idempotency | null,
   returning: readonly string[] = [],
   rateLimit: RateLimitHit | null = null,
+  client: LeadClient | null = null,
 ): Promise<StoredLead> {
   const { kind, contactKind } = kindOfTable(table);
-  const touch = Object.fromEntries(
+  const touch: Record<string, string> = Object.fromEntries(
     TOUCH_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
   );
+  // With the visit's touch only: a lead without one (session storage off) keeps the contact's last touch whole.
+  const userAgent = keptUserAgent(client?.userAgent ?? null);
+  if (userAgent && Object.keys(touch).length > 0) touch.client_user_agent = userAgent;
   const request: LeadRequest = {
     lead_table: table,
     lead_row: row,

@@ -152,6 +152,33 @@ const paymentOf = async (appointment: string) =>
     )
   )[0];
 
+/** Stripe's PaymentIntent of a SPEI transfer waiting for `remaining` centavos of the $499 (49,900). */
+const speiIntent = (id: string, appointment: string, remaining: number) => ({
+  id,
+  object: 'payment_intent',
+  amount: 49900,
+  currency: 'mxn',
+  status: 'requires_action',
+  metadata: { appointment_id: appointment },
+  next_action: {
+    type: 'display_bank_transfer_instructions',
+    display_bank_transfer_instructions: {
+      type: 'mx_bank_transfer',
+      reference: '123456',
+      amount_remaining: remaining,
+      currency: 'mxn',
+      hosted_instructions_url: 'https://payments.stripe.com/instructions/test_1',
+      financial_addresses: [
+        {
+          type: 'spei',
+          supported_networks: ['spei'],
+          spei: { clabe: '002010077777777771', bank_code: '002', bank_name: 'Banamex', account_holder_name: 'Ceiba' },
+        },
+      ],
+    },
+  },
+});
+
 describe('a checkout for a paid appointment', () => {
   it('is Stripe’s hosted page for the appointment, the amount and concept from the data, card only when it is near', async () => {
     const answer = await book(await freeSlot(14, 71));
@@ -527,36 +554,7 @@ describe('the webhook', () => {
   it('expires a transfer still unpaid at its deadline: cancelled at Stripe, the slot freed', async () => {
     const answer = await book(await freeSlot(80, 24 * 20));
     const { id } = await opened(answer);
-    await deliver(
-      stripeEvent('payment_intent.requires_action', {
-        id: 'pi_spei_1',
-        object: 'payment_intent',
-        status: 'requires_action',
-        metadata: { appointment_id: answer.id },
-        next_action: {
-          type: 'display_bank_transfer_instructions',
-          display_bank_transfer_instructions: {
-            type: 'mx_bank_transfer',
-            reference: '123456',
-            amount_remaining: 49900,
-            currency: 'mxn',
-            hosted_instructions_url: 'https://payments.stripe.com/instructions/test_1',
-            financial_addresses: [
-              {
-                type: 'spei',
-                supported_networks: ['spei'],
-                spei: {
-                  clabe: '002010077777777771',
-                  bank_code: '002',
-                  bank_name: 'Banamex',
-                  account_holder_name: 'Ceiba',
-                },
-              },
-            ],
-          },
-        },
-      }),
-    );
+    await deliver(stripeEvent('payment_intent.requires_action', speiIntent('pi_spei_1', answer.id, 49900)));
     await deliver(
       stripeEvent(
         'checkout.session.completed',
@@ -579,6 +577,55 @@ describe('the webhook', () => {
     );
     expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_spei_1/cancel')).toBe(true);
     expect(await appointmentStatus(answer.id)).toBe('cancelada');
+  });
+
+  it('keeps a transfer of less than the amount pending: what arrived and what is missing on the page and the history', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    await deliver(stripeEvent('payment_intent.requires_action', speiIntent('pi_spei_2', answer.id, 49900)));
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_2' }),
+      ),
+    );
+    // $299 of the $499 arrived (Stripe's payment_intent.partially_funded).
+    await deliver(stripeEvent('payment_intent.partially_funded', speiIntent('pi_spei_2', answer.id, 20000)));
+    expect(await paymentOf(answer.id)).toMatchObject({
+      status: 'pendiente',
+      method: 'spei',
+      voucher: { clabe: '002010077777777771', receivedMxn: 299, remainingMxn: 200 },
+    });
+    expect(await appointmentStatus(answer.id)).toBe('por_pagar');
+    expect(await page(tokenOf(answer))).toMatchObject({
+      notPayable: 'pending',
+      payment: { status: 'pendiente', voucher: { receivedMxn: 299, remainingMxn: 200, reference: '123456' } },
+    });
+    const history = async () =>
+      sql<{ to_value: string; detail: string }>(
+        `SELECT e.to_value, e.detail FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+         WHERE a.id = $1 ORDER BY e.created_at, e.id`,
+        [answer.id],
+      );
+    expect(await history()).toContainEqual({
+      to_value: 'Pago incompleto',
+      detail: expect.stringContaining('llegaron $299 MXN de $499 MXN por transferencia SPEI; faltan $200 MXN'),
+    });
+    // The rest never came: expired, the slot freed, and the history says to give back what arrived.
+    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
+    await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
+    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+      `payment-deadline:${payment?.id}`,
+    ]);
+    await untilValue(
+      () => paymentOf(answer.id),
+      (value) => value?.status === 'vencido',
+      'the transfer expired',
+    );
+    expect(await appointmentStatus(answer.id)).toBe('cancelada');
+    expect((await history()).at(-1)?.detail).toContain(
+      'llegaron $299 MXN de la transferencia: devuélveselos a la persona desde Stripe',
+    );
   });
 });
 

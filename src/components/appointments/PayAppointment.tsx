@@ -213,11 +213,14 @@ function Outcome({ answer }: { answer: PaymentPageAnswer }) {
   if (payment?.status === 'pendiente') {
     const deadline = payment.payBy ? moment(payment.payBy) : '';
     const voucher = payment.voucher ?? {};
+    const partial = typeof voucher.receivedMxn === 'number' && typeof voucher.remainingMxn === 'number';
     const text =
       payment.method === 'oxxo'
         ? W.oxxoText(deadline)
         : payment.method === 'spei'
-          ? W.speiText(deadline)
+          ? partial
+            ? W.partialText(MXN.format(voucher.receivedMxn ?? 0), MXN.format(voucher.remainingMxn ?? 0), deadline)
+            : W.speiText(deadline)
           : W.pendingText(deadline);
     const facts: { label: string; value: string | undefined }[] = [
       { label: W.reference, value: voucher.number ?? voucher.reference },

@@ -62,6 +62,9 @@ export interface PaymentPageAnswer {
       bank?: string;
       holder?: string;
       url?: string;
+      /** A transfer of less than the amount: what arrived and what is missing, in pesos. */
+      receivedMxn?: number;
+      remainingMxn?: number;
     } | null;
   } | null;
   /** Why it cannot be paid now, or null when the button to pay is offered. */
@@ -87,6 +90,8 @@ export const PAYMENT_PAGE_WORDS = {
     `Paga en cualquier OXXO antes del ${deadline} con este número de referencia. Cuando llegue tu pago, tu cita queda confirmada y te avisamos.`,
   speiText: (deadline: string) =>
     `Transfiere desde tu banco antes del ${deadline} a esta CLABE, con esta referencia. Cuando llegue tu transferencia, tu cita queda confirmada y te avisamos.`,
+  partialText: (received: string, remaining: string, deadline: string) =>
+    `Recibimos ${received} MXN de tu transferencia. Faltan ${remaining} MXN: transfiérelos a la misma CLABE, con la misma referencia, antes del ${deadline}.`,
   pendingText: (deadline: string) => `Completa tu pago antes del ${deadline}. Cuando llegue, te avisamos.`,
   reference: 'Referencia',
   clabe: 'CLABE',

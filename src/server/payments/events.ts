@@ -23,6 +23,11 @@ import type { Stripe } from './stripe.ts';
  *   left open): 'vencido', and the appointment is cancelled, its slot freed,
  *   the buyer told on WhatsApp and by e-mail (appointmentChanged
  *   'cancelled'), unless another payment of it is still under way;
+ * - a transfer of less than the amount (SPEI, Stripe's
+ *   `payment_intent.partially_funded`): still 'pendiente', what arrived and
+ *   what is missing kept with its voucher (the buyer's page says it) and a
+ *   line of the history; if the rest never comes, the line of its expiry
+ *   says how much to give back;
  * - refunded: 'reembolsado', a line of the history.
  *
  * Events of the other mode (test / live) and of checkouts that are not ours
@@ -39,6 +44,7 @@ export const HANDLED_EVENTS = [
   'checkout.session.async_payment_failed',
   'checkout.session.expired',
   'payment_intent.requires_action',
+  'payment_intent.partially_funded',
   'charge.refunded',
 ] as const;
 
@@ -106,7 +112,8 @@ export function readEvent(event: Stripe.Event, now: number): { found: Found; cha
     case 'checkout.session.async_payment_failed':
     case 'checkout.session.expired':
       return { found: { by: 'session', id: event.data.object.id }, change: { status: 'vencido' } };
-    case 'payment_intent.requires_action': {
+    case 'payment_intent.requires_action':
+    case 'payment_intent.partially_funded': {
       const intent = event.data.object;
       const action = intent.next_action;
       const found: Found = { by: 'intent', id: intent.id, appointment: intent.metadata?.appointment_id ?? null };
@@ -126,6 +133,9 @@ export function readEvent(event: Stripe.Event, now: number): { found: Found; cha
       if (action?.type === 'display_bank_transfer_instructions' && action.display_bank_transfer_instructions) {
         const transfer = action.display_bank_transfer_instructions;
         const spei = transfer.financial_addresses?.find((address) => address.type === 'spei')?.spei;
+        // Stripe's amounts are centavos; a transfer of less than the amount leaves the rest to transfer.
+        const remaining = transfer.amount_remaining;
+        const partial = remaining !== null && remaining > 0 && remaining < intent.amount;
         return {
           found,
           change: {
@@ -138,6 +148,10 @@ export function readEvent(event: Stripe.Event, now: number): { found: Found; cha
               clabe: spei?.clabe,
               bank: spei?.bank_name,
               holder: spei?.account_holder_name,
+              ...(partial && {
+                receivedMxn: Math.round((intent.amount - remaining) / 100),
+                remainingMxn: Math.round(remaining / 100),
+              }),
             },
           },
         };
@@ -268,7 +282,8 @@ export async function changePayment(
          payment_intent = coalesce(p.payment_intent, $4),
          pay_by = CASE WHEN $2 = 'pendiente' THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by), a.starts_at)
                        ELSE p.pay_by END,
-         voucher = coalesce($6::jsonb, p.voucher),
+         -- Merged: what a partial transfer told (what arrived, what is missing) stays when a notice without it comes later.
+         voucher = CASE WHEN $6::jsonb IS NULL THEN p.voucher ELSE coalesce(p.voucher, '{}') || $6::jsonb END,
          paid_at = CASE WHEN $2 IN ('pagado', 'reembolsado') THEN coalesce(p.paid_at, now()) END,
          refunded_at = CASE WHEN $2 = 'reembolsado' THEN coalesce(p.refunded_at, now()) END,
          refunded_mxn = coalesce($7, p.refunded_mxn),
@@ -302,6 +317,8 @@ export async function changePayment(
   );
   const row = rows[0];
   if (!row) return;
+  const received = change.voucher?.receivedMxn;
+  if (status === 'pendiente' && typeof received === 'number') await partlyFunded(tx, payment, received);
   // A voucher's details may come after the checkout's notice: its deadline is kept up to date either way.
   if (status === 'pendiente') await heldUntilDeadline(tx, payment, row.pay_by);
   if (!forward) return;
@@ -325,6 +342,18 @@ async function heldUntilDeadline(tx: Queryable, payment: PaymentRow, payBy: Date
   );
 }
 
+/** Part of a transfer arrived: the history says how much, and what is missing. */
+async function partlyFunded(tx: Queryable, payment: PaymentRow, receivedMxn: number): Promise<void> {
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Pago incompleto', $2)`,
+    [
+      payment.contact_id,
+      `${payment.concept}: llegaron $${receivedMxn} MXN de $${payment.amount_mxn} MXN por transferencia SPEI; ` +
+        `faltan $${payment.amount_mxn - receivedMxn} MXN. La cita se confirma cuando llegue el resto.`,
+    ],
+  );
+}
+
 /** Paid after its appointment was cancelled (its slot freed): the history says what to do. */
 async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
   await tx.query(
@@ -342,19 +371,27 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
  * under way or done (the buyer opened a second checkout).
  */
 export async function freeUnpaid(tx: Queryable, payment: PaymentRow): Promise<void> {
-  const { rows } = await tx.query<{ id: string }>(
+  const { rows } = await tx.query<{ id: string; received: number | null }>(
     `UPDATE appointments a SET status = 'cancelada', updated_at = now()
      WHERE a.id = $1 AND a.status = 'por_pagar'
        AND NOT EXISTS (SELECT 1 FROM payments p WHERE p.appointment_id = a.id AND p.id <> $2
                        AND p.status IN ('abierto', 'pendiente', 'pagado'))
-     RETURNING a.id`,
+     RETURNING a.id, (SELECT (p.voucher ->> 'receivedMxn')::int FROM payments p WHERE p.id = $2) AS received`,
     [payment.appointment_id, payment.id],
   );
-  if (!rows[0]) return;
+  const freed = rows[0];
+  if (!freed) return;
+  // Part of a transfer that arrived stays in the buyer's balance at Stripe: whoever reads the history gives it back.
+  const giveBack = freed.received
+    ? `; llegaron $${freed.received} MXN de la transferencia: devuélveselos a la persona desde Stripe (su saldo)`
+    : '';
   await tx.query(
     `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
      VALUES ($1, 'appointment', 'por_pagar', 'cancelada', $2)`,
-    [payment.contact_id, `${payment.concept}: el pago no llegó a tiempo y el horario se liberó`.slice(0, 500)],
+    [
+      payment.contact_id,
+      `${payment.concept}: el pago no llegó a tiempo y el horario se liberó${giveBack}`.slice(0, 500),
+    ],
   );
   await appointmentChanged(tx, payment.appointment_id, { kind: 'cancelled' }, { by: 'system' });
 }

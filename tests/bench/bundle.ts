@@ -50,13 +50,16 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * 0.1 to 0.2 KB (the page script's gclid/gbraid/wbraid/fbclid, the forms' click id fields):
  * /auth 87.3 -> 87.5, / 94.0 -> 94.2, /modelos 79.3 -> 79.4, /prefiltro 94.0 -> 94.2,
  * /estimacion 94.3 -> 94.5. Each public budget moved by its 0.2 KB (the measure's rounding, 0.1).
+ * The voice widget's step-aside (2026-11-29) watches the buttons an island shows after the first paint
+ * too (a MutationObserver over main): about 0.05 KB on every page with the widget, which took /prefiltro
+ * past its 94.2 by the measure's rounding. /prefiltro moved to 94.3.
  */
 const BUDGET_KB: Record<string, number> = {
   'admin.html': 122.5,
   'auth.html': 87.7,
   'index.html': 94.5,
   'modelos.html': 79.7,
-  'prefiltro.html': 94.2,
+  'prefiltro.html': 94.3,
   'estimacion.html': 94.7,
 };
 

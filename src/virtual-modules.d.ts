@@ -6,6 +6,13 @@ declare module 'virtual:page-script' {
   export const hash: `sha256-${string}`;
 }
 
+declare module 'virtual:page-script/panel' {
+  /** src/scripts/panel.ts, the team's pages' script, as one minified classic script. */
+  export const code: string;
+  /** Its Content-Security-Policy hash, `sha256-…`. */
+  export const hash: `sha256-${string}`;
+}
+
 declare module 'virtual:near-screen/*' {
   /** Where the module is served: written on its element as `data-near-screen` (src/integrations/near-screen-module.ts). */
   export const url: string;

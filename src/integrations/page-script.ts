@@ -5,8 +5,11 @@ import type { AstroIntegration } from 'astro';
 import { build } from 'esbuild';
 import type { Plugin } from 'vite';
 
-const MODULE_ID = 'virtual:page-script';
-const RESOLVED_ID = `\0${MODULE_ID}`;
+/** The page scripts, by virtual module: the public pages', and the team's pages' (the layout's `bare`). */
+const ENTRIES: Record<string, string> = {
+  'virtual:page-script': 'src/scripts/site.ts',
+  'virtual:page-script/panel': 'src/scripts/panel.ts',
+};
 
 /**
  * The script every page runs (`src/scripts/site.ts`), bundled into one
@@ -14,28 +17,29 @@ const RESOLVED_ID = `\0${MODULE_ID}`;
  * builds its own client directives (decision 0023). A file of its own, with
  * its imports shared with the islands, costs a phone two round trips before
  * the first paint; inline it costs none. `virtual:page-script` gives the
- * layout the code and its CSP hash.
+ * layout the code and its CSP hash; `virtual:page-script/panel` the team's
+ * pages' (`src/scripts/panel.ts`).
  */
-export function pageScript(entry = 'src/scripts/site.ts'): AstroIntegration {
+export function pageScript(): AstroIntegration {
   return {
     name: 'page-script',
     hooks: {
       'astro:config:setup': ({ config, updateConfig }) => {
-        const root = fileURLToPath(config.root);
-        updateConfig({ vite: { plugins: [pageScriptPlugin(root, path.join(root, entry))] } });
+        updateConfig({ vite: { plugins: [pageScriptPlugin(fileURLToPath(config.root))] } });
       },
     },
   };
 }
 
-function pageScriptPlugin(root: string, entry: string): Plugin {
+function pageScriptPlugin(root: string): Plugin {
   return {
     name: 'page-script',
-    resolveId: (id) => (id === MODULE_ID ? RESOLVED_ID : undefined),
+    resolveId: (id) => (id in ENTRIES ? `\0${id}` : undefined),
     async load(id) {
-      if (id !== RESOLVED_ID) return undefined;
+      const entry = id.startsWith('\0') ? ENTRIES[id.slice(1)] : undefined;
+      if (!entry) return undefined;
       const result = await build({
-        entryPoints: [entry],
+        entryPoints: [path.join(root, entry)],
         absWorkingDir: root,
         bundle: true,
         format: 'iife',

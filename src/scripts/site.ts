@@ -1,13 +1,15 @@
 /**
- * Runs on every page, written inline by the layout as one classic script
+ * Runs on every public page, written inline by the layout as one classic script
  * (src/integrations/page-script.ts, decision 0023): keeps the visit's
  * attribution, sends what waits in the outbox, loads what waits to come near
  * the screen (data-near-screen), and holds a form submitted
  * before its island finished hydrating, so the island sends it once ready
  * instead of the browser posting it as a page. Whatever it imports is bundled
- * into it: keep it small (`npm run bench:web` counts it).
+ * into it: keep it small (`npm run bench:web` counts it). The team's pages
+ * (the layout's `bare`) run src/scripts/panel.ts instead.
  */
 import { captureAttribution } from '../lib/client/attribution.ts';
+import { holdEarlySubmits } from '../lib/client/early-submit.ts';
 import { takeFlashToast } from '../lib/client/flash.ts';
 import { startNearScreenModules } from '../lib/client/near-screen.ts';
 import { OUTBOX_SEND_EVENT, readOutbox } from '../lib/client/outbox.ts';
@@ -15,18 +17,7 @@ import { startOutbox } from '../lib/client/outbox-sender.ts';
 import { showToast } from '../lib/client/toast.ts';
 
 captureAttribution();
-
-document.addEventListener(
-  'submit',
-  (event) => {
-    const form = event.target;
-    if (form instanceof HTMLFormElement && form.dataset.enhanced === 'pending') {
-      event.preventDefault();
-      form.dataset.submitQueued = 'true';
-    }
-  },
-  true,
-);
+holdEarlySubmits();
 
 // A press on the voice button before its island is ready is remembered for the island.
 document.addEventListener(

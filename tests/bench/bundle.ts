@@ -53,6 +53,11 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * The voice widget's step-aside (2026-11-29) watches the buttons an island shows after the first paint
  * too (a MutationObserver over main): about 0.05 KB on every page with the widget, which took /prefiltro
  * past its 94.2 by the measure's rounding. /prefiltro moved to 94.3.
+ * /admin had grown to 127.2 KB with issues #40 to #43 (the calendar's attendance, payments, campaigns).
+ * Back to 122.2 without a feature lost: the team's pages run a page script of their own
+ * (src/scripts/panel.ts: no visit attribution, outbox or voice; /admin -1.4 KB, /auth 87.5 -> 86.0),
+ * "Prospectos" loads when opened like the other views but Hoy (-2.4), and the navigation's unread count
+ * and Hoy's contact actions no longer bring the conversations' and the contact page's queries (-1.2).
  */
 const BUDGET_KB: Record<string, number> = {
   'admin.html': 122.5,

@@ -3,7 +3,6 @@ import { lazy, Suspense, useEffect } from 'react';
 import { LEAD_KINDS } from '../../lib/admin/columns.ts';
 import { ROLE_LABELS } from '../../lib/admin/team.ts';
 import { api, goTo, SIGN_IN_PAGE } from './api.ts';
-import { ContactsView } from './contacts/ContactsView.tsx';
 import { UnreadBadge, UnreadLink } from './conversations/UnreadBadge.tsx';
 import { PanelQueries } from './query.tsx';
 import { RemindersBadge } from './reminders/RemindersBadge.tsx';
@@ -14,7 +13,8 @@ import { Loading } from './shared/ui.tsx';
 import { setUrlParams, useUrlParams } from './shared/url.ts';
 import { TodayView } from './today/TodayView.tsx';
 
-// The day's views come with the page; the others load when opened (the panel's first touch stays light).
+// Hoy, the default view, comes with the page; the others load when opened (the panel's first touch stays light:
+// bench:bundle's /admin budget).
 const AccountView = lazy(() => import('./account/AccountView.tsx').then((m) => ({ default: m.AccountView })));
 const ActivityView = lazy(() => import('./activity/ActivityView.tsx').then((m) => ({ default: m.ActivityView })));
 const ConversationsView = lazy(() =>
@@ -25,6 +25,7 @@ const AvailabilityView = lazy(() =>
   import('./appointments/AvailabilityView.tsx').then((m) => ({ default: m.AvailabilityView })),
 );
 const PaymentsView = lazy(() => import('./payments/PaymentsView.tsx').then((m) => ({ default: m.PaymentsView })));
+const ContactsView = lazy(() => import('./contacts/ContactsView.tsx').then((m) => ({ default: m.ContactsView })));
 const CallsView = lazy(() => import('./calls/CallsView.tsx').then((m) => ({ default: m.CallsView })));
 const MetricsView = lazy(() => import('./metrics/MetricsView.tsx').then((m) => ({ default: m.MetricsView })));
 const PipelineView = lazy(() => import('./pipeline/PipelineView.tsx').then((m) => ({ default: m.PipelineView })));

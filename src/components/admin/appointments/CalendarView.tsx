@@ -1,5 +1,5 @@
 import type { CalendarItem } from '../../../lib/appointments/panel.ts';
-import { useAssignable } from '../contact/queries.ts';
+import { useAssignable } from '../contact/page-queries.ts';
 import { PanelLink } from '../shared/PanelLink.tsx';
 import { LoadFailed, Loading, SelectBox } from '../shared/ui.tsx';
 import { setUrlParams, useUrlParams } from '../shared/url.ts';

@@ -18,7 +18,7 @@ import { FollowUpForm } from './FollowUpForm.tsx';
 import { NoteForm } from './NoteForm.tsx';
 import { Outcomes } from './Outcomes.tsx';
 import { PersonalData } from './PersonalData.tsx';
-import { useAssignable, useContact } from './queries.ts';
+import { useAssignable, useContact } from './page-queries.ts';
 import { stateWords } from './words.ts';
 
 /** The island of /admin/prospecto. */

@@ -9,7 +9,7 @@ import { explain, fieldErrors } from '../api.ts';
 import { FormActions, FormError } from '../shared/FormActions.tsx';
 import { PhoneField } from '../shared/PhoneField.tsx';
 import { BusyButton } from '../shared/ui.tsx';
-import { otherContactOf, useEditContact, useMerge } from './queries.ts';
+import { otherContactOf, useEditContact, useMerge } from './page-queries.ts';
 
 interface Values {
   name: string;

@@ -3,7 +3,7 @@ import { NOTE_MAX } from '../../../lib/admin/contacts.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
 import { FormError } from '../shared/FormActions.tsx';
-import { useAddNote } from './queries.ts';
+import { useAddNote } from './page-queries.ts';
 
 /** A note on the contact, with the count of characters left. */
 export function NoteForm({ contactId }: { contactId: string }) {

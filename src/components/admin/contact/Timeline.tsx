@@ -6,7 +6,7 @@ import { OUTCOMES, type OutcomeKey } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { callEndWords, callStatusWords, formatDuration, VOICE_TOOL_LABELS } from '../../../lib/voice/calls.ts';
 import { DeliveryList } from '../shared/Deliveries.tsx';
-import { useRemoveNote } from './queries.ts';
+import { useRemoveNote } from './page-queries.ts';
 import { stateWords } from './words.ts';
 
 const ATTEMPT_TITLES: Record<string, string> = {

@@ -1,10 +1,8 @@
-import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ContactEdit, Merge, OtherContact } from '../../../lib/admin/contact-work.ts';
+import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import type { ContactDetail, ContactState, LostReason } from '../../../lib/admin/contacts.ts';
 import type { AttemptChannel, OutcomeInput, OutcomeSaved } from '../../../lib/admin/outcomes.ts';
-import type { TeamView } from '../../../lib/admin/team.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { ApiError, api } from '../api.ts';
+import { api } from '../api.ts';
 import { keys } from '../keys.ts';
 
 /**
@@ -16,32 +14,6 @@ export function useErasing(id: string): boolean {
     useMutationState({
       filters: { mutationKey: keys.erasePerson(id), predicate: (mutation) => mutation.state.status !== 'error' },
     }).length > 0
-  );
-}
-
-/** One contact (src/server/contacts/detail.ts); a 404 is an answer ("No encontramos…"), not a failure. */
-export function useContact(id: string, enabled: boolean) {
-  const erasing = useErasing(id);
-  return useQuery({
-    queryKey: keys.contact(id),
-    queryFn: () => api<ContactDetail>(`/api/admin/contacts/${id}`),
-    enabled: enabled && !erasing,
-    meta: { errorTitle: 'Error al cargar el prospecto' },
-  });
-}
-
-/** The active members an administrator can assign the contact to; null for an adviser (or while loading). */
-export function useAssignable(admin: boolean): { id: string; name: string }[] | null {
-  const team = useQuery({
-    queryKey: keys.team,
-    queryFn: () => api<TeamView>('/api/admin/team'),
-    enabled: admin,
-  });
-  if (team.isError) return [];
-  return (
-    team.data?.members
-      .filter((entry) => entry.active)
-      .map((entry) => ({ id: entry.id, name: entry.name ?? entry.email })) ?? null
   );
 }
 
@@ -92,20 +64,6 @@ export function useSaveFollowUp(id: string) {
   });
 }
 
-/** Adds a note; the mutation ends once the page shows it. */
-export const useAddNote = (id: string) =>
-  useMutation({
-    mutationFn: (body: string) => api(`/api/admin/contacts/${id}/notes`, { method: 'POST', json: { body } }),
-    meta: { invalidates: [keys.contact(id)] },
-  });
-
-/** Deletes a note (the history keeps a line saying so). */
-export const useRemoveNote = (id: string) =>
-  useMutation({
-    mutationFn: (noteId: string) => api(`/api/admin/contacts/${id}/notes/${noteId}`, { method: 'DELETE' }),
-    meta: { errorTitle: 'No se pudo eliminar la nota', invalidates: [keys.contact(id)] },
-  });
-
 /**
  * "Tomar": the contact becomes the member's; the page, the list and the
  * figures follow. Its toasts are the hook's, not the button's: the card may
@@ -128,34 +86,6 @@ export function useClaim(id: string, name: string) {
     },
   });
 }
-
-/** The name, phone and e-mail corrected; a 409 `phone_taken` carries the other contact (`otherContactOf`). */
-export function useEditContact(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (edit: ContactEdit) =>
-      api<ContactDetail>(`/api/admin/contacts/${id}/details`, { method: 'PATCH', json: edit }),
-    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline] },
-  });
-}
-
-/** `from` merged into this contact, which takes the edit. */
-export function useMerge(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (merge: Merge) =>
-      api<ContactDetail>(`/api/admin/contacts/${id}/merge`, { method: 'POST', json: merge }),
-    onSuccess: (saved) => client.setQueryData(keys.contact(id), saved),
-    meta: { invalidates: [keys.contacts, keys.today, keys.reminders, keys.pipeline, keys.metrics] },
-  });
-}
-
-/** The other contact of a 409 on a phone, if that is what the refusal was. */
-export const otherContactOf = (error: unknown): OtherContact | null =>
-  error instanceof ApiError && error.status === 409 && error.body.code === 'phone_taken'
-    ? ((error.body as { other?: OtherContact }).other ?? null)
-    : null;
 
 /**
  * Records an outcome (POST …/outcomes): the contact's page shows the

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { type ContactFilter, contactFilterSchema } from '../../../lib/admin/contacts.ts';
-import { useAssignable } from '../contact/queries.ts';
+import { useAssignable } from '../contact/page-queries.ts';
 import { todayInMerida, useDebounced } from '../session.ts';
 import { ListFooter } from '../shared/ListFooter.tsx';
 import { setUrlParams, useKeptScroll, useUrlParams } from '../shared/url.ts';

@@ -1,4 +1,4 @@
-import { useUnread } from './queries.ts';
+import { useUnread } from './unread.ts';
 
 /**
  * The count of unread WhatsApp messages on the panel's navigation, asked

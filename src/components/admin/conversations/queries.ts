@@ -8,20 +8,20 @@ import type {
   QuickReplyList,
   SendMessageAnswer,
   SendMessageInput,
-  UnreadCount,
   WhatsappMessage,
   WhatsappState,
 } from '../../../lib/whatsapp/contract.ts';
 import { api } from '../api.ts';
 import { useErasing } from '../contact/queries.ts';
 import { keys } from '../keys.ts';
+import { UNREAD_EVERY_MS } from './unread.ts';
 
 /**
  * WhatsApp in the panel (issue #27, decision 0039; polling: decision 0042).
  * Intervals run only while the tab is visible (TanStack Query's default
  * `refetchIntervalInBackground: false`), so a phone in a pocket asks nothing.
+ * The navigation's unread count is unread.ts's.
  */
-export const UNREAD_EVERY_MS = 15_000;
 /** While a conversation is open: their new messages and our ticks. */
 export const MESSAGES_EVERY_MS = 4_000;
 
@@ -60,15 +60,6 @@ export function useConversations(query: ConversationQuery) {
     more: () => void result.fetchNextPage(),
   };
 }
-
-/** The navigation's badge: unread messages over the team's conversations. */
-export const useUnread = (enabled: boolean) =>
-  useQuery({
-    queryKey: keys.unread,
-    queryFn: () => api<UnreadCount>('/api/admin/whatsapp/unread'),
-    enabled,
-    refetchInterval: UNREAD_EVERY_MS,
-  });
 
 /** The contact's latest 50 messages, asked again every few seconds while the conversation is shown. */
 export function useLatestMessages(contactId: string) {

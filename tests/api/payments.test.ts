@@ -152,6 +152,23 @@ const paymentOf = async (appointment: string) =>
     )
   )[0];
 
+/**
+ * The appointment's transfer reaches its deadline unpaid: the deadline and its job's time moved to now (the
+ * queue, no waiting); returns once the job expired it.
+ */
+async function pastDeadline(appointment: string): Promise<void> {
+  const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [appointment]);
+  await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
+  await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+    `payment-deadline:${payment?.id}`,
+  ]);
+  await untilValue(
+    () => paymentOf(appointment),
+    (value) => value?.status === 'vencido',
+    'the transfer expired',
+  );
+}
+
 /** Stripe's PaymentIntent of a SPEI transfer waiting for `remaining` centavos of the $499 (49,900). */
 const speiIntent = (id: string, appointment: string, remaining: number) => ({
   id,
@@ -564,17 +581,7 @@ describe('the webhook', () => {
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'spei' });
     expect(pending?.voucher).toMatchObject({ clabe: '002010077777777771', reference: '123456' });
-    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
-    // Its deadline comes: the job's time moved to now (the queue, no waiting), and the deadline itself.
-    await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
-    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
-      `payment-deadline:${payment?.id}`,
-    ]);
-    await untilValue(
-      () => paymentOf(answer.id),
-      (value) => value?.status === 'vencido',
-      'the transfer expired',
-    );
+    await pastDeadline(answer.id);
     expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_spei_1/cancel')).toBe(true);
     expect(await appointmentStatus(answer.id)).toBe('cancelada');
   });
@@ -612,16 +619,7 @@ describe('the webhook', () => {
       detail: expect.stringContaining('llegaron $299 MXN de $499 MXN por transferencia SPEI; faltan $200 MXN'),
     });
     // The rest never came: expired, the slot freed, and the history says to give back what arrived.
-    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
-    await sql(`UPDATE payments SET pay_by = now() - interval '1 minute' WHERE id = $1`, [payment?.id]);
-    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
-      `payment-deadline:${payment?.id}`,
-    ]);
-    await untilValue(
-      () => paymentOf(answer.id),
-      (value) => value?.status === 'vencido',
-      'the transfer expired',
-    );
+    await pastDeadline(answer.id);
     expect(await appointmentStatus(answer.id)).toBe('cancelada');
     expect((await history()).at(-1)?.detail).toContain(
       'llegaron $299 MXN de la transferencia: devuélveselos a la persona desde Stripe',

@@ -161,11 +161,14 @@ describe('the built site on the local server', () => {
   });
 
   it('runs each page’s script inline, allowed by the page’s own CSP hash, with no script file before interaction', async () => {
-    for (const [pathname, file] of [
-      ['/', 'index.html'],
-      ['/modelos', 'modelos.html'],
-      ['/prefiltro', 'prefiltro.html'],
-      ['/admin', 'admin.html'],
+    // The visitors' page script (src/scripts/site.ts: the outbox, `leadOutbox`) on the public pages; the team's
+    // (src/scripts/panel.ts: the flash toast, without the outbox) on theirs (decision 0075).
+    for (const [pathname, file, team] of [
+      ['/', 'index.html', false],
+      ['/modelos', 'modelos.html', false],
+      ['/prefiltro', 'prefiltro.html', false],
+      ['/admin', 'admin.html', true],
+      ['/auth', 'auth.html', true],
     ] as const) {
       const html = readFileSync(path.join(DIST, file), 'utf8');
       const csp = (await fetch(`${server.url}${pathname}`)).headers.get('content-security-policy') ?? '';
@@ -173,9 +176,13 @@ describe('the built site on the local server', () => {
         ...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*application\/ld\+json)[^>]*>([\s\S]*?)<\/script>/g),
       ];
       expect(
-        inline.some(([, code]) => code?.includes('leadOutbox')),
+        inline.some(([, code]) => code?.includes('flash-toast')),
         `${pathname}: the page script`,
       ).toBe(true);
+      expect(
+        inline.some(([, code]) => code?.includes('leadOutbox')),
+        `${pathname}: the visitors' page script ${team ? 'absent' : 'present'}`,
+      ).toBe(!team);
       for (const [, code] of inline) {
         const hash = `'sha256-${createHash('sha256')
           .update(code ?? '')

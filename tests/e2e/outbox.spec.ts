@@ -80,8 +80,8 @@ test('submitted without signal, page closed: the next visit to any page sends it
   later.on('request', (request) => request.method() === 'POST' && posts.push(new URL(request.url()).pathname));
   await later.goto('/aviso-de-privacidad');
   await expect(toast(later, 'Solicitud enviada')).toBeVisible();
+  // Reloaded to its load event (the page script, which would send what waits at once, has run): no second POST.
   await later.reload();
-  await later.waitForLoadState('networkidle');
   expect(posts).toEqual(['/api/quote-requests']);
   expect(await sql('SELECT 1 FROM quote_requests WHERE name = $1', [name])).toHaveLength(1);
   consoleErrors.splice(0);
@@ -127,8 +127,11 @@ test('a server error (5xx) waits too; a 4xx is shown and never retried', async (
   await page.reload();
   await expect(toast(page, 'No pudimos enviar tu solicitud guardada')).toBeVisible();
   expect(await outbox(page)).toEqual([]);
+  // Reloaded to its load event: the page script, which would send what waits at once, has run. Nothing again.
+  const again: string[] = [];
+  page.on('request', (request) => request.url().endsWith('/api/quick-quotes') && again.push(request.method()));
   await page.reload();
-  await page.waitForLoadState('networkidle');
+  expect(again).toEqual([]);
   expect(refused).toEqual(['POST']);
   consoleErrors.splice(0);
 });
@@ -144,8 +147,8 @@ test('the outbox forgets requests older than 7 days', async ({ page, consoleErro
   });
   const posts: string[] = [];
   page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
+  // Reloaded to its load event: the page script, which would send what waits at once, has run.
   await page.reload();
-  await page.waitForLoadState('networkidle');
   expect(posts).toEqual([]);
   await expect(page.getByText('Solicitud pendiente de envío')).toHaveCount(0);
   consoleErrors.splice(0);

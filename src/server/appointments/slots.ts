@@ -1,4 +1,5 @@
 import { TZDate } from '@date-fns/tz';
+import { wallClockInstant } from '../wall-clock.ts';
 
 /**
  * The free slots of a kind of appointment at a place (issue #40, decision
@@ -113,16 +114,15 @@ function remembered<T>(compute: (key: string) => T, limit: number): (key: string
   };
 }
 
-const wallClockInstant = remembered((key) => {
+const rememberedInstant = remembered((key) => {
   const [date = '', minutes = '0', timeZone = 'UTC'] = key.split('|');
   const [year, month, day] = date.split('-').map(Number);
-  const total = Number(minutes);
-  return new TZDate(year ?? 1970, (month ?? 1) - 1, day ?? 1, Math.floor(total / 60), total % 60, timeZone).getTime();
+  return wallClockInstant(year ?? 1970, (month ?? 1) - 1, day ?? 1, Number(minutes), timeZone);
 }, 20_000);
 
 /** The instant of a wall-clock time on a date in a zone (a time the clock skips moves forward by the gap). */
 export function instantOf(date: string, minutes: number, timeZone: string): number {
-  return wallClockInstant(`${date}|${minutes}|${timeZone}`);
+  return rememberedInstant(`${date}|${minutes}|${timeZone}`);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { TZDate } from '@date-fns/tz';
 import type {
   CampaignFigures,
   CampaignLevel,
@@ -10,6 +9,7 @@ import type {
 import { CATALOGUE_MODELS } from '../../lib/admin/catalogue.ts';
 import type { Queryable } from '../db/database.ts';
 import { LEAD_TABLES } from '../leads/kinds.ts';
+import { wallClockInstant } from '../wall-clock.ts';
 
 /**
  * The campaign report (issue #43, decision 0072): the people whose first
@@ -34,7 +34,7 @@ const KEYS: Record<CampaignLevel, string[]> = {
  */
 export function meridaMonthStart(month: string, after = 0): Date {
   const [year = 1970, number = 1] = month.split('-').map(Number);
-  return new Date(new TZDate(year, number - 1 + after, 1, 0, 0, 'America/Merida').getTime());
+  return new Date(wallClockInstant(year, number - 1 + after, 1, 0, 'America/Merida'));
 }
 
 export function reportQuery(level: CampaignLevel): string {

@@ -50,6 +50,23 @@ export function toast(page: Page, title: string) {
   return page.locator('.toast').filter({ has: page.locator('.toast-title', { hasText: title }) });
 }
 
+/**
+ * The page once loaded and past its first idle moments, where the islands' prefetch starts (after the load
+ * event, when the browser is idle): what a "nothing requested until the visitor acts" check looks at. Not the
+ * network's quiet ('networkidle'): on CI's busy machine the landing's network did not stay quiet for 500 ms
+ * within a story's 90 s, and site.spec's video story failed so. The page's own idle callbacks, queued at its
+ * load event, run before these two.
+ */
+export async function pastFirstIdle(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestIdleCallback(() => requestIdleCallback(() => resolve(), { timeout: 10_000 }), { timeout: 10_000 }),
+      ),
+  );
+}
+
 /** Waits until the island in `scope` has hydrated (its form says so). */
 export async function waitForForm(page: Page, formLabel: string) {
   await expect(page.getByRole('form', { name: formLabel })).toHaveAttribute('data-enhanced', 'ready');

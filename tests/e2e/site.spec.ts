@@ -1,4 +1,4 @@
-import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
+import { accessibilityViolations, expect, pastFirstIdle, test, toast } from './fixtures.ts';
 
 const PAGES = [
   '/',
@@ -129,7 +129,7 @@ test.describe('landing page', () => {
       (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname),
     );
     await page.goto('/');
-    await page.waitForLoadState('networkidle');
+    await pastFirstIdle(page);
     expect(scripts.filter((path) => /client|QuickQuoteForm|react/i.test(path))).toEqual([]);
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     await expect(page.getByRole('form', { name: 'Estimación rápida' })).toHaveAttribute('data-enhanced', 'ready');
@@ -143,7 +143,7 @@ test.describe('landing page', () => {
       return route.fulfill({ contentType: 'text/html', body: '<title>Video</title>' });
     });
     await page.goto('/');
-    await page.waitForLoadState('networkidle');
+    await pastFirstIdle(page);
     expect(video).toEqual([]);
     await page.getByRole('link', { name: /Ver video/ }).click();
     await expect(page.locator('iframe[src*="youtube-nocookie.com/embed/"]')).toBeVisible();

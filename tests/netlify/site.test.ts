@@ -107,13 +107,15 @@ beforeAll(async () => {
   // And the team's functions the admin test calls, each with a request it refuses (no session, an empty
   // body): on a fresh clone beside a second `npm test`, their first calls inside that test took over its 90 s.
   const team = await Promise.all(
-    [
-      ['/api/auth/setup', {}, 'POST'],
-      ['/api/auth/login', {}, 'POST'],
-      ['/api/auth/session', undefined, 'GET'],
-      ['/api/admin/quick-quotes', undefined, 'GET'],
-      ['/api/admin/contacts', undefined, 'GET'],
-    ].map(([endpoint, body, method]) => firstCall(site.url + String(endpoint), body, String(method))),
+    (
+      [
+        ['/api/auth/setup', {}, 'POST'],
+        ['/api/auth/login', {}, 'POST'],
+        ['/api/auth/session', undefined, 'GET'],
+        ['/api/admin/quick-quotes', undefined, 'GET'],
+        ['/api/admin/contacts', undefined, 'GET'],
+      ] as const
+    ).map(([endpoint, body, method]) => firstCall(site.url + endpoint, body, method)),
   );
   if (team.some((status) => status >= 500)) throw new Error(`the team's functions answered ${team}`);
 }, 1_200_000);

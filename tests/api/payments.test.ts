@@ -361,7 +361,11 @@ describe('the webhook', () => {
       'payment_method_options[customer_balance][bank_transfer][type]': 'mx_bank_transfer',
     });
     expect(created?.body.customer).toMatch(/^cus_fake/);
-    const deadline = Math.floor((Date.now() + 30 * HOUR) / 1000);
+    // As Stripe documents it: an OXXO voucher expires at 23:59 on Mexico City's clock (UTC-6 all year),
+    // `expires_after_days` (1) days after today there. A deadline at another hour (it was now + 30 h) is
+    // contradicted by the checkout's notice that follows, and the test failed from 18:00 to midnight there.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(Date.now());
+    const deadline = Date.parse(`${today}T23:59:59-06:00`) / 1000 + 24 * 3600;
     await deliver(
       stripeEvent('payment_intent.requires_action', {
         id: 'pi_oxxo_1',

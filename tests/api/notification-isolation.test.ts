@@ -85,7 +85,15 @@ describe('the local server, with a mail server that hangs', () => {
   let server: RunningServer;
   beforeAll(async () => {
     // 40 leads from this machine: past the function's own rateLimit (tested in platform-rate-limit).
-    server = await startServer({ ...channelEnv(), PLATFORM_RATE_LIMIT: '0' });
+    // An e-mail attempt lasts up to 120 s here, not 15 (nodemailer reads options from the SMTP URL): the
+    // first test checks that no attempt ended before every webhook and WhatsApp message went out, and a
+    // second `npm test` beside this one once slowed those 80 messages past 15 s. Held behind the e-mails,
+    // they would still wait the whole 120 s, longer than the test waits for them.
+    server = await startServer({
+      ...channelEnv(),
+      SMTP_URL: `${smtp.url}/?socketTimeout=120000`,
+      PLATFORM_RATE_LIMIT: '0',
+    });
   });
   afterAll(async () => {
     smtp.open();
@@ -103,6 +111,7 @@ describe('the local server, with a mail server that hangs', () => {
     await until(
       () => ids.every((id) => webhookIds().includes(id)) && whatsapp.accepted.length >= LEADS,
       'every webhook and WhatsApp message',
+      60_000,
     );
     // They went out before any e-mail attempt ended: behind hanging e-mails they would have waited
     // for those to time out (15 s each), and those attempts would be on record as failed.

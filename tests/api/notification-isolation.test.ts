@@ -19,7 +19,7 @@ import { sql } from '../support/sql.ts';
  * Issue #23, item 10: mail never holds up another channel. Each channel has
  * its own workers (the local server's, and those of Netlify's minute drain),
  * so a mail server that takes every message and never answers (each attempt
- * lasts until its 15 s timeout) leaves the webhook and WhatsApp deliveries
+ * lasts until its socket timeout) leaves the webhook and WhatsApp deliveries
  * going out at once; when the mail server answers again, every e-mail is sent
  * too. Jobs queued under the single task of earlier versions still run.
  */
@@ -41,7 +41,11 @@ let webhook: HttpReceiver;
 let whatsapp: HttpReceiver;
 
 const channelEnv = () => ({
-  SMTP_URL: smtp.url,
+  // An e-mail attempt lasts up to 120 s here, not the code's 15 (nodemailer reads options from the SMTP URL
+  // and lets them win): the tests check that no attempt ended before every other message went out, and a
+  // second `npm test` beside this one once slowed the local server's 80 messages past 15 s. Held behind the
+  // e-mails, those messages would still wait the whole 120 s, longer than a test waits for them.
+  SMTP_URL: `${smtp.url}/?socketTimeout=120000`,
   NOTIFY_EMAIL_FROM: 'Avisos Ceiba <avisos@ceibacasas.mx>',
   NOTIFY_EMAIL_TO: 'ventas@ceibacasas.mx',
   NOTIFY_WEBHOOK_URL: `${webhook.url}/hooks/ceiba`,
@@ -85,15 +89,7 @@ describe('the local server, with a mail server that hangs', () => {
   let server: RunningServer;
   beforeAll(async () => {
     // 40 leads from this machine: past the function's own rateLimit (tested in platform-rate-limit).
-    // An e-mail attempt lasts up to 120 s here, not 15 (nodemailer reads options from the SMTP URL): the
-    // first test checks that no attempt ended before every webhook and WhatsApp message went out, and a
-    // second `npm test` beside this one once slowed those 80 messages past 15 s. Held behind the e-mails,
-    // they would still wait the whole 120 s, longer than the test waits for them.
-    server = await startServer({
-      ...channelEnv(),
-      SMTP_URL: `${smtp.url}/?socketTimeout=120000`,
-      PLATFORM_RATE_LIMIT: '0',
-    });
+    server = await startServer({ ...channelEnv(), PLATFORM_RATE_LIMIT: '0' });
   });
   afterAll(async () => {
     smtp.open();
@@ -114,7 +110,7 @@ describe('the local server, with a mail server that hangs', () => {
       60_000,
     );
     // They went out before any e-mail attempt ended: behind hanging e-mails they would have waited
-    // for those to time out (15 s each), and those attempts would be on record as failed.
+    // for those to time out (120 s each here), and those attempts would be on record as failed.
     const [ended] = await sql<{ count: number }>(
       `SELECT count(*)::int AS count FROM notification_deliveries
        WHERE channel = 'email' AND last_error IS NOT NULL AND lead_id = ANY($1::uuid[])`,

@@ -365,7 +365,7 @@ describe('the webhook', () => {
     // `expires_after_days` (1) days after today there. A deadline at another hour (it was now + 30 h) is
     // contradicted by the checkout's notice that follows, and the test failed from 18:00 to midnight there.
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(Date.now());
-    const deadline = Date.parse(`${today}T23:59:59-06:00`) / 1000 + 24 * 3600;
+    const deadline = (Date.parse(`${today}T23:59:59-06:00`) + 24 * HOUR) / 1000;
     await deliver(
       stripeEvent('payment_intent.requires_action', {
         id: 'pi_oxxo_1',

@@ -1,9 +1,16 @@
 import { afterAll, inject } from 'vitest';
+import { getConfig } from '../../src/server/config.ts';
 import { closeDatabase } from '../../src/server/db/database.ts';
 import { createTestDatabase } from '../support/databases.ts';
 
 // Each test file gets its own database, so files run in parallel without
 // seeing each other's rows.
 process.env.DATABASE_URL = await createTestDatabase(inject('pgAdminUrl'));
+
+// Files share a worker (isolate: false), so our modules must be evaluated anew for each (fresh-modules.ts):
+// a configuration read by an earlier file would point this one at that file's database.
+if (getConfig().databaseUrl !== process.env.DATABASE_URL) {
+  throw new Error('src/ modules were kept from an earlier test file: tests/setup/fresh-modules.ts must run first');
+}
 
 afterAll(() => closeDatabase());

@@ -6,7 +6,10 @@ import { vi } from 'vitest';
  * they are evaluated again, as with Vitest's isolation, so the config read once, the database pools and every
  * cache of src/ start empty; and the environment is the worker's first one again.
  */
-const first = ((globalThis as { firstEnvironment?: NodeJS.ProcessEnv }).firstEnvironment ??= { ...process.env });
+const worker = globalThis as { firstEnvironment?: NodeJS.ProcessEnv; filesStarted?: number };
+worker.firstEnvironment ??= { ...process.env };
+worker.filesStarted = (worker.filesStarted ?? 0) + 1;
+const first = worker.firstEnvironment;
 for (const name of Object.keys(process.env)) if (!(name in first)) delete process.env[name];
 Object.assign(process.env, first);
 vi.unstubAllEnvs();

@@ -1,5 +1,5 @@
 import { signInAsNewAdmin } from './admins.ts';
-import { accessibilityViolations, expect, test } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test } from './fixtures.ts';
 
 type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
 
@@ -195,7 +195,7 @@ for (const width of [360, 1280]) {
       });
       expect(scrollWidth, `${view} at ${width} px: ${wide.join('\n')}`).toBeLessThanOrEqual(clientWidth);
       if (checked[view]) {
-        await page.screenshot({ path: test.info().outputPath(`${view}-${width}.png`) });
+        await picture(page, { path: test.info().outputPath(`${view}-${width}.png`) });
         expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([]);
       }
     }

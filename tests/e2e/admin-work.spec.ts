@@ -1,7 +1,7 @@
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { vapiReport } from '../support/vapi.ts';
 import { signInAsNewAdmin } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast, uniqueName } from './fixtures.ts';
 import { E2E_PORT, E2E_VOICE_SECRET, E2E_WEBHOOK } from './playwright.config.ts';
 
 /**
@@ -214,13 +214,13 @@ test('the notifications story: a failed webhook shown per request, Reintentar on
         timeout: 20_000,
       })
       .toBeGreaterThanOrEqual(1);
-    await page.screenshot({ path: 'test-results/e2e/notificaciones-1280.png', fullPage: true });
+    await picture(page, { path: 'test-results/e2e/notificaciones-1280.png', fullPage: true });
 
     // Advisers use phones: the page fits 390 px without sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Canales' })).toBeVisible();
-    await page.screenshot({ path: 'test-results/e2e/notificaciones-390.png', fullPage: true });
+    await picture(page, { path: 'test-results/e2e/notificaciones-390.png', fullPage: true });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // The contact's page shows the request's delivery too.
@@ -258,7 +258,7 @@ test('the calls story: a finished call in Llamadas, its conversation, and the co
   await expect(item).toContainText('3 min 16 s · El visitante colgó');
   await expect(item).toContainText('Ana quiere el modelo Ceiba');
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/llamadas-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/llamadas-1280.png', fullPage: true });
 
   await item.getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { name: `Llamada de ${name}` })).toBeVisible();
@@ -270,7 +270,7 @@ test('the calls story: a finished call in Llamadas, its conversation, and the co
   );
   expect(await accessibilityViolations(page)).toEqual([]);
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: 'test-results/e2e/llamada-390.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/llamada-390.png', fullPage: true });
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   await page.setViewportSize({ width: 1280, height: 800 });
 
@@ -373,7 +373,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
     await expect(adviser.getByRole('link', { name: new RegExp(`^${hidden}`) })).toHaveCount(0);
   }
   await expect(adviser.getByRole('link', { name: 'Descargar CSV' })).toHaveCount(0);
-  await adviser.screenshot({ path: 'test-results/e2e/asesor-390.png', fullPage: true });
+  await picture(adviser, { path: 'test-results/e2e/asesor-390.png', fullPage: true });
   expect(await adviser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
   // The adviser changes the contact's state: the history shows their name.
@@ -397,7 +397,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   const theirs = notes.filter({ hasText: 'Nota del administrador: revisar crédito' });
   await expect(theirs).toBeVisible();
   await expect(theirs.getByRole('button', { name: /^Eliminar nota/ })).toHaveCount(0);
-  await adviser.screenshot({ path: 'test-results/e2e/notas-asesor-390.png', fullPage: true });
+  await picture(adviser, { path: 'test-results/e2e/notas-asesor-390.png', fullPage: true });
   adviser.once('dialog', (dialog) => dialog.accept());
   await mine.getByRole('button', { name: /^Eliminar nota/ }).click();
   await expect(toast(adviser, 'Nota eliminada')).toBeVisible();
@@ -427,7 +427,7 @@ test('the team story: an adviser invited, accepting at 390 px, working a contact
   await expect(page.getByText(`${adviserName} aceptó la invitación como asesor`)).toBeVisible();
   await expect(page.getByText(`Eliminó una nota de ${name}`)).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/actividad-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/actividad-1280.png', fullPage: true });
   await phone.close();
   expect(consoleErrors).toEqual([]);
 });

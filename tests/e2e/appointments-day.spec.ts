@@ -1,5 +1,5 @@
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast, uniqueName } from './fixtures.ts';
 
 /**
  * Issue #40, part 5 (decision 0062), at 390 and 1280 px: an adviser opens
@@ -45,13 +45,13 @@ test('Hoy: a past visit unmarked, "No asistió", the proposed follow-up taken; M
   const box = await noShow.boundingBox();
   expect(box?.height).toBeGreaterThanOrEqual(44);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/appointments-day-hoy-${size}.png`, fullPage: true });
+  await picture(page, { path: `test-results/appointments-day-hoy-${size}.png`, fullPage: true });
 
   await noShow.click();
   const offer = card.getByRole('group', { name: `Seguimiento: ${name}` });
   await expect(offer).toContainText('No asistió. ¿Agendar el próximo contacto para el');
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/appointments-day-offer-${size}.png`, fullPage: true });
+  await picture(page, { path: `test-results/appointments-day-offer-${size}.png`, fullPage: true });
   expect(await sql('SELECT status FROM appointments WHERE id = $1', [appointment?.id])).toEqual([
     { status: 'no_asistio' },
   ]);
@@ -79,7 +79,7 @@ test('Hoy: a past visit unmarked, "No asistió", the proposed follow-up taken; M
   await expect(visits.getByRole('table', { name: 'Por origen' }).getByRole('row', { name: /Sitio/ })).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
   await visits.scrollIntoViewIfNeeded();
-  await page.screenshot({ path: `test-results/appointments-day-metrics-${size}.png`, fullPage: true });
+  await picture(page, { path: `test-results/appointments-day-metrics-${size}.png`, fullPage: true });
 
   // The pipeline's two new stages: the contact stands in «Visita agendada» (a phone picks the stage first).
   await page.goto('/admin?vista=embudo&assigned=me&etapa=visita_agendada');
@@ -88,5 +88,5 @@ test('Hoy: a past visit unmarked, "No asistió", the proposed follow-up taken; M
   await expect(column).toContainText(name);
   await expect(page.locator('[data-column="visito"]')).toHaveCount(1); // hidden on a phone until chosen
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: `test-results/appointments-day-pipeline-${size}.png` });
+  await picture(page, { path: `test-results/appointments-day-pipeline-${size}.png` });
 });

@@ -1,5 +1,5 @@
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniquePersonName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast, uniquePersonName } from './fixtures.ts';
 
 // A story with axe at two sizes beside other workers.
 test.describe.configure({ timeout: 150_000 });
@@ -39,7 +39,7 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   await expect(toast(page, 'Disponibilidad guardada')).toBeVisible();
   const hours = await sql<{ n: string }>('SELECT count(*) AS n FROM member_weekly_hours WHERE member_id = $1', [me.id]);
   expect(Number(hours[0]?.n)).toBe(7);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/availability-390.png`, fullPage: true });
+  if (SHOTS) await picture(page, { path: `${SHOTS}/availability-390.png`, fullPage: true });
 
   // The contact's page: Citas is empty; Agendar cita opens the dialog with the free slots.
   await page.goto(`/admin/prospecto?id=${contact?.id}`);
@@ -55,7 +55,7 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   const start = await first.getAttribute('value');
   await first.check({ force: true }); // the radio is visually hidden; its label is the target
   await expect(first).toBeChecked();
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/booking-390.png` });
+  if (SHOTS) await picture(page, { path: `${SHOTS}/booking-390.png` });
   await dialog.getByRole('button', { name: 'Agendar cita' }).click();
   await expect(toast(page, 'Cita agendada')).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -104,7 +104,7 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   await expect(page).not.toHaveURL(/modo=dia/);
   await expect(mine).toHaveCount(1);
   expect(await accessibilityViolations(page, 'main')).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/calendar-390.png`, fullPage: true });
+  if (SHOTS) await picture(page, { path: `${SHOTS}/calendar-390.png`, fullPage: true });
 
   // A week with nothing says so.
   for (let week = 0; week < 5; week++) await page.getByRole('button', { name: 'Semana siguiente' }).click();
@@ -115,5 +115,5 @@ test('an adviser sets their hours, books a visit from a contact’s page and fin
   await page.goto(`/admin?vista=agenda&fecha=${row?.day}`);
   await expect(page.getByTestId('appointment')).toHaveCount(1);
   expect(await accessibilityViolations(page, 'main')).toEqual([]);
-  if (SHOTS) await page.screenshot({ path: `${SHOTS}/calendar-1280.png`, fullPage: true });
+  if (SHOTS) await picture(page, { path: `${SHOTS}/calendar-1280.png`, fullPage: true });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, TestInfo } from '@playwright/test';
 import { seedMemberGiving } from './admins.ts';
-import { accessibilityViolations, expect, test, uniquePersonName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, uniquePersonName } from './fixtures.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**
@@ -44,7 +44,7 @@ async function pickSlot(page: Page, scope: string, day: number): Promise<string>
 }
 
 const shot = (page: Page, info: TestInfo, name: string) =>
-  page.screenshot({ path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: false });
+  picture(page, { path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: false });
 
 test('books a visit from /modelos through the picker, then moves it from the link', async ({
   page,

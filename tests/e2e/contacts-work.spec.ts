@@ -4,7 +4,7 @@ import { inviteAdviser } from '../support/admin.ts';
 import { createTestDatabase, dropTestDatabase } from '../support/databases.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
-import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast } from './fixtures.ts';
 import { E2E_DATABASE_URL } from './playwright.config.ts';
 
 /**
@@ -104,7 +104,7 @@ test('"Tomar" at 390 px: the lead becomes the adviser’s; the second adviser to
   await expect(page.getByRole('listitem').filter({ hasText: 'Lucía Libre' })).toContainText('Ana Chan');
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/tomar-390.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/tomar-390.png', fullPage: true });
 
   // Luis takes Pedro while Ana's page still offers him: Ana's press is refused, in words, where she pressed.
   await page.goto(`${server.url}/admin/prospecto?id=${disputed}`);
@@ -120,7 +120,7 @@ test('"Tomar" at 390 px: the lead becomes the adviser’s; the second adviser to
   await expect(page.getByRole('button', { name: /^Tomar/ })).toHaveCount(0);
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/tomar-rechazado-390.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/tomar-rechazado-390.png', fullPage: true });
   await context.close();
 });
 
@@ -139,7 +139,7 @@ test('"Nuevo prospecto" at 390 px: checked in Spanish, then the contact’s page
   await expect(dialog.getByText('Elige de dónde llegó.')).toBeVisible();
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/nuevo-prospecto-390.png' });
+  await picture(page, { path: 'test-results/e2e/nuevo-prospecto-390.png' });
   await dialog.getByLabel('Nombre').fill('Jorge Capturado');
   await dialog.getByLabel('Teléfono').fill('12 34');
   await dialog.getByText('Llamada', { exact: true }).click();
@@ -156,7 +156,7 @@ test('"Nuevo prospecto" at 390 px: checked in Spanish, then the contact’s page
   await expect(page.getByText('Llamó por el modelo Lumo')).toBeVisible();
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/capturado-390.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/capturado-390.png', fullPage: true });
   const [stored] = await sql<{ phone: string; assigned: string }>(
     `SELECT phone, (SELECT name FROM users WHERE id = assigned_to) AS assigned FROM contacts WHERE name = 'Jorge Capturado'`,
   );
@@ -181,7 +181,7 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await bar.getByRole('button', { name: 'Aplicar' }).click();
   await expect(bar.getByText('Elige el motivo por el que se perdió.')).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/seleccion-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/seleccion-1280.png', fullPage: true });
   await bar.getByLabel('Motivo de pérdida').selectOption('sin_terreno');
   await bar.getByRole('button', { name: 'Aplicar' }).click();
   await expect(toast(page, 'Cambios aplicados')).toContainText('2 prospectos actualizados.');
@@ -192,14 +192,14 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await expect(bar).toContainText('1 seleccionado');
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/seleccion-390.png' });
+  await picture(page, { path: 'test-results/e2e/seleccion-390.png' });
   await bar.getByRole('button', { name: 'Quitar selección' }).click();
   await expect(bar).toHaveCount(0);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Nuevo prospecto' }).click();
   await expect(page.getByRole('dialog', { name: 'Nuevo prospecto' }).getByLabel('Nombre')).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/nuevo-prospecto-1280.png' });
+  await picture(page, { path: 'test-results/e2e/nuevo-prospecto-1280.png' });
   await page.getByRole('dialog', { name: 'Nuevo prospecto' }).getByRole('button', { name: 'Cancelar' }).click();
   const stored = await sql<{ state: string; assigned_to: string }>(
     'SELECT state, assigned_to FROM contacts WHERE id = ANY($1::uuid[])',
@@ -232,7 +232,7 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await expect(dialog.getByRole('heading', { name: 'Ese teléfono ya es de otro prospecto' })).toBeVisible();
   await expect(dialog).toContainText('Elena Nueva');
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/unir-1280.png' });
+  await picture(page, { path: 'test-results/e2e/unir-1280.png' });
   await dialog.getByRole('button', { name: 'Unir los dos prospectos' }).click();
   await expect(toast(page, 'Prospectos unidos')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Elena Canché' })).toBeVisible();
@@ -240,7 +240,7 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await expect(page.getByText('Prefiere WhatsApp')).toBeVisible();
   await expect(page.getByText('Comprador · 2 solicitudes')).toBeVisible();
   expect(await sql('SELECT id FROM contacts WHERE id = $1', [gone])).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/unidos-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/unidos-1280.png', fullPage: true });
 
   // At 390 px the dialog fits the phone and passes axe too.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -248,7 +248,7 @@ test('changes from the list and a merge at 1280 px: two assigned and lost at onc
   await expect(page.getByRole('dialog', { name: 'Editar datos del prospecto' })).toBeVisible();
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/editar-390.png' });
+  await picture(page, { path: 'test-results/e2e/editar-390.png' });
   await context.close();
 });
 
@@ -279,7 +279,7 @@ test('a session that ends while a change is being saved: signed in again in plac
   await expect(dialog.getByLabel('Correo electrónico')).toHaveValue(nora.email);
   await fitsThePhone(page);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/sesion-terminada-390.png' });
+  await picture(page, { path: 'test-results/e2e/sesion-terminada-390.png' });
   // Leaving now (a reload, the tab closed) would lose the change: the browser asks first; staying keeps it all.
   const asked = new Promise<string>((resolve) =>
     page.once('dialog', async (question) => {
@@ -304,7 +304,7 @@ test('a session that ends while a change is being saved: signed in again in plac
   await page.getByRole('button', { name: 'Agregar nota' }).click();
   await expect(dialog.getByLabel('Contraseña')).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/sesion-terminada-1280.png' });
+  await picture(page, { path: 'test-results/e2e/sesion-terminada-1280.png' });
   await dialog.getByLabel('Contraseña').fill(ADVISER_PASSWORD);
   await dialog.getByRole('button', { name: 'Entrar y guardar' }).click();
   await expect(toast(page, 'Nota agregada')).toBeVisible();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { formatPhone } from '../../src/lib/forms/phone.ts';
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast, uniqueName } from './fixtures.ts';
 
 /**
  * Issue #26, items 1, 2, 3 and 7, as an adviser on a phone: Hoy, a contact
@@ -109,7 +109,7 @@ test('a day at 390 px: Hoy, a due contact, Llamar, "No contestó", a note, Guard
   );
   expect(stored).toEqual({ attempts: 1, next: `${tomorrowInMerida()}T10:00` });
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/day-contact-390.png', fullPage: true });
+  await picture(page, { path: 'test-results/day-contact-390.png', fullPage: true });
 
   // Back to Hoy, where it was: the contact is no longer due, its card says tomorrow.
   await page.goBack();
@@ -131,7 +131,7 @@ test('a past next contact is saved with a warning, and every card offers the out
   await sheet.getByLabel('Próximo contacto (hora de Mérida)').fill('2024-05-10T09:30');
   await expect(sheet.getByText('Esta fecha y hora ya pasaron. Puedes guardarla así o cambiarla.')).toBeVisible();
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/day-sheet-1280.png' });
+  await picture(page, { path: 'test-results/day-sheet-1280.png' });
   await sheet.getByRole('button', { name: 'Guardar' }).click();
   await expect(toast(page, 'Guardado: Hablamos')).toBeVisible();
   // The contact's own follow-up form says it too (the closing sheet may still be on the page a moment).
@@ -159,7 +159,7 @@ test('a past next contact is saved with a warning, and every card offers the out
   await expect(toast(page, 'Guardado: No le interesa')).toBeVisible();
   await expect(card).toContainText('Cerrado: perdido');
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/day-list-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/day-list-1280.png', fullPage: true });
 });
 
 test('the panel’s manifest and service worker live under /admin; the public pages have neither', async ({

@@ -5,6 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
+import { picture } from './fixtures.ts';
 
 /**
  * Marketing's journey in the content editor (issue #28, decision 0038), in its
@@ -98,7 +99,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   const preview = page.frameLocator('iframe').first();
   await expect(preview.locator('[data-preview-model="meridian"]')).toContainText('Desde $299,000 MXN', PREVIEW);
   await preview.locator('[data-preview-model="meridian"]').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: screenshotPath(info, 'editor-precio.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-precio.png') });
 
   // Every control of the form has a Spanish name (decap leaves its list items' buttons and handles nameless).
   const axe = await new AxeBuilder({ page })
@@ -153,7 +154,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await expect(preview.locator('[data-preview-model="casa-ceiba"] img')).toBeVisible();
   await expect(preview.locator('[data-preview-model="casa-ceiba"] img')).toHaveJSProperty('complete', true);
   await preview.locator('[data-preview-model="casa-ceiba"]').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: screenshotPath(info, 'editor-modelo-nuevo.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-modelo-nuevo.png') });
 
   // Invalid values are refused with the build's own words: the field's format, then a contradiction.
   const publish = async () => {
@@ -181,7 +182,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await expect(refusal).not.toContainText('Error:');
   // Its lines stay lines.
   await expect(refusal.locator('p')).toHaveCSS('white-space', 'pre-line');
-  await page.screenshot({ path: screenshotPath(info, 'editor-error.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-error.png') });
   // On a phone too, the refusal heads the form and covers none of its fields.
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(refusal).toBeInViewport();
@@ -189,7 +190,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   const field = await added.getByLabel('Tiempo de entrega').boundingBox();
   expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(field?.y ?? 0);
   expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(390);
-  await page.screenshot({ path: info.outputPath('editor-error-390.png') });
+  await picture(page, { path: info.outputPath('editor-error-390.png') });
   await page.setViewportSize({ width: 1280, height: 800 });
   await refusal.getByRole('button', { name: 'Entendido' }).click();
   await expect(refusal).toHaveCount(0);
@@ -211,7 +212,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   const landingPreview = page.frameLocator('iframe').first();
   await expect(landingPreview.locator('[data-preview-section="hero"]')).toBeVisible(PREVIEW);
   await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
-  await page.screenshot({ path: screenshotPath(info, 'editor-portada.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-portada.png') });
   const subtitle = page.getByLabel('Subtítulo').first();
   const shipped = await subtitle.inputValue();
   await subtitle.fill('Cinco modelos de casas modulares, listas para tu terreno.');
@@ -227,7 +228,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   await expect(galleryPreview).toHaveCount(17, PREVIEW);
   await expect(galleryPreview.first()).toContainText('Interior');
   await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
-  await page.screenshot({ path: screenshotPath(info, 'editor-galeria.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-galeria.png') });
 
   // A legal page: its fields from the collection's schema, and its check before saving.
   await open('legal', 'Aviso de privacidad');
@@ -240,7 +241,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   );
   await expect(page.locator('.Toastify__toast')).toHaveCount(0, { timeout: 15_000 });
   await expect(refusal).toBeVisible();
-  await page.screenshot({ path: screenshotPath(info, 'editor-legal.png') });
+  await picture(page, { path: screenshotPath(info, 'editor-legal.png') });
   expect(readFileSync(path.join(copy, 'src/content/legal/aviso-de-privacidad.md'), 'utf8')).toContain(
     `updated: ${PRIVACY_NOTICE_VERSION}`,
   );

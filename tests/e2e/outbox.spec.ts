@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { expect, test, toast, uniqueName, waitForForm } from './fixtures.ts';
+import { expect, picture, test, toast, uniqueName, waitForForm } from './fixtures.ts';
 
 /**
  * Issue #14: a request that cannot reach us for a network reason waits in
@@ -49,7 +49,7 @@ test('submitted without signal: kept, told plainly, pending until the signal ret
   const [waiting] = await outbox(page);
   expect(waiting?.endpoint).toBe('/api/quote-requests');
   expect(await sql('SELECT 1 FROM quote_requests WHERE name = $1', [name])).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/sin-senal-390.png' });
+  await picture(page, { path: 'test-results/e2e/sin-senal-390.png' });
 
   await context.setOffline(false);
   await expect(toast(page, 'Solicitud enviada')).toBeVisible();
@@ -257,7 +257,7 @@ test.describe('the loose ends (issue #25)', () => {
     expect(await sql('SELECT status FROM partner_applications WHERE name = $1', [name])).toEqual([
       { status: 'approved' },
     ]);
-    await page.screenshot({ path: 'test-results/e2e/socio-whatsapp-390.png' });
+    await picture(page, { path: 'test-results/e2e/socio-whatsapp-390.png' });
     consoleErrors.splice(0); // the browser logs the 429
   });
 
@@ -287,7 +287,7 @@ test.describe('the loose ends (issue #25)', () => {
     expect((await outbox(page)).map((entry) => entry.key)).toEqual(five);
     await expect(page).toHaveURL(/\/prefiltro$/);
     await expect(page.getByLabel('Nombre de contacto')).toHaveValue(name);
-    await page.screenshot({ path: 'test-results/e2e/sexta-390.png' });
+    await picture(page, { path: 'test-results/e2e/sexta-390.png' });
     consoleErrors.splice(0);
   });
 

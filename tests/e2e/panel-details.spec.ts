@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { signInAsNewAdmin, signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, runAxe, test } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, runAxe, test } from './fixtures.ts';
 
 /** Issue #38, items 13 and 14: what the sales team saw at 390 px and 1280 px. */
 
@@ -54,7 +54,7 @@ for (const width of WIDTHS) {
     await expect(page.getByRole('heading', { name: 'Para hoy (1)' })).toBeVisible();
     await expectTarget(badge.getByRole('link'), 'the badge');
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `test-results/panel-details-hoy-${width}.png` });
+    await picture(page, { path: `test-results/panel-details-hoy-${width}.png` });
 
     await badge.getByRole('link').click();
     await expect(page).toHaveURL(/\/admin\?vista=prospectos&agenda=vencidos&assigned=me$/);
@@ -79,7 +79,7 @@ for (const width of WIDTHS) {
     await checkbox.locator('xpath=ancestor::label[1]').click({ position: { x: 2, y: 2 } });
     await expect(checkbox).toBeChecked();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `test-results/panel-details-list-${width}.png` });
+    await picture(page, { path: `test-results/panel-details-list-${width}.png` });
 
     await page.goto('/admin?vista=embudo&assigned=me&etapa=contactado');
     const card = page.getByRole('link', { name: `Detalle ${run} dos` });
@@ -122,7 +122,7 @@ for (const width of WIDTHS) {
     // The server's 409 (the phone is taken) is what opens the box.
     expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('409')]);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: `test-results/panel-details-merge-${width}.png` });
+    await picture(page, { path: `test-results/panel-details-merge-${width}.png` });
   });
 }
 

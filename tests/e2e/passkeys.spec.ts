@@ -1,5 +1,5 @@
 import { signInAsNewAdmin } from './admins.ts';
-import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast } from './fixtures.ts';
 import { E2E_PORT } from './playwright.config.ts';
 
 /**
@@ -65,7 +65,7 @@ test('passkeys: added in "Mi cuenta" with Chromium’s virtual authenticator, th
   await expect(page.getByRole('heading', { name: 'Cambiar contraseña' })).toBeVisible();
   expect((await page.request.get(`${origin}/api/admin/contacts`)).status()).toBe(403);
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/llave-exigida-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/llave-exigida-1280.png', fullPage: true });
 
   // With the passkey, the whole panel again; the requirement is turned off for the stories after this one.
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();

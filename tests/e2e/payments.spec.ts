@@ -1,7 +1,7 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { type FakeStripe, startFakeStripe } from '../support/stripe-fake.ts';
 import { seedMemberGiving, signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, uniquePersonName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, uniquePersonName } from './fixtures.ts';
 
 type Sql = <R = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<R[]>;
 
@@ -18,7 +18,7 @@ import { E2E_PORT, E2E_STRIPE } from './playwright.config.ts';
  */
 
 const shot = (page: Page, info: TestInfo, name: string) =>
-  page.screenshot({ path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: true });
+  picture(page, { path: info.outputPath(`${name}-${page.viewportSize()?.width}.png`), fullPage: true });
 
 test('pays the partner session from its link on /pagar by card, and /pagar says it is paid', async ({
   page,
@@ -146,7 +146,7 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
       page.getByRole('region', { name: 'Resumen de pagos' }).or(page.getByLabel('Resumen de pagos')),
     ).toBeVisible();
     expect(await accessibilityViolations(page, 'main')).toEqual([]);
-    await page.screenshot({ path: info.outputPath(`pagos-${width}.png`), fullPage: true });
+    await picture(page, { path: info.outputPath(`pagos-${width}.png`), fullPage: true });
   }
   await page.getByLabel('Estado').selectOption('pendiente');
   await expect(page.getByRole('list', { name: 'Pagos' }).getByText('Pendiente · OXXO').first()).toBeVisible();
@@ -161,7 +161,7 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
   const citas = page.getByRole('region', { name: 'Citas' });
   await expect(citas.getByText('Pagada · Tarjeta')).toBeVisible();
   await expect(citas.getByText('Pago pendiente · OXXO')).toBeVisible();
-  await page.screenshot({ path: info.outputPath('contact-citas-390.png'), fullPage: false });
+  await picture(page, { path: info.outputPath('contact-citas-390.png'), fullPage: false });
 
   // The team cancels the paid one: asked first, saying the buyer is refunded; then the refund is on its way.
   const paidCard = citas.getByTestId('appointment').filter({ hasText: 'Pagada · Tarjeta' });
@@ -169,7 +169,7 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
   const ask = page.getByRole('dialog', { name: `¿Cancelar la cita de ${buyer}?` });
   await expect(ask.getByText('Como ya la pagó, se le devuelve el pago.', { exact: false })).toBeVisible();
   expect(await accessibilityViolations(page, 'dialog')).toEqual([]);
-  await page.screenshot({ path: info.outputPath('cancel-390.png'), fullPage: false });
+  await picture(page, { path: info.outputPath('cancel-390.png'), fullPage: false });
   await ask.getByRole('button', { name: 'Sí, cancelar' }).click();
   await expect(ask).toBeHidden();
   await expect(

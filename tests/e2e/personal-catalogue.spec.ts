@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures.ts';
+import { expect, picture, test } from './fixtures.ts';
 
 /**
  * Issue #14: /modelos answers the visitor from their own answers, read in
@@ -41,7 +41,7 @@ test('an estimate sent from /estimacion marks the models within budget and land,
   }
   await expect(page.locator('#sand-25 [data-fit]')).toContainText('Para 4 personas');
   await expect(page.locator('#sand-plus [data-fit]')).toBeHidden();
-  await page.screenshot({ path: 'test-results/e2e/modelos-personal-390.png' });
+  await picture(page, { path: 'test-results/e2e/modelos-personal-390.png' });
   expect(posts).toEqual([]); // read here, never sent
 
   await page.getByRole('button', { name: 'Borrar mis respuestas' }).click();

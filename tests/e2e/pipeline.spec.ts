@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, uniqueName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, uniqueName } from './fixtures.ts';
 
 /**
  * Issue #26, item 6 (decision 0041): "Embudo" as an adviser with two deals of
@@ -60,7 +60,7 @@ test('Embudo: a card moved with «Mover a…» on a phone, by drag and by keyboa
     await expect(column('Contactado')).toBeHidden();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.screenshot({ path: 'test-results/e2e/embudo-390.png', fullPage: true });
+    await picture(page, { path: 'test-results/e2e/embudo-390.png', fullPage: true });
 
     await card(first)
       .getByRole('button', { name: /^Mover a…/ })
@@ -103,7 +103,7 @@ test('Embudo: a card moved with «Mover a…» on a phone, by drag and by keyboa
     await expect(column(label)).toBeVisible();
   }
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/e2e/embudo-1280.png', fullPage: true });
+  await picture(page, { path: 'test-results/e2e/embudo-1280.png', fullPage: true });
 
   // Dragged with the mouse to "En seguimiento": the column's count and value follow.
   await card(first).dragTo(column('En seguimiento'));

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { CONSENT_VERSION } from '../../src/components/voice/preferences.ts';
-import { accessibilityViolations, expect, test, toast } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast } from './fixtures.ts';
 
 // The built site under test has PUBLIC_VAPI_PUBLIC_KEY and PUBLIC_VAPI_ASSISTANT_ID
 // (npm run build:test); the voice platform and Daily are answered at the network edge.
@@ -310,7 +310,7 @@ test('while connected: captions of the live transcript, announced politely, mute
   await expect(page.locator('.voice-agent [aria-live="polite"]')).toHaveText('Tú: Quiero una cotización.');
   // The widget's own controls and captions (the page under them is checked in site.spec.ts).
   expect(await accessibilityViolations(page, '.voice-agent')).toEqual([]);
-  await page.screenshot({ path: `test-results/e2e/voz-conectada-${testInfo.project.name}.png` });
+  await picture(page, { path: `test-results/e2e/voz-conectada-${testInfo.project.name}.png` });
 
   // Mute: the label says what the button will do; the meter rests while muted.
   await emit(page, 'local-volume-level', 0.8);

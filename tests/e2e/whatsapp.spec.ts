@@ -7,7 +7,7 @@ import {
   statusPayload,
 } from '../support/whatsapp-platform.ts';
 import { signInAsNewMember } from './admins.ts';
-import { accessibilityViolations, expect, test, toast, uniqueName, uniquePersonName } from './fixtures.ts';
+import { accessibilityViolations, expect, picture, test, toast, uniqueName, uniquePersonName } from './fixtures.ts';
 import { E2E_PORT, E2E_WHATSAPP } from './playwright.config.ts';
 
 /**
@@ -41,7 +41,7 @@ async function adviser(page: Page, sql: <R>(text: string, values?: unknown[]) =>
 async function axeAt(page: Page, width: number, name: string, path: (name: string) => string) {
   await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
   expect(await accessibilityViolations(page)).toEqual([]);
-  await page.screenshot({ path: path(`${name}-${width}.png`) });
+  await picture(page, { path: path(`${name}-${width}.png`) });
 }
 
 test('a message raises the badge, the adviser answers with a quick reply, the ticks reach “Leído”; later only templates', async ({

@@ -6,10 +6,9 @@
  * Why `astro check` runs beside the browser suite: it takes one core for a
  * minute or more and waits on nothing else, while the browser suite leaves
  * part of the machine idle (it waits on the server, PostgreSQL and paint).
- * It runs with `--noSync` after the build, which wrote `.astro/` already: the
- * Vitest half builds the site once more (tests/api/voice-build.test.ts), and
- * two writers of `.astro/` at once could hand the checker half a file;
- * nothing writes there while Playwright runs.
+ * It runs with `--noSync` after the build, which wrote `.astro/` already;
+ * nothing writes there while Playwright runs (the content editor's story
+ * builds a copy of the project, with its own `.astro/`).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';

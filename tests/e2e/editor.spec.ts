@@ -12,8 +12,9 @@ import { picture } from './fixtures.ts';
  * local mode: `npm run editor` over a copy of the project (the repository is
  * never touched), a price changed, a sixth model added with its photo and
  * seen in the preview, an invalid value refused with the build's own Spanish
- * message, the files saved; then the copy is built once and its /modelos
- * shows the change. Desktop only: the editor is for a computer.
+ * message, the files saved; then the copy is built once, as a deploy preview
+ * without the voice widget's keys: its /modelos shows the change, and no page
+ * has the widget. Desktop only: the editor is for a computer.
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,6 +70,9 @@ function screenshotPath(info: TestInfo, name: string): string {
   return path.join(ROOT, folder, name);
 }
 
+/** A tag carrying the voice button's attribute (the inline page script names it as a selector too). */
+const VOICE_BUTTON = /<[a-z][^>]*\sdata-voice-button[\s>=]/;
+
 /** The list item whose summary is `name`. */
 function item(page: Page, name: string): Locator {
   return page
@@ -83,7 +87,7 @@ function item(page: Page, name: string): Locator {
  */
 const PREVIEW = { timeout: 20_000 };
 
-test('marketing changes a price and adds a model with its photo; the built /modelos shows both, photo included', async ({
+test('marketing changes a price and adds a model with its photo; the built /modelos shows both, photo included (and, without the voice keys, no voice widget)', async ({
   page,
 }, info) => {
   test.skip(!desktop(info), 'the editor is for a computer');
@@ -256,11 +260,15 @@ test('marketing changes a price and adds a model with its photo; the built /mode
     delivery: '6-8 semanas',
     image: '../assets/models/casa-ceiba.svg',
   });
+  // A deploy preview's build: the launch check only warns, and no .br/.gz are written. Without the voice
+  // widget's two keys, as a site whose agent is not set up yet (the suite's own build has them).
+  const env = { ...process.env, CONTEXT: 'deploy-preview' };
+  delete env.PUBLIC_VAPI_PUBLIC_KEY;
+  delete env.PUBLIC_VAPI_ASSISTANT_ID;
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {
     cwd: copy,
     encoding: 'utf8',
-    // A deploy preview's build: the launch check only warns, and no .br/.gz are written.
-    env: { ...process.env, CONTEXT: 'deploy-preview' },
+    env,
   });
   expect(build.status, build.stderr).toBe(0);
   const modelos = readFileSync(path.join(copy, 'dist/modelos.html'), 'utf8');
@@ -272,4 +280,11 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   const image = /<img[^>]*src="([^"]+)"[^>]*alt="Ilustración del modelo Casa Ceiba"/.exec(card);
   expect(image?.[1]).toMatch(/^\/_astro\/casa-ceiba\.[\w-]+\.webp$/);
   expect(existsSync(path.join(copy, 'dist', image?.[1] ?? ''))).toBe(true);
+
+  // Without its configuration the pages have no voice widget at all: no button, no island.
+  for (const built of ['index.html', 'modelos.html', 'prefiltro.html']) {
+    const page = readFileSync(path.join(copy, 'dist', built), 'utf8');
+    expect(page, built).not.toMatch(VOICE_BUTTON);
+    expect(page, built).not.toContain('VoiceWidget');
+  }
 });

@@ -262,7 +262,7 @@ test('marketing changes a price and adds a model with its photo; the built /mode
   });
   // A deploy preview's build: the launch check only warns, and no .br/.gz are written. Without the voice
   // widget's two keys, as a site whose agent is not set up yet (the suite's own build has them).
-  const env = { ...process.env, CONTEXT: 'deploy-preview' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CONTEXT: 'deploy-preview' };
   delete env.PUBLIC_VAPI_PUBLIC_KEY;
   delete env.PUBLIC_VAPI_ASSISTANT_ID;
   const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], {

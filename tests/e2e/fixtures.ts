@@ -70,10 +70,10 @@ export async function pastFirstIdle(page: Page): Promise<void> {
 /**
  * A picture of the page for people to look at (the 390 px and 1280 px views of a change, the guides' images),
  * never a check: taken only when SCREENSHOTS is set (`SCREENSHOTS=1 npm run test:e2e -- <spec>`; the editor's
- * story also with EDITOR_SCREENSHOTS, which writes the marketing guide's images). A
- * full-page picture of a long page at 1280 px costs the browser about 2.5 s of CPU, and without them the
- * stories that take most pictures used 12 % less CPU (decision 0078). A failing story keeps its screenshot
- * either way (playwright.config.ts).
+ * story also with EDITOR_SCREENSHOTS, which writes the marketing guide's images). A full-page picture of a
+ * long page at 1280 px costs the browser about 2.5 s of CPU, and without them the stories that take most
+ * pictures used 12 % less CPU (decision 0078). A failing story keeps its screenshot either way
+ * (playwright.config.ts).
  */
 export async function picture(page: Page, options: PageScreenshotOptions): Promise<void> {
   if (process.env.SCREENSHOTS || process.env.EDITOR_SCREENSHOTS) await page.screenshot(options);

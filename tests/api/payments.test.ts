@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking.ts';
 import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
+import { PAYMENT_REFUND_TASK } from '../../src/server/appointments/refunds.ts';
+import { CONCURRENCY } from '../../src/server/jobs/pool.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -570,6 +572,42 @@ describe('the webhook', () => {
     expect(
       stripe.calls.some((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_late_cancel'),
     ).toBe(false);
+  });
+
+  it('applies an event while Stripe hangs on every refund the queue asks for', async () => {
+    const paid = await book(await freeSlot(14, 24 * 20));
+    const first = await opened(paid);
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(first.id, { payment_status: 'paid', payment_intent: 'pi_hanging_refunds' }),
+      ),
+    );
+    // Stripe stops answering refunds, and the queue asks for as many as the calls to Stripe have slots.
+    const hanging = stripe.holdRefunds();
+    try {
+      const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [paid.id]);
+      await sql(
+        `SELECT graphile_worker.add_job('${PAYMENT_REFUND_TASK}', json_build_object('paymentId', $1::text))
+         FROM generate_series(1, $2)`,
+        [payment?.id, CONCURRENCY],
+      );
+      await until(() => hanging.open() === CONCURRENCY, 'every slot waiting on Stripe');
+      // Meanwhile another buyer pays: the event is applied while those refunds still wait (each for up to
+      // the SDK's 10 s timeout): it never queues behind them.
+      const next = await book(await freeSlot(14, 24 * 20));
+      const second = await opened(next);
+      await deliver(
+        stripeEvent(
+          'checkout.session.completed',
+          sessionObject(second.id, { payment_status: 'paid', payment_intent: 'pi_behind_refunds' }),
+        ),
+      );
+      expect(hanging.open()).toBe(CONCURRENCY);
+      expect(await appointmentStatus(next.id)).toBe('confirmada');
+    } finally {
+      hanging.release();
+    }
   });
 
   it('expires a transfer still unpaid at its deadline: cancelled at Stripe, the slot freed', async () => {

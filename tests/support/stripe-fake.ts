@@ -37,6 +37,11 @@ export interface FakeStripe {
   intentStatus: Map<string, string>;
   /** The next session creations fail with this HTTP status (a Stripe outage). */
   failNext(status: number, times?: number): void;
+  /**
+   * Refunds asked from now on get no answer (Stripe hanging) until `release`; `open()` counts those held
+   * whose caller still waits (one that gave up at its timeout closed its connection).
+   */
+  holdRefunds(): { open(): number; release(): void };
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
   const intentStatus = new Map<string, string>();
   let counter = 0;
   let failures: { status: number; times: number } | null = null;
+  let held: Set<() => void> | null = null;
   let base = '';
   const server = createServer(async (request, response) => {
     const body = await formOf(request);
@@ -154,13 +160,21 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
       return;
     }
     if (request.method === 'POST' && path === '/v1/refunds') {
-      answer(200, {
+      const refund = {
         id: `re_fake${counter}`,
         object: 'refund',
         status: 'succeeded',
         payment_intent: body.payment_intent,
         amount: body.amount ? Number(body.amount) : null,
-      });
+      };
+      if (held) {
+        const waiting = held;
+        const release = () => waiting.delete(release) && !response.writableEnded && answer(200, refund);
+        waiting.add(release);
+        response.once('close', () => waiting.delete(release));
+        return;
+      }
+      answer(200, refund);
       return;
     }
     answer(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${path})` } });
@@ -181,6 +195,17 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
     intentStatus,
     failNext(status, times = 1) {
       failures = { status, times };
+    },
+    holdRefunds() {
+      const waiting = new Set<() => void>();
+      held = waiting;
+      return {
+        open: () => waiting.size,
+        release() {
+          held = null;
+          for (const release of [...waiting]) release();
+        },
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {

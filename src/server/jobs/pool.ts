@@ -9,7 +9,7 @@ import { logJson } from '../log.ts';
 
 /**
  * Deliveries of one channel sent at once. Each channel that is on has a
- * runner of its own with this many slots: sends mostly wait on the network
+ * runner of its own with this many slots (unless its lane says otherwise): sends mostly wait on the network
  * (each at most 15 s), and a channel that hangs fills only its own slots,
  * never another channel's.
  */
@@ -36,6 +36,12 @@ const quietLogger = new Logger((scope) => (level, message) => {
 export interface Lane {
   channel: string;
   tasks: TaskList;
+  /**
+   * Its jobs run at once (CONCURRENCY unless said): 1 for work that only
+   * writes to our database (Stripe's events), so a burst of it waits its turn
+   * in the queue instead of taking the CPU from the requests being answered.
+   */
+  concurrency?: number;
 }
 
 /**
@@ -61,13 +67,13 @@ export function lanesOf(sources: readonly JobSource[], config: ServerConfig): La
   return lanes;
 }
 
-/** A runner's options, on the worker's pool (see workerPool). */
-export function runnerOptions(config: ServerConfig, pgPool: Pool) {
+/** A runner's options, on the worker's pool (see workerPool), with `concurrency` slots. */
+export function runnerOptions(config: ServerConfig, pgPool: Pool, concurrency = CONCURRENCY) {
   return {
     pgPool,
     // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
     noPreparedStatements: new URL(requireDatabaseUrl(config)).hostname.includes('-pooler'),
-    concurrency: CONCURRENCY,
+    concurrency,
     pollInterval: 1000,
     noHandleSignals: true,
     logger: quietLogger,
@@ -86,7 +92,7 @@ export function runnerOptions(config: ServerConfig, pgPool: Pool) {
         // A job fetched waits for a slot at most a quarter of the lock timeout, then goes back to the queue:
         // with its send (half the timeout at most), the queue's upkeep never takes it for a dead worker's.
         localQueue: {
-          size: CONCURRENCY,
+          size: concurrency,
           ttl: config.notifications.lockTimeoutSeconds * 250,
           refetchDelay: { durationMs: 100, maxAbortThreshold: 1000 },
         },

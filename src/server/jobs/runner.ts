@@ -143,7 +143,9 @@ export async function startWorker(
   });
   try {
     for (const lane of work) {
-      runners.push(await superviseRunner(lane.channel, () => run(runnerOptions(config, pool), lane.tasks)));
+      runners.push(
+        await superviseRunner(lane.channel, () => run(runnerOptions(config, pool, lane.concurrency), lane.tasks)),
+      );
     }
   } catch (error) {
     await Promise.all(runners.map((runner) => runner.stop()));
@@ -222,7 +224,7 @@ async function drainWith(
   let running = 0;
   try {
     for (const lane of work) {
-      const runner = await run(runnerOptions(config, pool), lane.tasks);
+      const runner = await run(runnerOptions(config, pool, lane.concurrency), lane.tasks);
       runners.push(runner);
       // A runner that stops on a database fault ends this pass; the next minute's starts afresh.
       runner.promise.catch((error: unknown) =>

@@ -1,4 +1,3 @@
-import webpush, { WebPushError } from 'web-push';
 import { formatNextContact } from '../../lib/admin/merida-time.ts';
 import type { PushConfig, ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -64,6 +63,8 @@ export async function pushTo(
   target: { endpoint: string; p256dh: string; auth: string },
   payload: PushPayload,
 ): Promise<string> {
+  // web-push (with its ASN.1 and JWS code, about 30 modules) is loaded by the first push, not by every start.
+  const { default: webpush, WebPushError } = await import('web-push');
   try {
     const result = await webpush.sendNotification(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },

@@ -111,7 +111,7 @@ export async function openCheckout(
   const cash = start - now >= APPOINTMENTS.payments.cashMinimumHours * HOUR;
   const concept = paymentConcept(kind.name, place.name, start, place.timeZone);
   const back = payUrl(siteUrl, payToken(row.id, start + LINK_LIFETIME_AFTER_START_MS));
-  const stripe = stripeFor(config);
+  const stripe = await stripeFor(config);
   let session: Stripe.Checkout.Session;
   let customer: string | undefined;
   try {

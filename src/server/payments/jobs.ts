@@ -38,7 +38,7 @@ export async function expireAtDeadline(db: Database, config: PaymentsConfig, pay
   if (payment.pay_by && payment.pay_by.getTime() > Date.now()) return 'not yet';
   // An OXXO voucher expires at Stripe by itself; a transfer waits for ever unless its payment is cancelled.
   if (payment.payment_intent && payment.method !== 'oxxo') {
-    const stripe = stripeFor(config);
+    const stripe = await stripeFor(config);
     const intent = await stripe.paymentIntents.retrieve(payment.payment_intent);
     if (intent.status === 'succeeded' || intent.status === 'processing') return 'paid meanwhile';
     if (intent.status !== 'canceled') await stripe.paymentIntents.cancel(payment.payment_intent);
@@ -72,7 +72,7 @@ export async function refundPayment(db: Database, config: PaymentsConfig, paymen
     );
     return 'manual';
   }
-  await stripeFor(config).refunds.create(
+  await (await stripeFor(config)).refunds.create(
     {
       payment_intent: payment.payment_intent,
       reason: 'requested_by_customer',

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { PaymentsConfig } from '../config.ts';
 
 /**
@@ -6,14 +6,23 @@ import type { PaymentsConfig } from '../config.ts';
  * telemetry, a bounded wait. Against the test suite's fake (STRIPE_API_BASE)
  * it talks plain HTTP to 127.0.0.1 and never retries; against Stripe it
  * retries twice (the SDK sends the same idempotency key again).
+ *
+ * The SDK (218 modules, about a quarter of a server's start) is loaded when
+ * first needed, never by a process that takes no payment.
  */
-let client: { key: string; stripe: Stripe } | undefined;
+let client: { key: string; stripe: Promise<Stripe> } | undefined;
 
-export function stripeFor(config: PaymentsConfig): Stripe {
+export function stripeFor(config: PaymentsConfig): Promise<Stripe> {
   const key = `${config.secretKey}|${config.apiBase ?? ''}`;
   if (client?.key === key) return client.stripe;
+  const stripe = import('stripe').then(({ default: StripeClient }) => clientOf(StripeClient, config));
+  client = { key, stripe };
+  return stripe;
+}
+
+function clientOf(StripeClient: typeof Stripe, config: PaymentsConfig): Stripe {
   const base = config.apiBase ? new URL(config.apiBase) : null;
-  const stripe = new Stripe(config.secretKey, {
+  return new StripeClient(config.secretKey, {
     telemetry: false,
     timeout: 10_000,
     maxNetworkRetries: base ? 0 : 2,
@@ -23,13 +32,11 @@ export function stripeFor(config: PaymentsConfig): Stripe {
       protocol: base.protocol === 'http:' ? 'http' : 'https',
     }),
   });
-  client = { key, stripe };
-  return stripe;
 }
 
 /** The SDK's own check of a webhook's signature (Stripe-Signature, 300 s tolerance); throws when it fails. */
-export function verifiedEvent(config: PaymentsConfig, payload: string, signature: string): Promise<Stripe.Event> {
-  return stripeFor(config).webhooks.constructEventAsync(payload, signature, config.webhookSecret);
+export async function verifiedEvent(config: PaymentsConfig, payload: string, signature: string): Promise<Stripe.Event> {
+  return (await stripeFor(config)).webhooks.constructEventAsync(payload, signature, config.webhookSecret);
 }
 
 export type { Stripe };

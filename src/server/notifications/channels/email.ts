@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { NotificationConfig } from '../../config.ts';
 import {
   type EmailContent,
@@ -16,8 +16,14 @@ import { type ChannelModule, classifyFailure } from './channel.ts';
 type EmailConfig = NonNullable<NotificationConfig['email']>;
 
 const transports = new Map<string, Transporter>();
+/** nodemailer (39 modules), loaded by the first process that sends or checks an e-mail, not by every start. */
+let mailer: Promise<typeof import('nodemailer')> | undefined;
 
-function transportFor(config: EmailConfig): Transporter {
+async function transportFor(config: EmailConfig): Promise<Transporter> {
+  const known = transports.get(config.smtpUrl);
+  if (known) return known;
+  const { default: nodemailer } = await (mailer ??= import('nodemailer'));
+  // Another send may have made it while the module loaded.
   let transport = transports.get(config.smtpUrl);
   if (!transport) {
     transport = nodemailer.createTransport({
@@ -41,7 +47,7 @@ export async function sendEmail(
   content: EmailContent,
   to: readonly string[] = config.to,
 ): Promise<string> {
-  const info = await transportFor(config).sendMail({
+  const info = await (await transportFor(config)).sendMail({
     from: config.from,
     to: [...to],
     subject: content.subject,
@@ -55,7 +61,7 @@ export async function sendEmail(
 
 /** Whether the SMTP server answers and accepts our credentials (checked at start, reported, not fatal). */
 export async function verifyEmail(config: EmailConfig): Promise<void> {
-  await transportFor(config).verify();
+  await (await transportFor(config)).verify();
 }
 
 export function closeEmailTransports(): void {

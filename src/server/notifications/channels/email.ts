@@ -22,7 +22,8 @@ let mailer: Promise<typeof import('nodemailer')> | undefined;
 async function transportFor(config: EmailConfig): Promise<Transporter> {
   const known = transports.get(config.smtpUrl);
   if (known) return known;
-  const { default: nodemailer } = await (mailer ??= import('nodemailer'));
+  mailer ??= import('nodemailer');
+  const { default: nodemailer } = await mailer;
   // Another send may have made it while the module loaded.
   let transport = transports.get(config.smtpUrl);
   if (!transport) {

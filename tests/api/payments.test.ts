@@ -5,6 +5,7 @@ import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { PAYMENT_REFUND_TASK } from '../../src/server/appointments/refunds.ts';
 import { CONCURRENCY } from '../../src/server/jobs/pool.ts';
+import { DEADLINE_GRACE_MS } from '../../src/server/payments/events.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -409,6 +410,47 @@ describe('the webhook', () => {
     );
     expect(await paymentOf(answer.id)).toMatchObject({ status: 'pagado', method: 'oxxo' });
     expect(await appointmentStatus(answer.id)).toBe('confirmada');
+  });
+
+  it('keeps the deadline Stripe states for a voucher when the checkout’s notice comes after it', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    // Stripe's word, at another hour than the one we would estimate (the checkout's notice can come after a
+    // midnight in Mexico City, when our estimate moves a day): Stripe's stays, for the payment, the hold and the job.
+    const stated = Math.floor((Date.now() + 40 * HOUR) / 1000);
+    await deliver(
+      stripeEvent('payment_intent.requires_action', {
+        id: 'pi_oxxo_stated',
+        object: 'payment_intent',
+        status: 'requires_action',
+        metadata: { appointment_id: answer.id },
+        next_action: {
+          type: 'oxxo_display_details',
+          oxxo_display_details: {
+            number: '98765432109876543210987654321098',
+            hosted_voucher_url: 'https://payments.stripe.com/oxxo/voucher/test_2',
+            expires_after: stated,
+          },
+        },
+      }),
+    );
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_stated' }),
+      ),
+    );
+    const [payment] = await sql<{ id: string; pay_by: Date }>(
+      'SELECT id, pay_by FROM payments WHERE appointment_id = $1',
+      [answer.id],
+    );
+    expect(payment?.pay_by.getTime()).toBe(stated * 1000);
+    const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
+    expect(held?.hold_until.getTime()).toBe(stated * 1000);
+    const [job] = await sql<{ run_at: Date }>('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [
+      `payment-deadline:${payment?.id}`,
+    ]);
+    expect(job?.run_at.getTime()).toBe(stated * 1000 + DEADLINE_GRACE_MS);
   });
 
   it('frees the slot of a voucher that expires unpaid and tells the buyer on WhatsApp', async () => {

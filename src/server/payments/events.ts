@@ -82,7 +82,10 @@ export interface PaymentChange {
   status: PaymentStatus;
   method?: PaymentMethod;
   paymentIntent?: string;
+  /** The deadline Stripe states (an OXXO voucher's expires_after): it wins over any other. */
   payBy?: number;
+  /** Ours, from the day the buyer chose (cashDeadline): kept only while Stripe has stated none. */
+  payByEstimate?: number;
   voucher?: Record<string, unknown>;
   refundedMxn?: number;
 }
@@ -104,7 +107,7 @@ export function readEvent(event: Stripe.Event, now: number): { found: Found; cha
       // A voucher or a transfer: paid later, or not at all by its deadline.
       return {
         found: { by: 'session', id: session.id },
-        change: { status: 'pendiente', payBy: cashDeadline(now), ...(intent && { paymentIntent: intent }) },
+        change: { status: 'pendiente', payByEstimate: cashDeadline(now), ...(intent && { paymentIntent: intent }) },
       };
     }
     case 'checkout.session.async_payment_succeeded':
@@ -280,7 +283,9 @@ export async function changePayment(
          status = $2,
          method = coalesce($3, p.method),
          payment_intent = coalesce(p.payment_intent, $4),
-         pay_by = CASE WHEN $2 = 'pendiente' THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by), a.starts_at)
+         -- Stripe's stated deadline, else the one known, else ours; never after the appointment's start.
+         pay_by = CASE WHEN $2 = 'pendiente'
+                       THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by, to_timestamp($15 / 1000.0)), a.starts_at)
                        ELSE p.pay_by END,
          -- Merged: what a partial transfer told (what arrived, what is missing) stays when a notice without it comes later.
          voucher = CASE WHEN $6::jsonb IS NULL THEN p.voucher ELSE coalesce(p.voucher, '{}') || $6::jsonb END,
@@ -313,6 +318,7 @@ export async function changePayment(
       `${payment.concept} · $${payment.amount_mxn} MXN${method ? ` · ${METHOD_WORD[method]}` : ''}`.slice(0, 500),
       forward,
       payment.appointment_id,
+      change.payByEstimate ?? null,
     ],
   );
   const row = rows[0];

@@ -9,6 +9,7 @@ import { isAlive } from '../../src/server/local/lifetime.ts';
 import { quickQuote } from '../support/payloads.ts';
 import { startWebhookReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue #23, item 1: the database dying under load must not take the server
@@ -32,15 +33,6 @@ async function dataDirectory(): Promise<string> {
 
 function postmasterPid(dataDir: string): number {
   return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-}
-
-/** Polls `check` until it is true; fails after `timeoutMs` naming `what`. */
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 type Outcome = number | 'reset';

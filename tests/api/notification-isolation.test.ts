@@ -14,6 +14,7 @@ import {
 } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Issue #23, item 10: mail never holds up another channel. Each channel has
@@ -27,14 +28,6 @@ const SECRET = 'webhook-secret-for-isolation-0123';
 const TOKEN = 'EAAG-isolation-token';
 const PHONE_NUMBER_ID = '106540352242922';
 const LEADS = 40;
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 let smtp: HeldSmtpReceiver;
 let webhook: HttpReceiver;

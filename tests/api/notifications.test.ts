@@ -12,6 +12,7 @@ import {
 } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { until, untilValue } from '../support/until.ts';
 
 /**
  * Issue #11: every stored lead reaches the team by e-mail, signed webhook and
@@ -61,15 +62,6 @@ const forLead = (id: string) => ({
   webhook: () => webhook.accepted.filter((request) => request.headers['x-ceiba-delivery'] === id),
 });
 
-async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 describe('with every channel on', () => {
   let server: RunningServer;
   beforeAll(async () => {
@@ -88,7 +80,7 @@ describe('with every channel on', () => {
     const { id } = (await answer.json()) as { id: string };
     const lead = forLead(id);
 
-    const mails = await eventually(lead.email, (list) => list.length === 1);
+    const mails = await untilValue(lead.email, (list) => list.length === 1, 'the e-mail');
     expect(mails).toHaveLength(1);
     const [mail] = mails;
     expect(mail?.subject).toBe('Nueva estimación: Ana López (Mérida)');
@@ -108,7 +100,7 @@ describe('with every channel on', () => {
     expect(mail?.html).not.toContain('<img');
     expect(mail?.text).toContain(campaign);
 
-    const hooks = await eventually(lead.webhook, (list) => list.length === 1);
+    const hooks = await untilValue(lead.webhook, (list) => list.length === 1, 'the webhook');
     expect(hooks).toHaveLength(1);
     const payload = hooks[0]?.json as {
       version: number;
@@ -131,9 +123,10 @@ describe('with every channel on', () => {
       contact: { id: contact?.contact_id },
     });
 
-    const messages = await eventually(
+    const messages = await untilValue(
       () => whatsapp.accepted.filter((request) => JSON.stringify(request.json).includes(`+52${phone}`)),
       (list) => list.length === 1,
+      'the WhatsApp message',
     );
     expect(messages).toHaveLength(1);
     expect(messages[0]?.json).toMatchObject({
@@ -159,13 +152,14 @@ describe('with every channel on', () => {
     expect(whatsapp.refused).toHaveLength(0);
     expect(webhook.refused).toHaveLength(0);
 
-    const states = await eventually(
+    const states = await untilValue(
       () =>
         sql<{ channel: string; status: string }>(
           `SELECT channel, status FROM notification_deliveries WHERE lead_id = $1 ORDER BY channel`,
           [id],
         ),
       (rows) => rows.every((row) => row.status === 'sent'),
+      'every delivery sent',
     );
     expect(states).toEqual([
       { channel: 'email', status: 'sent' },
@@ -196,7 +190,7 @@ describe('with every channel on', () => {
       const answer = await postJson(server.url + path, body);
       expect(answer.status).toBe(201);
       const { id } = (await answer.json()) as { id: string };
-      const mails = await eventually(forLead(id).email, (list) => list.length === 1);
+      const mails = await untilValue(forLead(id).email, (list) => list.length === 1, 'the e-mail');
       expect(mails.map((mail) => mail.subject)).toEqual([subject]);
     }
   });
@@ -228,13 +222,14 @@ describe('with every channel on', () => {
       });
     const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: uniquePhone() }));
     const { id } = (await answer.json()) as { id: string };
-    await eventually(forLead(id).webhook, (list) => list.length === 1);
-    const page = await eventually(
+    await untilValue(forLead(id).webhook, (list) => list.length === 1, 'the webhook');
+    const page = await untilValue(
       async () =>
         (await (await api('/api/admin/quick-quotes')).json()) as {
           deliveries: Record<string, { channel: string; status: string }[]>;
         },
       (value) => (value.deliveries[id] ?? []).every((delivery) => delivery.status === 'sent'),
+      'the panel showing every delivery sent',
     );
     expect(page.deliveries[id]?.map((delivery) => [delivery.channel, delivery.status])).toEqual([
       ['email', 'sent'],
@@ -261,9 +256,10 @@ describe('with every channel on', () => {
     });
     expect(test.status).toBe(202);
     const { id: testId } = (await test.json()) as { id: string };
-    const tests = await eventually(
+    const tests = await untilValue(
       () => webhook.accepted.filter((request) => request.headers['x-ceiba-delivery'] === testId),
       (list) => list.length === 1,
+      'the test webhook',
     );
     expect(tests[0]?.json).toMatchObject({ event: 'notification.test', delivery_id: testId });
 
@@ -352,7 +348,7 @@ describe('channels off', () => {
 
   it('an SMTP server that does not answer is reported at start, and the site still takes leads', async () => {
     const server = await startServer(channelEnv({ SMTP_URL: 'smtp://127.0.0.1:9' }));
-    await eventually(server.output, (output) => output.includes('notify_email_unreachable'), 15_000);
+    await until(() => server.output().includes('notify_email_unreachable'), 'the unreachable mail server in the log');
     expect(server.output()).toContain('"event":"notify_email_unreachable"');
     const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: uniquePhone() }));
     expect(answer.status).toBe(201);

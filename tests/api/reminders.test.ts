@@ -10,6 +10,7 @@ import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { untilValue } from '../support/until.ts';
 
 /**
  * Issue #26, item 2: a next contact that comes due reminds the member who
@@ -67,16 +68,6 @@ async function patch(cookie: string, id: string, body: object) {
   return (await response.json()) as { version: number; nextContactAt: string | null };
 }
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, what: string, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 const reminderJob = async (contactId: string) =>
   (await sql<{ run_at: Date }>(`SELECT run_at FROM graphile_worker.jobs WHERE key = $1`, [`reminder:${contactId}`]))[0];
 
@@ -112,7 +103,7 @@ describe('a next contact comes due', () => {
     expect(mail.subject).toBe(`Toca contactar a Raúl Canché · ${site.brand.name}`);
     expect(mail.text).toContain(`https://www.ceibacasas.mx/admin/prospecto?id=${contact.id}`);
 
-    const [sent] = await until(
+    const [sent] = await untilValue(
       () => pushesTo(device.endpoint),
       (list) => list.length > 0,
       'the push',
@@ -143,7 +134,7 @@ describe('a next contact comes due', () => {
     // Due today it is "Para hoy", not "vencido": the badge counts what "Hoy" calls "Vencidos" (decision 0053).
     expect((await (await request(adviser.cookie, '/api/admin/reminders')).json()).due).toBe(0);
     // Once: the job is done, one delivery, one push, and the moment is marked reminded.
-    await until(
+    await untilValue(
       () => reminderJob(contact.id),
       (job) => job === undefined,
       'the job to finish',
@@ -189,7 +180,7 @@ describe('a next contact comes due', () => {
     });
     const mail = await smtp.waitForMail(isReminder(contact.id));
     expect(mail.to).toMatchObject({ value: [{ address: 'admin@ceiba.mx' }] });
-    await until(
+    await untilValue(
       () => countRows('push_subscriptions', 'endpoint = $1', [device.endpoint]),
       (count) => count === 0,
       'the gone device to be forgotten',
@@ -286,7 +277,7 @@ describe('a push endpoint is a browser’s push service (issue #38, item 4)', ()
         version: assigned.version,
       });
       await smtp.waitForMail(isReminder(contact.id));
-      await until(
+      await untilValue(
         () => countRows('push_subscriptions', 'endpoint = $1', [device.endpoint]),
         (count) => count === 0,
         'the refused device to be forgotten',

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { until } from './until.ts';
 
 /**
  * The receivers of the notifications, real servers on 127.0.0.1: an SMTP
@@ -11,16 +12,6 @@ import { SMTPServer } from 'smtp-server';
  * fake of the WhatsApp Cloud API endpoint written from Meta's documented
  * request and answer (we cannot call Meta from here).
  */
-
-async function until<T>(read: () => T, done: (value: T) => boolean, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 export interface SmtpReceiver {
   url: string;
@@ -54,20 +45,18 @@ export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpRecei
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    waitFor: (count, timeoutMs = 20_000) =>
-      until(
-        () => messages,
-        (list) => list.length >= count,
+    waitFor: async (count, timeoutMs = 20_000) => {
+      await until(
+        () => messages.length >= count,
+        () => `${count} e-mails (got ${messages.length})`,
         timeoutMs,
-        `${count} e-mails (got ${messages.length})`,
-      ),
-    waitForMail: async (match, timeoutMs = 20_000) =>
-      (await until(
-        () => messages.find(match),
-        (mail) => mail !== undefined,
-        timeoutMs,
-        'the e-mail',
-      )) as ParsedMail,
+      );
+      return messages;
+    },
+    waitForMail: async (match, timeoutMs = 20_000) => {
+      await until(() => messages.some(match), 'the e-mail', timeoutMs);
+      return messages.find(match) as ParsedMail;
+    },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -210,13 +199,14 @@ async function startHttpReceiver(
     url: `http://127.0.0.1:${port}`,
     accepted,
     refused,
-    waitFor: (count, timeoutMs = 20_000) =>
-      until(
-        () => accepted,
-        (list) => list.length >= count,
+    waitFor: async (count, timeoutMs = 20_000) => {
+      await until(
+        () => accepted.length >= count,
+        () => `${count} requests (got ${accepted.length})`,
         timeoutMs,
-        `${count} requests (got ${accepted.length})`,
-      ),
+      );
+      return accepted;
+    },
     down: close,
     async up() {
       server = createServer(handle);

@@ -4,10 +4,14 @@
  * runs in and however busy the machine is. The timeout only bounds a test
  * that would otherwise hang: it never decides a result that passes.
  */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -17,7 +21,7 @@ export async function until(check: () => boolean | Promise<boolean>, what: strin
  * timeout's error names the last value read and, with `context`, what else helps (the server's log).
  */
 export async function untilValue<T>(
-  read: () => Promise<T>,
+  read: () => T | Promise<T>,
   done: (value: T) => boolean,
   what: string,
   { timeoutMs = 60_000, context }: { timeoutMs?: number; context?: () => string } = {},

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type RequestListener } from 'node:h
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { selfSignedCertificate } from './certificate.ts';
+import { until } from './until.ts';
 
 /**
  * A fake of the WhatsApp Business Platform's Cloud API on 127.0.0.1, written
@@ -63,16 +64,6 @@ const read = async (request: IncomingMessage): Promise<string> => {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
 };
-
-export async function until<T>(read: () => T, done: (value: T) => boolean, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 export const MEDIA_BYTES = Buffer.from('fake-jpeg-bytes \u00e1\u00e9');
 
@@ -172,13 +163,14 @@ export async function startFakePlatform(options: { port?: number; tls?: boolean 
     mediaRequests,
     script: (...answers) => scripted.push(...answers),
     mediaUrlFor: (mediaId, url) => mediaUrls.set(mediaId, url),
-    waitForSent: (count, timeoutMs = 20_000) =>
-      until(
-        () => sent,
-        (list) => list.length >= count,
+    waitForSent: async (count, timeoutMs = 20_000) => {
+      await until(
+        () => sent.length >= count,
+        () => `${count} sends (got ${sent.length})`,
         timeoutMs,
-        `${count} sends (got ${sent.length})`,
-      ),
+      );
+      return sent;
+    },
     close: () => {
       for (const release of held) release();
       server.closeAllConnections();

@@ -365,8 +365,7 @@ describe('the webhook', () => {
     });
     expect(created?.body.customer).toMatch(/^cus_fake/);
     // As Stripe documents it: an OXXO voucher expires at 23:59 on Mexico City's clock (UTC-6 all year),
-    // `expires_after_days` (1) days after today there. A deadline at another hour (it was now + 30 h) is
-    // contradicted by the checkout's notice that follows, and the test failed from 18:00 to midnight there.
+    // `expires_after_days` (1) days after today there (a deadline at another hour: the next test).
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(Date.now());
     const deadline = (Date.parse(`${today}T23:59:59-06:00`) + 24 * HOUR) / 1000;
     await deliver(

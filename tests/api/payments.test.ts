@@ -199,6 +199,41 @@ const speiIntent = (id: string, appointment: string, remaining: number) => ({
   },
 });
 
+/**
+ * Stripe's two notices of an OXXO voucher chosen on its page: the voucher's details (its number and the
+ * deadline Stripe states), then the checkout completed unpaid.
+ */
+async function voucherChosen(
+  answer: BookingAnswer,
+  session: string,
+  intent: string,
+  number: string,
+  expiresAfter: number,
+) {
+  await deliver(
+    stripeEvent('payment_intent.requires_action', {
+      id: intent,
+      object: 'payment_intent',
+      status: 'requires_action',
+      metadata: { appointment_id: answer.id },
+      next_action: {
+        type: 'oxxo_display_details',
+        oxxo_display_details: {
+          number,
+          hosted_voucher_url: `https://payments.stripe.com/oxxo/voucher/${intent}`,
+          expires_after: expiresAfter,
+        },
+      },
+    }),
+  );
+  await deliver(
+    stripeEvent(
+      'checkout.session.completed',
+      sessionObject(session, { payment_status: 'unpaid', payment_intent: intent }),
+    ),
+  );
+}
+
 describe('a checkout for a paid appointment', () => {
   it('is Stripe’s hosted page for the appointment, the amount and concept from the data, card only when it is near', async () => {
     const answer = await book(await freeSlot(14, 71));
@@ -368,28 +403,7 @@ describe('the webhook', () => {
     // `expires_after_days` (1) days after today there (a deadline at another hour: the next test).
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(Date.now());
     const deadline = (Date.parse(`${today}T23:59:59-06:00`) + 24 * HOUR) / 1000;
-    await deliver(
-      stripeEvent('payment_intent.requires_action', {
-        id: 'pi_oxxo_1',
-        object: 'payment_intent',
-        status: 'requires_action',
-        metadata: { appointment_id: answer.id },
-        next_action: {
-          type: 'oxxo_display_details',
-          oxxo_display_details: {
-            number: '12345678901234657890123456789012',
-            hosted_voucher_url: 'https://payments.stripe.com/oxxo/voucher/test_1',
-            expires_after: deadline,
-          },
-        },
-      }),
-    );
-    await deliver(
-      stripeEvent(
-        'checkout.session.completed',
-        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_1' }),
-      ),
-    );
+    await voucherChosen(answer, id, 'pi_oxxo_1', '12345678901234657890123456789012', deadline);
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'oxxo' });
     expect(pending?.voucher?.number).toBe('12345678901234657890123456789012');
@@ -417,28 +431,7 @@ describe('the webhook', () => {
     // Stripe's word, at another hour than the one we would estimate (the checkout's notice can come after a
     // midnight in Mexico City, when our estimate moves a day): Stripe's stays, for the payment, the hold and the job.
     const stated = Math.floor((Date.now() + 40 * HOUR) / 1000);
-    await deliver(
-      stripeEvent('payment_intent.requires_action', {
-        id: 'pi_oxxo_stated',
-        object: 'payment_intent',
-        status: 'requires_action',
-        metadata: { appointment_id: answer.id },
-        next_action: {
-          type: 'oxxo_display_details',
-          oxxo_display_details: {
-            number: '98765432109876543210987654321098',
-            hosted_voucher_url: 'https://payments.stripe.com/oxxo/voucher/test_2',
-            expires_after: stated,
-          },
-        },
-      }),
-    );
-    await deliver(
-      stripeEvent(
-        'checkout.session.completed',
-        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_oxxo_stated' }),
-      ),
-    );
+    await voucherChosen(answer, id, 'pi_oxxo_stated', '98765432109876543210987654321098', stated);
     const [payment] = await sql<{ id: string; pay_by: Date }>(
       'SELECT id, pay_by FROM payments WHERE appointment_id = $1',
       [answer.id],

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { until } from './until.ts';
+import { until, untilValue } from './until.ts';
 
 /**
  * The receivers of the notifications, real servers on 127.0.0.1: an SMTP
@@ -53,10 +53,15 @@ export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpRecei
       );
       return messages;
     },
-    waitForMail: async (match, timeoutMs = 20_000) => {
-      await until(() => messages.some(match), 'the e-mail', timeoutMs);
-      return messages.find(match) as ParsedMail;
-    },
+    waitForMail: async (match, timeoutMs = 20_000) =>
+      (await untilValue(
+        () => messages.find(match),
+        (mail) => mail !== undefined,
+        'the e-mail',
+        {
+          timeoutMs,
+        },
+      )) as ParsedMail,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

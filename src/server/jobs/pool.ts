@@ -9,9 +9,9 @@ import { logJson } from '../log.ts';
 
 /**
  * Deliveries of one channel sent at once. Each channel that is on has a
- * runner of its own with this many slots (unless its lane says otherwise): sends mostly wait on the network
- * (each at most 15 s), and a channel that hangs fills only its own slots,
- * never another channel's.
+ * runner of its own with this many slots (unless its lane says otherwise):
+ * sends mostly wait on the network (each at most 15 s), and a channel that
+ * hangs fills only its own slots, never another channel's.
  */
 export const CONCURRENCY = 8;
 
@@ -19,7 +19,7 @@ export const CONCURRENCY = 8;
  * Connections of the worker's pool per runner: one its LISTEN keeps, and four
  * its eight slots borrow to take and finish jobs (for milliseconds, never
  * during a send; the old single runner had seven for sixteen slots). With
- * every channel on, 15.
+ * the three notification channels on, 15; every lane adds five.
  */
 const CONNECTIONS_PER_RUNNER = 5;
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool as PgPool } from 'pg';
 import { getConfig, requireDatabaseUrl, type ServerConfig } from '../config.ts';
 import { logJson } from '../log.ts';
@@ -90,15 +91,58 @@ function checkOut(
   });
 }
 
-function wrap(pool: PoolLike, shared = false): Database {
+/**
+ * Whether statements may be prepared on the connections of `databaseUrl`:
+ * not through a PgBouncer in transaction mode (Neon's `-pooler` endpoints),
+ * where the next statement may reach another server connection.
+ */
+export function preparesStatements(databaseUrl: string): boolean {
+  return !new URL(databaseUrl).hostname.includes('-pooler');
+}
+
+/** Distinct statements prepared by this process, at most (each connection keeps those it ran). */
+export const PREPARED_STATEMENTS_MAX = 500;
+const statementNames = new Map<string, string>();
+
+/**
+ * A statement with values as a named prepared statement (decision 0080):
+ * PostgreSQL parses it once per connection, and after a few runs keeps its
+ * plan, instead of parsing and planning it at every run (a booking's dozen
+ * statements spent about a fifth of their time so). Its name is its text's
+ * hash, so every connection of the pool knows it by the same name. Beyond
+ * PREPARED_STATEMENTS_MAX distinct texts (a text built with a varying
+ * number of placeholders), a statement runs unnamed, as before. A statement
+ * without values keeps the simple protocol (it may hold several commands).
+ */
+function prepared(text: string, values: unknown[]): { name?: string; text: string; values: unknown[] } {
+  let name = statementNames.get(text);
+  if (!name && statementNames.size < PREPARED_STATEMENTS_MAX) {
+    name = `s_${createHash('sha1').update(text).digest('base64url')}`;
+    statementNames.set(text, name);
+  }
+  return name ? { name, text, values } : { text, values };
+}
+
+type Run = (text: string, values?: unknown[]) => Promise<QueryResult<never>>;
+
+/** `run`, with a statement that has values prepared when `prepare` (see prepared()). */
+function preparing(run: PoolLike['query'], prepare: boolean): Run {
+  if (!prepare) return run;
+  const runConfig = run as unknown as (config: ReturnType<typeof prepared>) => Promise<QueryResult<never>>;
+  return (text, values) => (values ? runConfig(prepared(text, values)) : run(text));
+}
+
+function wrap(pool: PoolLike, shared = false, prepare = false): Database {
+  const query = preparing(pool.query.bind(pool), prepare);
   return {
     ...(shared ? { shared: pool } : {}),
-    query: (text, values) => pool.query(text, values),
+    query: (text, values) => query(text, values),
     async transaction(work) {
       const { client, lost, listener } = await checkOut(pool);
       try {
         await client.query('BEGIN');
-        const result = await work({ query: (text, values) => client.query(text, values) });
+        const inside = preparing(client.query.bind(client), prepare);
+        const result = await work({ query: (text, values) => inside(text, values) });
         await client.query('COMMIT');
         client.removeListener('error', listener);
         client.release();
@@ -196,7 +240,8 @@ export async function withDatabase<T>(work: (db: Database) => Promise<T>, config
  */
 export async function openDatabase(config = getConfig()): Promise<{ db: Database; release(): Promise<void> }> {
   if (config.databaseDriver === 'pg') {
-    return { db: wrap((await pgPool(config)) as unknown as PoolLike, true), release: async () => {} };
+    const pool = (await pgPool(config)) as unknown as PoolLike;
+    return { db: wrap(pool, true, preparesStatements(requireDatabaseUrl(config))), release: async () => {} };
   }
   const pool = await neonPool(config);
   return { db: wrap(pool), release: () => pool.end().catch(() => {}) };
@@ -210,7 +255,7 @@ export async function openDatabase(config = getConfig()): Promise<{ db: Database
 export async function withQueueDatabase<T>(work: (db: Database) => Promise<T>, config = getConfig()): Promise<T> {
   if (config.databaseDriver !== 'pg') return withDatabase(work, config);
   queuePgPool ??= newPgPool(config, QUEUE_CONNECTIONS);
-  return work(wrap((await queuePgPool) as unknown as PoolLike));
+  return work(wrap((await queuePgPool) as unknown as PoolLike, false, preparesStatements(requireDatabaseUrl(config))));
 }
 
 /** Closes the shared pools (graceful shutdown, end of a test file). */

@@ -1,7 +1,7 @@
 import { Logger, type TaskList } from 'graphile-worker';
 import pg, { type Pool, type PoolClient } from 'pg';
 import { requireDatabaseUrl, type ServerConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import { type Database, preparesStatements } from '../db/database.ts';
 import { logJson } from '../log.ts';
 
 // The runners' options and pool, and what features hand the runner (JobSource); the local
@@ -72,7 +72,7 @@ export function runnerOptions(config: ServerConfig, pgPool: Pool, concurrency = 
   return {
     pgPool,
     // Neon's pooled endpoints (PgBouncer, transaction mode) cannot keep prepared statements.
-    noPreparedStatements: new URL(requireDatabaseUrl(config)).hostname.includes('-pooler'),
+    noPreparedStatements: !preparesStatements(requireDatabaseUrl(config)),
     concurrency,
     pollInterval: 1000,
     noHandleSignals: true,

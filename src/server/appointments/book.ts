@@ -152,27 +152,24 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     );
     if (!slot) throw new SlotTaken();
 
-    // A partner's session does not make the person a buyer (touch_contact's p_buyer).
-    const touched = await tx.query<{ id: string }>(`SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}') AS id`, [
-      booking.phone,
-      booking.name,
-      booking.email ?? null,
-      kind.audience !== 'socios',
-    ]);
-    const contact = touched.rows[0]?.id;
-    if (!contact) throw new Error('touch_contact returned no contact');
-
     const held = heldSpan(kind, start);
     const paid = kind.priceMxn !== null;
     const status: AppointmentStatus = paid ? 'por_pagar' : 'confirmada';
-    // The members tried in order, each expired hold in the way released, 23P01 moving on: place_appointment (0040).
+    // One round trip: the person deduplicated into their contact (touch_contact(), as every lead; a partner's
+    // session does not make them a buyer), then the members tried in order, each expired hold in the way
+    // released, 23P01 moving on (place_appointment, 0040). No row: the slot was taken, and the rollback
+    // undoes the contact too.
     const { rows } = await tx.query<AppointmentRow>(
       `SELECT ${RETURNING}
-       FROM place_appointment($1, $2::uuid[], $3, $4, to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0),
-         tstzrange(to_timestamp($7 / 1000.0), to_timestamp($8 / 1000.0)), $9, $10, $11, $12, $13, $14, $15, $16)
+       FROM place_appointment((SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}')), $5::uuid[], $6, $7,
+         to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0),
+         tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19)
        WHERE id IS NOT NULL`,
       [
-        contact,
+        booking.phone,
+        booking.name,
+        booking.email ?? null,
+        kind.audience !== 'socios',
         slot.members,
         kind.id,
         place.id,

@@ -47,7 +47,8 @@ describe('statements with values are prepared once per connection (decision 0080
       }),
     );
     expect(answers).toEqual(texts.map((_, i) => 1 + i));
-    // This file's earlier tests prepared two texts of their own, and the view's query is one more.
+    // The file's earlier statements (its own and the view's query) count towards the limit too: of these texts
+    // the first are prepared, the last are not.
     expect(prepared.size).toBeLessThanOrEqual(PREPARED_STATEMENTS_MAX);
     expect(prepared.has(texts[0] as string)).toBe(true);
     expect(prepared.has(texts.at(-1) as string)).toBe(false);

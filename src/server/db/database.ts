@@ -170,6 +170,9 @@ function wrap(pool: PoolLike, shared = false, prepare = false): Database {
 
 const STATEMENT_TIMEOUT_MS = 10_000;
 
+/** The `pg` pools whose connections keep statements prepared: decided once, when the pool is made. */
+const preparingPools = new WeakSet<object>();
+
 // Promises, so that the first calls at once share one pool.
 let sharedPgPool: Promise<PgPool> | undefined;
 let queuePgPool: Promise<PgPool> | undefined;
@@ -191,6 +194,7 @@ async function newPgPool(config: ServerConfig, max: number): Promise<PgPool> {
   });
   // An idle client losing its server must not crash the process; the next query reconnects.
   pool.on('error', (error) => logJson('error', { event: 'db_idle_client_error', error: error.message }));
+  if (preparesStatements(requireDatabaseUrl(config))) preparingPools.add(pool);
   return pool;
 }
 
@@ -240,8 +244,8 @@ export async function withDatabase<T>(work: (db: Database) => Promise<T>, config
  */
 export async function openDatabase(config = getConfig()): Promise<{ db: Database; release(): Promise<void> }> {
   if (config.databaseDriver === 'pg') {
-    const pool = (await pgPool(config)) as unknown as PoolLike;
-    return { db: wrap(pool, true, preparesStatements(requireDatabaseUrl(config))), release: async () => {} };
+    const pool = await pgPool(config);
+    return { db: wrap(pool as unknown as PoolLike, true, preparingPools.has(pool)), release: async () => {} };
   }
   const pool = await neonPool(config);
   return { db: wrap(pool), release: () => pool.end().catch(() => {}) };
@@ -255,7 +259,8 @@ export async function openDatabase(config = getConfig()): Promise<{ db: Database
 export async function withQueueDatabase<T>(work: (db: Database) => Promise<T>, config = getConfig()): Promise<T> {
   if (config.databaseDriver !== 'pg') return withDatabase(work, config);
   queuePgPool ??= newPgPool(config, QUEUE_CONNECTIONS);
-  return work(wrap((await queuePgPool) as unknown as PoolLike, false, preparesStatements(requireDatabaseUrl(config))));
+  const pool = await queuePgPool;
+  return work(wrap(pool as unknown as PoolLike, false, preparingPools.has(pool)));
 }
 
 /** Closes the shared pools (graceful shutdown, end of a test file). */

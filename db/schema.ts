@@ -71,7 +71,7 @@ const SECTIONS: { title: string; sql: string }[] = [
                  WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
                  UNION ALL
                  SELECT 1, co.conname, format('  CONSTRAINT %I %s', co.conname, pg_get_constraintdef(co.oid))
-                 FROM pg_constraint co WHERE co.conrelid = c.oid AND co.contype <> 'n'
+                 FROM pg_constraint co WHERE co.conrelid = c.oid AND co.contype NOT IN ('n', 't') -- a constraint trigger ('t') is written with the triggers
                ) AS lines),
               CASE WHEN c.relkind = 'p' THEN ' PARTITION BY ' || pg_get_partkeydef(c.oid) ELSE '' END) AS definition
           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace

@@ -217,6 +217,46 @@ describe('booking', () => {
     expect(await countRows('appointments', 'starts_at = $1', [slot.start])).toBe(0);
   });
 
+  it('books another start of a member while a booking of theirs is still being made: no wait for its commit', async () => {
+    // Two starts of Ana's far apart, late in the window (the plan's are early): one held by a booking begun and
+    // not committed, the other asked for by a visitor.
+    const late = (await slotsOf()).reverse();
+    const held = late[4] as FreeSlot;
+    const asked = late.find((slot) => Date.parse(slot.end) + 3 * 3_600_000 <= Date.parse(held.start)) as FreeSlot;
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991110003', 'Otra reserva en curso', true) RETURNING id`,
+    );
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    let booked: string | undefined;
+    try {
+      await other.query('BEGIN');
+      await other.query(
+        `SELECT id FROM place_appointment($1, ARRAY[$2]::uuid[], $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel',
+           NULL, NULL, $7, NULL, NULL, 'en curso') WHERE id IS NOT NULL`,
+        [contact?.id, ana, VISIT, MERIDA, held.start, held.end, PRIVACY_NOTICE_VERSION],
+      );
+      // Before decision 0081 the member's calendar version was locked by that insert until its transaction ended,
+      // and this visitor waited for it.
+      const answer = await fetch(`${server.url}/api/appointments`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+        body: JSON.stringify(visitor(asked.start, { name: 'Visitante Sin Espera', phone: '999 111 0004' })),
+        signal: AbortSignal.timeout(20_000),
+      });
+      expect(answer.status).toBe(201);
+      booked = ((await answer.json()) as { id: string }).id;
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+    }
+    await sql(`DELETE FROM contacts WHERE id IN (SELECT contact_id FROM appointments WHERE id = $1)`, [booked]);
+    // What the rolled-back booking held is free again, and the one that was made is gone with its contact.
+    const free = (await slotsOf()).map((slot) => slot.start);
+    expect(free).toContain(held.start);
+    expect(free).toContain(asked.start);
+  });
+
   it('gives one appointment and 49 clear Spanish 409s to 50 visitors after one slot with one member', async () => {
     const slot = plan[0] as FreeSlot;
     const responses = await Promise.all(
@@ -385,6 +425,36 @@ describe('booking', () => {
     // A cancelled appointment holds nothing.
     await expect(insert('cancelada', '0 minutes')).resolves.toEqual([]);
     await sql(`DELETE FROM appointments WHERE status = 'cancelada' AND source = 'panel'`);
+  });
+
+  it('raises the member’s calendar version when what a calendar shows changes, not for the calendar file’s sequence', async () => {
+    const version = async () =>
+      Number(
+        (await sql<{ version: string }>(`SELECT version FROM member_calendar_versions WHERE member_id = $1`, [ana]))[0]
+          ?.version,
+      );
+    const slot = (await slotsOf()).at(-8) as FreeSlot;
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991110005', 'Versión del calendario', true) RETURNING id`,
+    );
+    const before = await version();
+    const [row] = await sql<{ id: string }>(
+      `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source)
+       VALUES ($1, $2, $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel') RETURNING id`,
+      [contact?.id, VISIT, MERIDA, ana, slot.start, slot.end],
+    );
+    expect(await version()).toBe(before + 1);
+    // Sent again with a higher sequence (a calendar file), the appointment holds the same time: Ana's calendar
+    // kept in memory stays good.
+    await sql(`UPDATE appointments SET calendar_sequence = calendar_sequence + 1, updated_at = now() WHERE id = $1`, [
+      row?.id,
+    ]);
+    expect(await version()).toBe(before + 1);
+    await sql(`UPDATE appointments SET status = 'cancelada' WHERE id = $1`, [row?.id]);
+    expect(await version()).toBe(before + 2);
+    expect((await slotsOf()).map((free) => free.start)).toContain(slot.start);
+    await sql(`DELETE FROM contacts WHERE id = $1`, [contact?.id]);
+    expect(await version()).toBe(before + 3);
   });
 
   it('refuses a write from another origin, or with no origin', async () => {

@@ -159,8 +159,8 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     // session does not make them a buyer), then the members tried in order, each expired hold in the way
     // released, 23P01 moving on (place_appointment, 0040). No row: the slot was taken, and the rollback
     // undoes the contact too.
-    const { rows } = await tx.query<AppointmentRow>(
-      `SELECT ${RETURNING}
+    const { rows } = await tx.query<AppointmentRow & { member_id: string | null }>(
+      `SELECT ${RETURNING}, member_id
        FROM place_appointment((SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}')), $5::uuid[], $6, $7,
          to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0),
          tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19)
@@ -189,7 +189,11 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     );
     const row = rows[0];
     if (!row) throw new SlotTaken();
-    await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' });
+    await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' }, {
+      start: Number(row.starts_at),
+      memberId: row.member_id,
+      source: request.source,
+    });
     const answer = answerOf(row);
     await request.alsoRecord?.(tx, answer);
     return answer;

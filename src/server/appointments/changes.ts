@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/database.ts';
 import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
-import { moveContactForAppointment } from './pipeline-moves.ts';
+import { contactMove } from './pipeline-moves.ts';
 import { refundOnCancel } from './refunds.ts';
 
 /**
@@ -60,39 +60,105 @@ export function messageJobKey(job: AppointmentMessageJob): string {
   return `appt:${job.appointmentId}:${job.to}:${job.channel}:${job.message}:${job.hoursBefore ?? 0}:${Math.round(job.start / 1000)}`;
 }
 
+/** What the messages of a change read of its appointment once it is written. */
+export interface AppointmentFacts {
+  /** Its start, in milliseconds. */
+  start: number;
+  memberId: string | null;
+  source: string;
+}
+
+/**
+ * Tells what follows an appointment that `change` happened to (see above), in
+ * the caller's transaction: the pipeline's move, the refund of a cancelled
+ * paid one, the calendar file's sequence, the messages' jobs. `booked`, the
+ * facts of a booking's own row when the caller has them (book.ts): a
+ * confirmation does not raise the sequence, so nothing needs reading.
+ */
 export async function appointmentChanged(
   tx: Queryable,
   appointmentId: string,
   change: AppointmentChange,
   actor: ChangeActor,
+  booked?: AppointmentFacts,
 ): Promise<void> {
-  // The pipeline follows the visit (visita_agendada, visito: decision 0062).
-  await moveContactForAppointment(tx, appointmentId, change, actor);
+  // The pipeline follows the visit (visita_agendada, visito: decision 0062), in the statement that queues the jobs.
+  const move = contactMove(change.kind, actor);
   // A paid appointment cancelled: its refund, as the kind's policy says (issue #41).
   if (change.kind === 'cancelled') await refundOnCancel(tx, appointmentId, actor);
   const message = MESSAGE_OF[change.kind];
   // "Asistió" / "No asistió" tell nobody (the follow-up of a no-show is the panel's).
-  if (!message) return;
-  // A calendar that holds the event replaces it only when its SEQUENCE grows (RFC 5546).
+  const facts =
+    message === undefined
+      ? null
+      : message === 'confirmation' && booked
+        ? booked
+        : await raiseSequence(tx, appointmentId, message);
+  const moveValues = move ? [appointmentId, ...move.values] : [];
+  if (!message || !facts) {
+    if (move) await tx.query(`WITH ${move.ctes} SELECT count(*) FROM old`, moveValues);
+    return;
+  }
+  const jobs = messageJobs(appointmentId, message, facts, actor);
+  // One statement, one NOTIFY; a reminder whose time has already passed (booked 3 h ahead) is not queued.
+  const at = moveValues.length + 1;
+  await tx.query(
+    `${move ? `WITH ${move.ctes} ` : ''}SELECT count(*) FROM graphile_worker.add_jobs(array(
+       SELECT ROW($${at}::text, j.payload, NULL, coalesce(j.at, now()), $${at + 1}::int, j.key, NULL, NULL)::graphile_worker.job_spec
+       FROM jsonb_to_recordset($${at + 2}::jsonb) AS j (payload json, at timestamptz, key text)
+       WHERE j.at IS NULL OR j.at > now()))`,
+    [
+      ...moveValues,
+      APPOINTMENT_MESSAGE_TASK,
+      APPOINTMENT_MESSAGE_ATTEMPTS,
+      JSON.stringify(
+        jobs.map(({ job, at }) => ({
+          payload: job,
+          at: at === null ? null : new Date(at).toISOString(),
+          key: messageJobKey(job),
+        })),
+      ),
+    ],
+  );
+}
+
+/**
+ * A calendar that holds the event replaces it only when its SEQUENCE grows
+ * (RFC 5546): raised for every message but the first. The appointment's
+ * facts, or null when it is gone.
+ */
+async function raiseSequence(
+  tx: Queryable,
+  appointmentId: string,
+  message: AppointmentMessageKind,
+): Promise<AppointmentFacts | null> {
   const { rows } = await tx.query<{ starts_at: string; member_id: string | null; source: string }>(
     `UPDATE appointments SET calendar_sequence = calendar_sequence + CASE WHEN $2 THEN 1 ELSE 0 END
      WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id, source`,
     [appointmentId, message !== 'confirmation'],
   );
   const row = rows[0];
-  if (!row) return;
-  const start = Number(row.starts_at);
+  return row ? { start: Number(row.starts_at), memberId: row.member_id, source: row.source } : null;
+}
+
+/** The jobs of one message: to the buyer and the adviser, through each channel, and the reminders it schedules. */
+function messageJobs(
+  appointmentId: string,
+  message: AppointmentMessageKind,
+  { start, memberId, source }: AppointmentFacts,
+  actor: ChangeActor,
+): { job: AppointmentMessageJob; at: number | null }[] {
   const jobs: { job: AppointmentMessageJob; at: number | null }[] = [];
   const add = (job: Omit<AppointmentMessageJob, 'appointmentId' | 'start'>, at: number | null = null) =>
     jobs.push({ job: { appointmentId, start, ...job }, at });
 
   // A booking made in the conversation is confirmed there at once, in words (whatsapp/booking.ts): no template too.
   // A payment is told by e-mail (its calendar file becomes CONFIRMED) and to the adviser: no paid template.
-  if (!(message === 'confirmation' && row.source === 'whatsapp') && message !== 'paid')
+  if (!(message === 'confirmation' && source === 'whatsapp') && message !== 'paid')
     add({ to: 'buyer', channel: 'whatsapp', message });
   add({ to: 'buyer', channel: 'email', message });
   // The adviser who made the change knows it already.
-  const byTheirAdviser = actor.by === 'member' && actor.memberId === row.member_id;
+  const byTheirAdviser = actor.by === 'member' && actor.memberId === memberId;
   if (!byTheirAdviser) {
     add({ to: 'adviser', channel: 'email', message });
     add({ to: 'adviser', channel: 'push', message });
@@ -109,22 +175,5 @@ export async function appointmentChanged(
       }
     }
   }
-  // One statement, one NOTIFY; a reminder whose time has already passed (booked 3 h ahead) is not queued.
-  await tx.query(
-    `SELECT count(*) FROM graphile_worker.add_jobs(array(
-       SELECT ROW($1::text, j.payload, NULL, coalesce(j.at, now()), $2::int, j.key, NULL, NULL)::graphile_worker.job_spec
-       FROM jsonb_to_recordset($3::jsonb) AS j (payload json, at timestamptz, key text)
-       WHERE j.at IS NULL OR j.at > now()))`,
-    [
-      APPOINTMENT_MESSAGE_TASK,
-      APPOINTMENT_MESSAGE_ATTEMPTS,
-      JSON.stringify(
-        jobs.map(({ job, at }) => ({
-          payload: job,
-          at: at === null ? null : new Date(at).toISOString(),
-          key: messageJobKey(job),
-        })),
-      ),
-    ],
-  );
+  return jobs;
 }

@@ -1,5 +1,4 @@
 import type { ContactState } from '../../lib/admin/contacts.ts';
-import type { Queryable } from '../db/database.ts';
 import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 
 /**
@@ -33,17 +32,22 @@ export function stateAfterAppointment(state: ContactState, change: AppointmentCh
   return move?.from.includes(state) ? move.to : null;
 }
 
-/** Moves the appointment's contact as its change asks (MOVES); the state it left, or null when it stayed. */
-export async function moveContactForAppointment(
-  tx: Queryable,
-  appointmentId: string,
-  change: AppointmentChange,
+/**
+ * The move `change` asks of the appointment's contact (MOVES) as common table
+ * expressions to open a statement with (`old`, `moved`, `line`: the contact
+ * locked, its state and version written, its history's line), the
+ * appointment's id at $1 and the rest of its values numbered from $2; null
+ * when the change moves nothing. appointmentChanged() runs it in the same
+ * statement as the queue's jobs (one round trip).
+ */
+export function contactMove(
+  change: AppointmentChange['kind'],
   actor: ChangeActor,
-): Promise<{ contactId: string; from: ContactState; to: ContactState } | null> {
-  const move = MOVES[change.kind];
+): { ctes: string; values: unknown[] } | null {
+  const move = MOVES[change];
   if (!move) return null;
-  const { rows } = await tx.query<{ contact_id: string; from_state: ContactState }>(
-    `WITH old AS (
+  return {
+    ctes: `old AS (
        SELECT c.id, c.state FROM contacts c JOIN appointments a ON a.contact_id = c.id
        WHERE a.id = $1 AND c.state = ANY($2::text[])
        FOR UPDATE OF c
@@ -57,10 +61,7 @@ export async function moveContactForAppointment(
        INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value)
        SELECT old.id, u.id, coalesce(u.name, u.email), 'state', old.state, $3
        FROM old JOIN moved ON moved.id = old.id LEFT JOIN users u ON u.id = $4::uuid
-     )
-     SELECT old.id AS contact_id, old.state AS from_state FROM old`,
-    [appointmentId, move.from, move.to, actor.by === 'member' ? actor.memberId : null],
-  );
-  const row = rows[0];
-  return row ? { contactId: row.contact_id, from: row.from_state, to: move.to } : null;
+     )`,
+    values: [move.from, move.to, actor.by === 'member' ? actor.memberId : null],
+  };
 }

@@ -1281,7 +1281,9 @@ BEGIN
       CONTINUE;
     END;
     INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES (p_contact, 'appointment', p_status, p_detail);
-    UPDATE contacts SET last_activity_at = now() WHERE id = p_contact;
+    -- A contact just touched (touch_contact(), in the same transaction) has this activity already: written again,
+    -- the row would be rewritten with every one of its indexes for the same value.
+    UPDATE contacts SET last_activity_at = now() WHERE id = p_contact AND last_activity_at IS DISTINCT FROM now();
     RETURN placed;
   END LOOP;
   RETURN NULL;

@@ -3,8 +3,9 @@ import type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 
 /**
  * The pipeline follows the visits (issue #40, decision 0062): what an
- * appointment's change does to its contact's state, called first thing by
- * appointmentChanged(), inside the change's transaction.
+ * appointment's change does to its contact's state, written by
+ * appointmentChanged() in the statement that queues the change's messages,
+ * inside the change's transaction.
  *
  * - booked: a contact still before the visit (nuevo, contactado,
  *   en_seguimiento) moves to visita_agendada;

@@ -58,7 +58,6 @@ const exportCalls = csvExport({
     'Prospecto',
     'Id de la llamada',
   ],
-  batch: 500,
   async read(db, _filter, cursor, limit) {
     const rows = await callsAfter(db, cursor, limit, 'oldest');
     const last = rows.at(-1);

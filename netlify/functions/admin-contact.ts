@@ -24,7 +24,6 @@ const exportContacts = csvExport({
   name: 'admin-contact',
   file: CONTACTS_CSV_FILE,
   header: CONTACTS_CSV_HEADER,
-  batch: 1000,
   filter: (url, user) => contactFilterFrom(url, user.id),
   read: contactCsvLines,
 });

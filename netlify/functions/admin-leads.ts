@@ -40,7 +40,6 @@ const exports = Object.fromEntries(
       name: 'admin-leads',
       file: CSV_FILE_NAMES[kind],
       header: ['Fecha', ...columns.map((column) => column.header)],
-      batch: 1000,
       logFields: { kind },
       async read(db, _filter, cursor, limit) {
         const rows = await leadsAfter(db, kind, cursor, limit);

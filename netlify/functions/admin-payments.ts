@@ -60,7 +60,6 @@ const exportPayments = csvExport<{ status?: PaymentFilter['status'] }>({
     'Sesión de Stripe',
     'Pago de Stripe',
   ],
-  batch: 500,
   filter: (url) => {
     const { status } = filterOf(url);
     return status ? { status } : {};

@@ -364,7 +364,7 @@ describe('counts', () => {
     expect(page.items).toHaveLength(50);
     const narrow = await (await api('/api/admin/contacts?q=capado%201001')).json();
     expect(narrow).toMatchObject({ capped: false, total: 1, counts: { nuevo: 1 } });
-    // The CSV pages through all of them (two batches), each once.
+    // The CSV pages through all of them (five batches), each once.
     const csv = await (await api('/api/admin/contacts/export.csv?q=capado')).text();
     const names = csv
       .trim()

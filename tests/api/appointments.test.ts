@@ -184,36 +184,51 @@ describe('free slots', () => {
   });
 });
 
+/**
+ * Runs `during` while a booking of Ana's at `slot` for a new contact (`phone`, `name`) has been placed by another
+ * connection and not committed; that booking is rolled back after, whatever happened.
+ */
+async function whilePlacing(slot: FreeSlot, phone: string, name: string, during: () => Promise<void>): Promise<void> {
+  const [contact] = await sql<{ id: string }>(
+    `INSERT INTO contacts (phone, name, is_buyer) VALUES ($1, $2, true) RETURNING id`,
+    [phone, name],
+  );
+  const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await other.connect();
+  try {
+    await other.query('BEGIN');
+    const placed = await other.query(
+      `SELECT id FROM place_appointment($1, ARRAY[$2]::uuid[], $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel',
+         NULL, NULL, $7, NULL, NULL, 'en curso') WHERE id IS NOT NULL`,
+      [contact?.id, ana, VISIT, MERIDA, slot.start, slot.end, PRIVACY_NOTICE_VERSION],
+    );
+    expect(placed.rows).toHaveLength(1);
+    await during();
+  } finally {
+    await other.query('ROLLBACK');
+    await other.end();
+  }
+}
+
+/** A visitor's booking of `start`, answered within 20 s. */
+const bookOnce = (start: string, name: string, phone: string) =>
+  fetch(`${server.url}/api/appointments`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+    body: JSON.stringify(visitor(start, { name, phone })),
+    signal: AbortSignal.timeout(20_000),
+  });
+
 describe('booking', () => {
   it('answers at once when another booking of the same member and start is still being made: taken, never a wait', async () => {
     // A start far from the plan's, and another booking of Ana's there, begun and not committed.
     const slot = (await slotsOf()).at(-3) as FreeSlot;
-    const [contact] = await sql<{ id: string }>(
-      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991110001', 'Reserva en curso', true) RETURNING id`,
-    );
-    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await other.connect();
-    try {
-      await other.query('BEGIN');
-      const placed = await other.query(
-        `SELECT id FROM place_appointment($1, ARRAY[$2]::uuid[], $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel',
-           NULL, NULL, $7, NULL, NULL, 'en curso') WHERE id IS NOT NULL`,
-        [contact?.id, ana, VISIT, MERIDA, slot.start, slot.end, PRIVACY_NOTICE_VERSION],
-      );
-      expect(placed.rows).toHaveLength(1);
+    await whilePlacing(slot, '+529991110001', 'Reserva en curso', async () => {
       // Before decision 0069 this visitor waited for that transaction's end (and, fifty at once, for the pool).
-      const answer = await fetch(`${server.url}/api/appointments`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
-        body: JSON.stringify(visitor(slot.start, { name: 'Otra Visitante', phone: '999 111 0002' })),
-        signal: AbortSignal.timeout(20_000),
-      });
+      const answer = await bookOnce(slot.start, 'Otra Visitante', '999 111 0002');
       expect(answer.status).toBe(409);
       expect(await answer.json()).toEqual({ error: BOOKING_MESSAGES.taken, code: 'slot_taken' });
-    } finally {
-      await other.query('ROLLBACK');
-      await other.end();
-    }
+    });
     expect(await countRows('appointments', 'starts_at = $1', [slot.start])).toBe(0);
   });
 
@@ -223,33 +238,14 @@ describe('booking', () => {
     const late = (await slotsOf()).reverse();
     const held = late[4] as FreeSlot;
     const asked = late.find((slot) => Date.parse(slot.end) + 3 * 3_600_000 <= Date.parse(held.start)) as FreeSlot;
-    const [contact] = await sql<{ id: string }>(
-      `INSERT INTO contacts (phone, name, is_buyer) VALUES ('+529991110003', 'Otra reserva en curso', true) RETURNING id`,
-    );
-    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await other.connect();
     let booked: string | undefined;
-    try {
-      await other.query('BEGIN');
-      await other.query(
-        `SELECT id FROM place_appointment($1, ARRAY[$2]::uuid[], $3, $4, $5, $6, tstzrange($5, $6), 'confirmada', 'panel',
-           NULL, NULL, $7, NULL, NULL, 'en curso') WHERE id IS NOT NULL`,
-        [contact?.id, ana, VISIT, MERIDA, held.start, held.end, PRIVACY_NOTICE_VERSION],
-      );
+    await whilePlacing(held, '+529991110003', 'Otra reserva en curso', async () => {
       // Before decision 0081 the member's calendar version was locked by that insert until its transaction ended,
       // and this visitor waited for it.
-      const answer = await fetch(`${server.url}/api/appointments`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
-        body: JSON.stringify(visitor(asked.start, { name: 'Visitante Sin Espera', phone: '999 111 0004' })),
-        signal: AbortSignal.timeout(20_000),
-      });
+      const answer = await bookOnce(asked.start, 'Visitante Sin Espera', '999 111 0004');
       expect(answer.status).toBe(201);
       booked = ((await answer.json()) as { id: string }).id;
-    } finally {
-      await other.query('ROLLBACK');
-      await other.end();
-    }
+    });
     await sql(`DELETE FROM contacts WHERE id IN (SELECT contact_id FROM appointments WHERE id = $1)`, [booked]);
     // What the rolled-back booking held is free again, and the one that was made is gone with its contact.
     const free = (await slotsOf()).map((slot) => slot.start);

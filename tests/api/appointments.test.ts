@@ -50,11 +50,12 @@ function spaced(slots: readonly FreeSlot[], count: number): FreeSlot[] {
   throw new Error(`only ${picked.length} spaced slots of ${count}`);
 }
 
-const book = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+const book = (body: Record<string, unknown>, headers: Record<string, string> = {}, signal?: AbortSignal) =>
   fetch(`${server.url}/api/appointments`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), ...headers },
     body: JSON.stringify(body),
+    signal,
   });
 
 const visitor = (start: string, overrides: Record<string, unknown> = {}) => ({
@@ -212,12 +213,7 @@ async function whilePlacing(slot: FreeSlot, phone: string, name: string, during:
 
 /** A visitor's booking of `start`, answered within 20 s. */
 const bookOnce = (start: string, name: string, phone: string) =>
-  fetch(`${server.url}/api/appointments`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
-    body: JSON.stringify(visitor(start, { name, phone })),
-    signal: AbortSignal.timeout(20_000),
-  });
+  book(visitor(start, { name, phone }), { 'Idempotency-Key': randomUUID() }, AbortSignal.timeout(20_000));
 
 describe('booking', () => {
   it('answers at once when another booking of the same member and start is still being made: taken, never a wait', async () => {

@@ -136,8 +136,13 @@ describe('the instant first reply', () => {
 });
 
 describe('their message tells the adviser', () => {
+  /** The administrator's session, who invites each story's adviser. */
+  let admin: string;
+  beforeAll(async () => {
+    admin = await setupAdmin(server.url);
+  });
+
   it('e-mails the adviser who follows the contact, with the message and the link to the conversation', async () => {
-    const admin = await setupAdmin(server.url);
     const adviser = await inviteAdviser(server.url, admin, 'jorge@ceiba.mx', 'Jorge May');
     const [contact] = await sql<{ id: string }>(
       `INSERT INTO contacts (phone, name, is_buyer, assigned_to) VALUES ('+529994004000', 'Teresa Mex', true, $1) RETURNING id`,
@@ -152,5 +157,37 @@ describe('their message tells the adviser', () => {
     expect(mail.to).toMatchObject({ text: 'jorge@ceiba.mx' });
     expect(mail.text).toContain('¿Siguen las casas de 2 recámaras?');
     expect(mail.text).toContain(`/admin/prospecto?id=${contact?.id}`);
+  });
+
+  it('is never lost: a message stored only with its e-mail queued, the event processed again after a failure', async () => {
+    const adviser = await inviteAdviser(server.url, admin, 'lucia@ceiba.mx', 'Lucía Pech');
+    await sql(
+      `INSERT INTO contacts (phone, name, is_buyer, assigned_to) VALUES ('+529994005000', 'Ramón Ek', true, $1)`,
+      [adviser.id],
+    );
+    // The e-mail's delivery refused while the trigger stands; the sequence counts the refusals (it is not rolled back).
+    await sql('CREATE SEQUENCE refused_message_notices');
+    await sql(`CREATE FUNCTION refuse_message_notice() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN IF NEW.purpose = 'message' THEN PERFORM nextval('refused_message_notices');
+               RAISE EXCEPTION 'message notice refused (test)'; END IF; RETURN NEW; END $$`);
+    await sql(`CREATE TRIGGER refuse_message_notice BEFORE INSERT ON notification_deliveries
+               FOR EACH ROW EXECUTE FUNCTION refuse_message_notice()`);
+    const body = '¿Puedo visitar la casa muestra el sábado?';
+    try {
+      await postWebhook(server.url, inboundPayload({ from: '5219994005000', content: { body } }));
+      await eventually(
+        async () => (await sql<{ is_called: boolean }>('SELECT is_called FROM refused_message_notices'))[0]?.is_called,
+        (refused) => refused === true,
+        'the e-mail refused once',
+      );
+    } finally {
+      await sql('DROP TRIGGER refuse_message_notice ON notification_deliveries');
+      await sql('DROP FUNCTION refuse_message_notice()');
+    }
+    // The event is processed again: the message stored once, and its e-mail sent.
+    const mail = await smtp.waitForMail((message) => message.subject?.startsWith('Ramón Ek te escribió') === true);
+    expect(mail.to).toMatchObject({ text: 'lucia@ceiba.mx' });
+    expect(mail.text).toContain(body);
+    expect(await countRows('whatsapp_messages', `body = '${body}'`)).toBe(1);
   });
 });

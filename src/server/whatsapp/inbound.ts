@@ -4,7 +4,7 @@ import { errorReason } from '../../lib/whatsapp/errors.ts';
 import { recordActivity } from '../audit/activity.ts';
 import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { assignByRoundRobin } from './notify.ts';
+import { assignByRoundRobin, queueInboundNotices } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
 import { scheduleChoices } from './queue.ts';
 import { listReplyId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
@@ -17,9 +17,13 @@ import { listReplyId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
  * unique platform id makes the second INSERT wait and then do nothing, and
  * the conversation's counts move only for a row this transaction inserted.
  */
-export function processEvent(db: Database, eventId: string | number): Promise<ProcessOutcome> {
+export function processEvent(
+  db: Database,
+  eventId: string | number,
+  { emailNotices }: { emailNotices: boolean },
+): Promise<ProcessOutcome> {
   // Two deliveries touching two conversations in opposite orders: one of them is chosen and tried again.
-  return transactionRetried(db, (tx) => processLocked(tx, eventId));
+  return transactionRetried(db, (tx) => processLocked(tx, eventId, emailNotices));
 }
 
 export interface ProcessOutcome {
@@ -31,7 +35,7 @@ export interface ProcessOutcome {
   inbound: { messageId: string; contactId: string; created: boolean }[];
 }
 
-async function processLocked(tx: Queryable, eventId: string | number): Promise<ProcessOutcome> {
+async function processLocked(tx: Queryable, eventId: string | number, emailNotices: boolean): Promise<ProcessOutcome> {
   const { rows } = await tx.query<{ body: string; processed: boolean }>(
     `SELECT body, processed_at IS NOT NULL AS processed FROM whatsapp_webhook_events WHERE id = $1 FOR UPDATE`,
     [eventId],
@@ -55,6 +59,12 @@ async function processLocked(tx: Queryable, eventId: string | number): Promise<P
     }
   }
   for (const contactId of unassigned) await assignByRoundRobin(tx, contactId);
+  // Their adviser told by e-mail, queued with the messages (notify.ts).
+  if (emailNotices)
+    await queueInboundNotices(
+      tx,
+      outcome.inbound.map((entry) => entry.contactId),
+    );
   await scheduleChoices(tx, choices);
   for (const status of content.statuses) {
     if (await applyStatus(tx, status)) outcome.statuses += 1;

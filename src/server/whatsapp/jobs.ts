@@ -5,7 +5,6 @@ import type { JobSource } from '../jobs/pool.ts';
 import { bookChoice } from './booking.ts';
 import { processEvent } from './inbound.ts';
 import { alertAdministrators } from './limit-alert.ts';
-import { notifyInbound } from './notify.ts';
 import {
   BOOK_CHOICE_TASK,
   LIMIT_ALERT_TASK,
@@ -73,8 +72,7 @@ export function conversationTasks(config: ServerConfig): TaskList {
       const { eventId } = payload as { eventId: string | number };
       await processing(() =>
         withQueueDatabase(async (db) => {
-          const outcome = await processEvent(db, eventId);
-          if (outcome.inbound.length > 0) await notifyInbound(db, outcome.inbound, config);
+          await processEvent(db, eventId, { emailNotices: config.notifications.email !== null });
         }, config),
       );
     },

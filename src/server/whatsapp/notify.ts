@@ -1,7 +1,5 @@
-import type { ServerConfig } from '../config.ts';
 import { contactNotice } from '../contacts/notice.ts';
-import type { Database, Queryable } from '../db/database.ts';
-import { logJson } from '../log.ts';
+import type { Queryable } from '../db/database.ts';
 import { scheduleDeliveries } from '../outbox/queue.ts';
 
 /** Their WhatsApp messages waiting in the panel: who wrote, the first line, the link to the conversation. */
@@ -17,49 +15,38 @@ export interface InboundMessageNotice {
 }
 
 /**
- * Their messages just stored (a webhook event processed): the contact's
- * adviser is told by e-mail (administrators when nobody follows it); an
- * unassigned contact already got the round-robin's next adviser, when it is
- * on, in the messages' own transaction (assignByRoundRobin, called by
- * processEvent). One e-mail per contact and member while one is waiting: a
- * burst of messages is one e-mail. The panel's badge counts them regardless
- * (whatsapp_conversations).
+ * Their messages being stored (a webhook event processed), in the transaction
+ * that stores them: the contact's adviser is told by e-mail (administrators
+ * when nobody follows it). An unassigned contact already got the
+ * round-robin's next adviser, when it is on, a moment before in the same
+ * transaction (assignByRoundRobin, called by processEvent). So a message is
+ * never stored without its e-mail queued: a failure here fails the event,
+ * which the queue processes again. One e-mail per contact and member while
+ * one is waiting: a burst of messages is one e-mail. The panel's badge counts
+ * them regardless (whatsapp_conversations).
  */
-export async function notifyInbound(
-  db: Database,
-  inbound: readonly { messageId: string; contactId: string; created: boolean }[],
-  config: ServerConfig,
-): Promise<void> {
-  if (config.notifications.email === null) return;
-  const contacts = [...new Set(inbound.map((entry) => entry.contactId))];
-  for (const contactId of contacts) {
-    try {
-      await db.transaction(async (tx) => {
-        const deliveries = await tx.query<{ id: string }>(
-          `WITH assignee AS (
-             SELECT u.id FROM users u JOIN contacts c ON c.assigned_to = u.id
-             WHERE c.id = $1 AND u.deactivated_at IS NULL
-           ), recipients AS (
-             SELECT id FROM assignee
-             UNION ALL
-             SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
-             WHERE r.role = 'admin' AND u.deactivated_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignee)
-           )
-           INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id)
-           SELECT 'message', 'email', $1, id FROM recipients
-           ON CONFLICT DO NOTHING RETURNING id`,
-          [contactId],
-        );
-        await scheduleDeliveries(
-          tx,
-          deliveries.rows.map((row) => row.id),
-          null,
-        );
-      });
-    } catch (error) {
-      // The message is stored; a lost e-mail is not worth processing the event again.
-      logJson('warn', { event: 'whatsapp_notify_failed', contact: contactId, error: (error as Error).message });
-    }
+export async function queueInboundNotices(tx: Queryable, contactIds: readonly string[]): Promise<void> {
+  for (const contactId of new Set(contactIds)) {
+    const deliveries = await tx.query<{ id: string }>(
+      `WITH assignee AS (
+         SELECT u.id FROM users u JOIN contacts c ON c.assigned_to = u.id
+         WHERE c.id = $1 AND u.deactivated_at IS NULL
+       ), recipients AS (
+         SELECT id FROM assignee
+         UNION ALL
+         SELECT u.id FROM users u JOIN user_roles r ON r.user_id = u.id
+         WHERE r.role = 'admin' AND u.deactivated_at IS NULL AND NOT EXISTS (SELECT 1 FROM assignee)
+       )
+       INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id)
+       SELECT 'message', 'email', $1, id FROM recipients
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [contactId],
+    );
+    await scheduleDeliveries(
+      tx,
+      deliveries.rows.map((row) => row.id),
+      null,
+    );
   }
 }
 

@@ -390,4 +390,59 @@ describe('the buyer’s choice', () => {
       ]),
     ).toBe(3);
   });
+
+  it('books a choice whose booking job gave up during an outage, at the queue’s next upkeep', async () => {
+    const from = '5219994440040';
+    const contactId = await contactWhoWrote(from, 'Mateo Uc');
+    const row = rows(await sendSlots(contactId, from))[0] as { id: string; title: string };
+    const waId = wamid();
+    // The outage: every booking refused while the trigger stands.
+    await sql(`CREATE FUNCTION refuse_booking() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN RAISE EXCEPTION 'bookings refused (test)'; END $$`);
+    await sql(
+      'CREATE TRIGGER refuse_booking BEFORE INSERT ON appointments FOR EACH ROW EXECUTE FUNCTION refuse_booking()',
+    );
+    let key = '';
+    try {
+      await postWebhook(server.url, choice(from, row, waId));
+      await webhookEventsProcessed(server);
+      const [message] = await sql<{ id: string }>(`SELECT id FROM whatsapp_messages WHERE wa_message_id = $1`, [waId]);
+      key = `wa-book:${message?.id}`;
+      await eventually(
+        () => sql<{ last_error: string | null }>('SELECT last_error FROM graphile_worker.jobs WHERE key = $1', [key]),
+        (jobs) => jobs[0]?.last_error?.includes('bookings refused') === true,
+        'a refused try',
+      );
+      // Its attempts spent, as by half an hour of outage.
+      await sql('UPDATE graphile_worker._private_jobs SET attempts = max_attempts WHERE key = $1', [key]);
+    } finally {
+      await sql('DROP TRIGGER refuse_booking ON appointments');
+      await sql('DROP FUNCTION refuse_booking()');
+    }
+    await eventually(
+      () =>
+        sql<{ locked: boolean }>('SELECT locked_at IS NOT NULL AS locked FROM graphile_worker.jobs WHERE key = $1', [
+          key,
+        ]),
+      (jobs) => jobs[0]?.locked === false,
+      'the job given up',
+    );
+    expect(await countRows('appointments', `contact_id = $1`, [contactId])).toBe(0);
+
+    // The queue's upkeep (every half minute, and at every start) takes it up again.
+    const { parseConfig } = await import('../../src/server/config.ts');
+    const { withDatabase } = await import('../../src/server/db/database.ts');
+    const { maintainWhatsapp } = await import('../../src/server/whatsapp/queue.ts');
+    const config = parseConfig({ ...process.env, ...whatsappEnv(platform) });
+    await withDatabase((db) => maintainWhatsapp(db), config);
+    const [confirmation] = await eventually(
+      async () => sentTo(from, 'text'),
+      (sent) => sent.length > 0,
+      'the confirmation',
+    );
+    expect((confirmation?.body.text as { body: string } | undefined)?.body).toMatch(
+      /^¡Listo, Mateo! Tu cita quedó agendada:/,
+    );
+    expect(await countRows('appointments', `contact_id = $1 AND source = 'whatsapp'`, [contactId])).toBe(1);
+  });
 });

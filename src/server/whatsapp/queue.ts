@@ -1,3 +1,4 @@
+import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { withDatabase } from '../db/database.ts';
 import { logJson } from '../log.ts';
@@ -92,8 +93,10 @@ export function scheduleSoon(events: readonly (string | number)[], sends: readon
 /**
  * The conversations' part of the queue's upkeep: an event unprocessed 10 s
  * after it arrived, or a message of ours still `sending` 10 s after it was
- * stored, without a live job gets one; old processed events and statuses
- * that never found their message are purged.
+ * stored, without a live job gets one; a buyer's choice whose booking job
+ * gave up (its attempts spent on an outage) is tried again while the
+ * customer service window it opened lasts; old processed events and
+ * statuses that never found their message are purged.
  */
 export async function maintainWhatsapp(db: Database): Promise<void> {
   const events = await db.query<{ id: string }>(
@@ -108,7 +111,21 @@ export async function maintainWhatsapp(db: Database): Promise<void> {
        AND NOT EXISTS (SELECT 1 FROM graphile_worker.jobs j WHERE j.key = 'wa-send:' || m.id AND j.attempts < j.max_attempts)
      LIMIT 500`,
   );
-  if (events.rows.length > 0 || sends.rows.length > 0) {
+  // A choice's job is added with its message (scheduleChoices) and removed once it ran to an end (booked,
+  // taken, gone or forged): one still there with its attempts spent failed on every try.
+  const choices = await db.query<{ id: string }>(
+    `SELECT m.id FROM graphile_worker.jobs j
+     JOIN whatsapp_messages m ON m.id = substring(j.key FROM 9)::uuid
+     WHERE j.key LIKE 'wa-book:%' AND j.attempts >= j.max_attempts AND j.locked_at IS NULL
+       AND m.created_at > now() - make_interval(hours => $1)
+     LIMIT 500`,
+    [CUSTOMER_SERVICE_WINDOW_HOURS],
+  );
+  await scheduleChoices(
+    db,
+    choices.rows.map((row) => row.id),
+  );
+  if (events.rows.length > 0 || sends.rows.length > 0 || choices.rows.length > 0) {
     await scheduleEvents(
       db,
       events.rows.map((row) => row.id),
@@ -117,7 +134,12 @@ export async function maintainWhatsapp(db: Database): Promise<void> {
       db,
       sends.rows.map((row) => row.id),
     );
-    logJson('warn', { event: 'whatsapp_requeued', events: events.rows.length, sends: sends.rows.length });
+    logJson('warn', {
+      event: 'whatsapp_requeued',
+      events: events.rows.length,
+      sends: sends.rows.length,
+      choices: choices.rows.length,
+    });
   }
   await db.query(
     `DELETE FROM whatsapp_webhook_events WHERE id IN (

@@ -338,6 +338,56 @@ describe('the webhook', () => {
     expect((await checkout(tokenOf(answer))).status).toBe(409);
   });
 
+  it('applies an event whose job gave up during an outage, at the queue’s next upkeep', async () => {
+    const answer = await book(await freeSlot(14, 71));
+    const { id } = await opened(answer);
+    const event = stripeEvent(
+      'checkout.session.completed',
+      sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_given_up' }),
+    );
+    // The outage: no payment can change while the trigger stands (the webhook's own try and the job's fail).
+    await sql(`CREATE FUNCTION refuse_payment_change() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN RAISE EXCEPTION 'payments refused (test)'; END $$`);
+    await sql(`CREATE TRIGGER refuse_payment_change BEFORE UPDATE ON payments
+               FOR EACH ROW EXECUTE FUNCTION refuse_payment_change()`);
+    // The event's job (its payload is graphile-worker's own: not in its public view).
+    const job = () =>
+      sql<{ last_error: string | null; locked: boolean; attempts: number }>(
+        `SELECT j.last_error, j.locked_at IS NOT NULL AS locked, j.attempts
+         FROM graphile_worker._private_jobs j JOIN graphile_worker._private_tasks t ON t.id = j.task_id
+         WHERE t.identifier = 'payment_event' AND j.payload ->> 'eventId' = $1`,
+        [event.id],
+      );
+    try {
+      expect((await sendEvent(server.url, event)).status).toBe(200);
+      await untilValue(job, (jobs) => jobs[0]?.last_error?.includes('payments refused') === true, 'a refused try');
+      // Its attempts spent, as by days of outage.
+      await sql(
+        `UPDATE graphile_worker._private_jobs j SET attempts = max_attempts FROM graphile_worker._private_tasks t
+         WHERE t.id = j.task_id AND t.identifier = 'payment_event' AND j.payload ->> 'eventId' = $1`,
+        [event.id],
+      );
+    } finally {
+      await sql('DROP TRIGGER refuse_payment_change ON payments');
+      await sql('DROP FUNCTION refuse_payment_change()');
+    }
+    await untilValue(job, (jobs) => jobs[0]?.locked === false, 'the job given up');
+    expect((await paymentOf(answer.id))?.status).not.toBe('pagado');
+
+    // The queue's upkeep (every half minute, and at every start) takes it up again.
+    const { parseConfig } = await import('../../src/server/config.ts');
+    const { withDatabase } = await import('../../src/server/db/database.ts');
+    const { paymentJobs } = await import('../../src/server/payments/jobs.ts');
+    const config = parseConfig({ ...process.env, ...stripeEnv(stripe) });
+    await withDatabase((db) => paymentJobs.maintain?.(db, config, new Date()) ?? Promise.resolve(), config);
+    await until(
+      async () => (await countRows('payment_events', 'event_id = $1 AND applied_at IS NOT NULL', [event.id])) === 1,
+      'the event applied',
+    );
+    expect(await paymentOf(answer.id)).toMatchObject({ status: 'pagado', method: 'tarjeta' });
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+  });
+
   it('refuses a forged signature with 401 and writes nothing', async () => {
     const answer = await book(await freeSlot(14, 71));
     const { id } = await opened(answer);

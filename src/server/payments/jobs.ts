@@ -111,4 +111,29 @@ export const paymentJobs: JobSource = {
       { channel: 'payments_stripe', tasks: { [PAYMENT_DEADLINE_TASK]: deadline, [PAYMENT_REFUND_TASK]: refund } },
     ];
   },
+  async maintain(db, config) {
+    if (config.payments) await reviveGivenUp(db);
+  },
 };
+
+/**
+ * The payments' part of the queue's upkeep: a job that gave up (its attempts
+ * spent on an outage of ours or of Stripe) is tried again from its first
+ * attempt. Nothing else ever looks at an event never applied, a deadline
+ * never reached or a refund never asked: given up, the history would say
+ * "Reembolso solicitado" for good, or keep a slot held for a voucher gone.
+ * Each is safe to run again (an event applies once, Stripe's refund is keyed
+ * by the payment). One that keeps failing is tried again at every upkeep
+ * after its retries end, and says so in the log each time.
+ */
+export async function reviveGivenUp(db: Database): Promise<void> {
+  const { rows } = await db.query<{ revived: number }>(
+    `SELECT count(*)::int AS revived FROM graphile_worker.reschedule_jobs(array(
+       SELECT id FROM graphile_worker.jobs
+       WHERE task_identifier = ANY($1::text[]) AND attempts >= max_attempts AND locked_at IS NULL
+       ORDER BY id LIMIT 500), run_at => now(), attempts => 0)`,
+    [[PAYMENT_EVENT_TASK, PAYMENT_DEADLINE_TASK, PAYMENT_REFUND_TASK]],
+  );
+  const revived = rows[0]?.revived ?? 0;
+  if (revived > 0) logJson('warn', { event: 'payment_jobs_revived', jobs: revived });
+}

@@ -5,16 +5,13 @@ import { endpoints } from '../../src/server/http/endpoint.ts';
 import { DATABASE_DOWN, json, jsonError } from '../../src/server/http/responses.ts';
 import { logJson } from '../../src/server/log.ts';
 import { deliverSoon } from '../../src/server/notifications/soon.ts';
-import { answerToolCalls, recordStatus } from '../../src/server/voice/call-events.ts';
+import { answerToolCalls, recordStatus, TOOL_DOWN } from '../../src/server/voice/call-events.ts';
 import { storeCall } from '../../src/server/voice/call-store.ts';
 import { readServerMessage } from '../../src/server/voice/report.ts';
 
 /** An end-of-call report carries the whole transcript and the assistant's configuration. */
 const MAX_REPORT_BYTES = 2 * 1024 * 1024;
 const UNAUTHORIZED = 'Secreto de la plataforma de voz ausente o incorrecto.';
-/** What the agent hears when a tool could not run (the database was down): it may offer to try again. */
-const TOOL_DOWN =
-  'En este momento no pude hacerlo por una falla de nuestro sistema. Puedes intentarlo de nuevo en un momento, o un asesor te escribirá.';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -254,6 +254,54 @@ describe('the voice agent’s tools during a call', () => {
     ).toBe(1);
   });
 
+  it('answers each tool on its own: a visit booked is said even when its line is refused, a tool that fails takes no other’s answer', async () => {
+    const callId = randomUUID();
+    const phone = uniquePhone();
+    await tool(callId, 'guardar_prospecto', { nombre: 'Julia Pech', telefono: phone });
+    const offered = await tool(callId, 'horarios_disponibles', { tipo: VISIT, lugar: MERIDA });
+    const [, date, time] = /\[(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})\][^[]*$/.exec(offered) ?? [];
+    // The call's history refuses the tools' lines while the trigger stands.
+    await sql(`CREATE FUNCTION refuse_tool_line() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN IF NEW.kind = 'tool' THEN RAISE EXCEPTION 'tool line refused (test)'; END IF; RETURN NEW; END $$`);
+    await sql(`CREATE TRIGGER refuse_tool_line BEFORE INSERT ON voice_call_events
+               FOR EACH ROW EXECUTE FUNCTION refuse_tool_line()`);
+    try {
+      // Told it failed, the agent would book again under another id.
+      const booked = await tool(callId, 'agendar_visita', { tipo: VISIT, lugar: MERIDA, fecha: date, hora: time });
+      expect(booked).toMatch(/^Listo, Julia: quedó agendada/);
+    } finally {
+      await sql('DROP TRIGGER refuse_tool_line ON voice_call_events');
+      await sql('DROP FUNCTION refuse_tool_line()');
+    }
+    expect(
+      await countRows('appointments', 'contact_id = (SELECT id FROM contacts WHERE phone = $1)', [`+52${phone}`]),
+    ).toBe(1);
+
+    // Two tools in one message, the second failing (no contact can be stored): the first keeps its answer.
+    await sql(`CREATE FUNCTION refuse_contact() RETURNS trigger LANGUAGE plpgsql AS $$
+               BEGIN RAISE EXCEPTION 'contacts refused (test)'; END $$`);
+    await sql('CREATE TRIGGER refuse_contact BEFORE INSERT ON contacts FOR EACH ROW EXECUTE FUNCTION refuse_contact()');
+    let answer: Response;
+    try {
+      answer = await post(
+        toolCalls(randomUUID(), [
+          { name: 'buscar_modelos', arguments: { presupuesto_mxn: 400000, personas: 2, tiene_terreno: false } },
+          { name: 'guardar_prospecto', arguments: { nombre: 'Raúl Can', telefono: uniquePhone() } },
+        ]),
+      );
+    } finally {
+      await sql('DROP TRIGGER refuse_contact ON contacts');
+      await sql('DROP FUNCTION refuse_contact()');
+    }
+    expect(answer.status).toBe(200);
+    const { results } = (await answer.json()) as { results: { name: string; result?: string; error?: string }[] };
+    expect(results.map((entry) => [entry.name, entry.result === undefined ? 'error' : 'result'])).toEqual([
+      ['buscar_modelos', 'result'],
+      ['guardar_prospecto', 'error'],
+    ]);
+    expect(results[1]?.error).toMatch(/^En este momento no pude hacerlo por una falla de nuestro sistema/);
+  });
+
   it('answers arguments that do not fit, or a tool it does not know, in words the agent can use, and does nothing', async () => {
     const callId = randomUUID();
     const before = await countRows('contacts');

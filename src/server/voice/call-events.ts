@@ -1,5 +1,6 @@
 import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { logJson } from '../log.ts';
 import type { CallInfo, ToolCallRequest } from './report.ts';
 import { runTool } from './tools.ts';
 
@@ -47,8 +48,13 @@ export async function recordStatus(
   });
 }
 
+/** What the agent hears when a tool could not run (the database was down): it may offer to try again. */
+export const TOOL_DOWN =
+  'En este momento no pude hacerlo por una falla de nuestro sistema. Puedes intentarlo de nuevo en un momento, o un asesor te escribirá.';
+
 export interface ToolAnswers {
-  results: { toolCallId: string; name: string; result: string }[];
+  /** Each tool call's answer (`result`), or `error` when it could not run. */
+  results: ({ toolCallId: string; name: string } & ({ result: string } | { error: string }))[];
   /** Lead notifications queued by the tools (their jobs are the caller's to hurry). */
   deliveries: string[];
 }
@@ -58,7 +64,11 @@ export interface ToolAnswers {
  * answered (the platform retried, or sent it twice) with its first answer
  * and no second effect. Concurrent copies of one id may both run: every
  * effect is idempotent by its own key (tools.ts), and the first answer
- * stored is the one both return.
+ * stored is the one both return. Each tool stands alone: one that fails is
+ * answered TOOL_DOWN without taking the others' answers with it, and a tool
+ * that did its work is answered with it even when its line could not be
+ * stored (told it failed, the agent would try again under a new id, and a
+ * visit would be booked twice).
  */
 export async function answerToolCalls(
   db: Database,
@@ -77,9 +87,31 @@ export async function answerToolCalls(
   for (const toolCall of toolCalls) {
     let result = answered.get(toolCall.id);
     if (result === undefined) {
-      const outcome = await runTool(db, call, toolCall, now);
+      let outcome: Awaited<ReturnType<typeof runTool>>;
+      try {
+        outcome = await runTool(db, call, toolCall, now);
+      } catch (error) {
+        logJson('error', {
+          event: 'voice_tool_failed',
+          call: call.callId,
+          tool: toolCall.name,
+          error: (error as Error).message,
+        });
+        results.push({ toolCallId: toolCall.id, name: toolCall.name, error: TOOL_DOWN });
+        continue;
+      }
       deliveries.push(...outcome.deliveries);
-      result = await recordToolCall(db, call, toolCall, outcome.result);
+      result = outcome.result;
+      try {
+        result = await recordToolCall(db, call, toolCall, outcome.result);
+      } catch (error) {
+        logJson('error', {
+          event: 'voice_tool_line_lost',
+          call: call.callId,
+          tool: toolCall.name,
+          error: (error as Error).message,
+        });
+      }
       answered.set(toolCall.id, result);
     }
     results.push({ toolCallId: toolCall.id, name: toolCall.name, result });

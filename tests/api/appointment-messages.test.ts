@@ -330,6 +330,34 @@ describe('a booking', () => {
     await mailTo('ana.citas@ceiba.mx', 'En 1 hora: Visita a la casa muestra con Raúl Canché');
   });
 
+  it('tries the adviser’s push again when the push service is out, until it is through', async () => {
+    const [slot] = await slotsAhead(40, 1);
+    const booked = await book(slot?.start as string, { name: 'Rosa Kú', phone: uniquePhone() });
+    const tag = `cita-${booked.id}`;
+    const reminderPushes = () =>
+      push.requests
+        .filter((request) => request.path === new URL(device.endpoint).pathname)
+        .map((request) => ({
+          ...(JSON.parse(device.decrypt(request.body)) as { title: string; tag: string }),
+          request,
+        }))
+        .filter((sent) => sent.tag === tag && sent.title.startsWith('En 1 hora'))
+        .map((sent) => sent.request.status);
+    const reminder = (await jobsOf(booked.id)).find(
+      (job) => job.payload.message === 'reminder' && job.payload.to === 'adviser' && job.payload.channel === 'push',
+    );
+    push.down(device.endpoint, true);
+    try {
+      // Its time comes (runNow would wait for the job to end: this one fails first).
+      await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [reminder?.key]);
+      await until(() => reminderPushes().includes(503), 'the push refused by the service');
+    } finally {
+      push.down(device.endpoint, false);
+    }
+    // The queue's next try reaches the device.
+    await until(() => reminderPushes().includes(201), 'the push sent again');
+  });
+
   it('booked 3 h ahead, sends no reminder for 24 h before (its time has passed), only the one for 2 h', async () => {
     const [contact] = await sql<{ id: string }>(
       `INSERT INTO contacts (name, phone, is_buyer) VALUES ('Lupita Chan', $1, true) RETURNING id`,

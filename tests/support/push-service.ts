@@ -19,6 +19,8 @@ export interface PushRequest {
   path: string;
   headers: IncomingHttpHeaders;
   body: Buffer;
+  /** What the service answered: 201 delivered, 410 gone, 503 out. */
+  status: number;
 }
 
 export interface Device {
@@ -36,6 +38,8 @@ export interface PushService {
   device(): Device;
   /** From now on the endpoint answers 410 Gone (the browser unsubscribed). */
   gone(endpoint: string): void;
+  /** While `down`, the endpoint answers 503 (the push service is out); its requests are still recorded. */
+  down(endpoint: string, down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -43,6 +47,7 @@ export async function startPushService(): Promise<PushService> {
   const { keyFile, caFile } = await selfSignedCertificate('push-service-');
   const requests: PushRequest[] = [];
   const goneEndpoints = new Set<string>();
+  const downEndpoints = new Set<string>();
   const server = createServer({ key: await readFile(keyFile), cert: await readFile(caFile) }, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,9 +57,10 @@ export async function startPushService(): Promise<PushService> {
         response.writeHead(405).end();
         return;
       }
-      requests.push({ path: pathname, headers: request.headers, body: Buffer.concat(chunks) });
-      if (goneEndpoints.has(pathname)) {
-        response.writeHead(410).end();
+      const status = goneEndpoints.has(pathname) ? 410 : downEndpoints.has(pathname) ? 503 : 201;
+      requests.push({ path: pathname, headers: request.headers, body: Buffer.concat(chunks), status });
+      if (status !== 201) {
+        response.writeHead(status).end();
         return;
       }
       response.writeHead(201, { Location: `${url}/messages/${randomBytes(8).toString('hex')}` }).end();
@@ -79,6 +85,10 @@ export async function startPushService(): Promise<PushService> {
     },
     gone(endpoint) {
       goneEndpoints.add(new URL(endpoint).pathname);
+    },
+    down(endpoint, down) {
+      if (down) downEndpoints.add(new URL(endpoint).pathname);
+      else downEndpoints.delete(new URL(endpoint).pathname);
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

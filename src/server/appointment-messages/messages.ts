@@ -398,20 +398,25 @@ async function pushToAdviser(
     [member.id],
   );
   let sent = 0;
+  let failed = 0;
   for (const device of devices.rows) {
     if (!isPushServiceEndpoint(device.endpoint, push.testService)) continue;
     try {
-      await pushTo(db, push, device.id, device, {
+      const outcome = await pushTo(db, push, device.id, device, {
         title: notice.title,
         body: `${notice.when} · ${facts.place.name}`,
         url: notice.url,
         tag: `cita-${facts.id}`,
       });
-      sent += 1;
+      if (outcome !== 'gone') sent += 1;
     } catch {
-      // Logged by pushTo; one device that fails does not send the others again.
+      // Logged by pushTo.
+      failed += 1;
     }
   }
+  // The adviser is told once one device has it: a device that failed beside one that did is not worth
+  // sending the others again. None reached (a push service down): the queue tries the job again.
+  if (sent === 0 && failed > 0) throw new Error(`push failed on ${failed} device(s)`);
   return `${sent} push`;
 }
 

@@ -86,17 +86,14 @@ export async function answerToolCalls(
   const deliveries: string[] = [];
   for (const toolCall of toolCalls) {
     let result = answered.get(toolCall.id);
+    const logToolError = (event: string, error: unknown) =>
+      logJson('error', { event, call: call.callId, tool: toolCall.name, error: (error as Error).message });
     if (result === undefined) {
       let outcome: Awaited<ReturnType<typeof runTool>>;
       try {
         outcome = await runTool(db, call, toolCall, now);
       } catch (error) {
-        logJson('error', {
-          event: 'voice_tool_failed',
-          call: call.callId,
-          tool: toolCall.name,
-          error: (error as Error).message,
-        });
+        logToolError('voice_tool_failed', error);
         results.push({ toolCallId: toolCall.id, name: toolCall.name, error: TOOL_DOWN });
         continue;
       }
@@ -105,12 +102,7 @@ export async function answerToolCalls(
       try {
         result = await recordToolCall(db, call, toolCall, outcome.result);
       } catch (error) {
-        logJson('error', {
-          event: 'voice_tool_line_lost',
-          call: call.callId,
-          tool: toolCall.name,
-          error: (error as Error).message,
-        });
+        logToolError('voice_tool_line_lost', error);
       }
       answered.set(toolCall.id, result);
     }

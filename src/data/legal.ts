@@ -6,7 +6,7 @@
  * change of the notice, so the server accepts any version listed here and
  * nothing else. Never remove one; add the new date at the end.
  */
-export const PRIVACY_NOTICE_VERSIONS = ['2026-11-23', '2026-11-24', '2026-11-29'] as const;
+export const PRIVACY_NOTICE_VERSIONS = ['2026-11-23', '2026-11-24', '2026-11-29', '2026-11-30'] as const;
 
 export type PrivacyNoticeVersion = (typeof PRIVACY_NOTICE_VERSIONS)[number];
 

@@ -15,7 +15,13 @@ import { quickQuote } from '../support/payloads.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import { until } from '../support/until.ts';
-import { type FakePlatform, postWebhook, startFakePlatform, whatsappEnv } from '../support/whatsapp-platform.ts';
+import {
+  type FakePlatform,
+  inboundPayload,
+  postWebhook,
+  startFakePlatform,
+  whatsappEnv,
+} from '../support/whatsapp-platform.ts';
 
 /**
  * Issue #43: a visit from an ad becomes a contact whose every step is counted
@@ -77,6 +83,56 @@ const sentTo = (platform: 'meta' | 'google', eventId: string) =>
 /** A phone's browser, as it names itself in the User-Agent of the form's request. */
 const PHONE_BROWSER =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
+const CTWA_CLID = 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4';
+
+/** A message from `from` (WhatsApp id) sent from a Click-to-WhatsApp ad, as the Cloud API delivers it; their contact. */
+async function fromAnAd(from: string, name: string): Promise<{ id: string; first_touch: Record<string, string> }> {
+  const answer = await postWebhook(
+    server.url,
+    inboundPayload({
+      from,
+      name,
+      content: { body: 'Hola, quiero información de la casa' },
+      extra: {
+        referral: {
+          source_url: 'https://fb.me/3cr4Wqqkv',
+          source_id: '120226305854810726',
+          source_type: 'ad',
+          headline: 'Casa Ceiba en 6 semanas',
+          body: 'Tu casa lista en 6 semanas',
+          media_type: 'image',
+          image_url: 'https://scontent.xx.fbcdn.net/v/t45.1',
+          ctwa_clid: CTWA_CLID,
+        },
+      },
+    }),
+  );
+  expect(answer.status).toBe(200);
+  let contact: { id: string; first_touch: Record<string, string> } | undefined;
+  await until(async () => {
+    [contact] = await sql<{ id: string; first_touch: Record<string, string> }>(
+      'SELECT id, first_touch FROM contacts WHERE phone = $1',
+      [`+${from}`],
+    );
+    return Boolean(contact);
+  }, 'the contact of the conversation');
+  return contact as { id: string; first_touch: Record<string, string> };
+}
+
+/** The consent question the fake platform received for `from`. */
+async function askedOf(from: string) {
+  let question: (typeof whatsapp.sent)[number] | undefined;
+  await until(() => {
+    question = whatsapp.sent.find((request) => request.to === from && request.type === 'interactive');
+    return question !== undefined;
+  }, 'the consent question');
+  return question as (typeof whatsapp.sent)[number];
+}
+
+/** Their press of a reply button, as the Cloud API delivers it. */
+const pressed = (from: string, id: string, title: string) =>
+  inboundPayload({ from, type: 'interactive', content: { type: 'button_reply', button_reply: { id, title } } });
 
 describe('from ad to sale', () => {
   it('gclid and UTM → quick quote → visit booked → paid → won: one contact, each step once in the report and once to each platform', async () => {
@@ -244,67 +300,82 @@ describe('from ad to sale', () => {
     expect(text).toContain(`google,${campaign},,1,1,1,1,0,1,1,760800,12000,12000,12000`);
   });
 
-  it('keeps a Click-to-WhatsApp ad’s referral with the contact and says where they came from', async () => {
+  it('keeps a Click-to-WhatsApp ad’s referral with the contact, asks the forms’ consent once, and a yes tells Meta', async () => {
     const from = `52${uniquePhone()}`;
-    const answer = await postWebhook(server.url, {
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '102290129340398',
-          changes: [
-            {
-              field: 'messages',
-              value: {
-                messaging_product: 'whatsapp',
-                metadata: { display_phone_number: '529995550123', phone_number_id: '106540352242922' },
-                contacts: [{ profile: { name: 'Rubí Tec' }, wa_id: from }],
-                messages: [
-                  {
-                    from,
-                    id: `wamid.ad-${from}`,
-                    timestamp: String(Math.floor(Date.now() / 1000)),
-                    type: 'text',
-                    text: { body: 'Hola, quiero información de la casa' },
-                    referral: {
-                      source_url: 'https://fb.me/3cr4Wqqkv',
-                      source_id: '120226305854810726',
-                      source_type: 'ad',
-                      headline: 'Casa Ceiba en 6 semanas',
-                      body: 'Tu casa lista en 6 semanas',
-                      media_type: 'image',
-                      image_url: 'https://scontent.xx.fbcdn.net/v/t45.1',
-                      ctwa_clid: 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4',
-                    },
-                  },
-                ],
-              },
-            },
-          ],
-        },
-      ],
-    });
-    expect(answer.status).toBe(200);
-    let contact: { id: string; first_touch: Record<string, string> } | undefined;
-    await until(async () => {
-      [contact] = await sql<{ id: string; first_touch: Record<string, string> }>(
-        'SELECT id, first_touch FROM contacts WHERE phone = $1',
-        [`+${from}`],
-      );
-      return Boolean(contact);
-    }, 'the contact of the conversation');
-    expect(contact?.first_touch).toMatchObject({
+    const contact = await fromAnAd(from, 'Rubí Tec');
+    expect(contact.first_touch).toMatchObject({
       utm_source: 'whatsapp',
       utm_medium: 'anuncio',
       utm_campaign: 'Casa Ceiba en 6 semanas',
       utm_content: '120226305854810726',
-      ctwa_clid: 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4',
+      ctwa_clid: CTWA_CLID,
     });
-    // Nobody gave consent by a form: nothing is told to the platforms, and the report says so.
+    // Asked at once, as two buttons with the privacy notice's address; nothing told before the answer.
+    const question = await askedOf(from);
+    expect(question.body.interactive).toMatchObject({
+      type: 'button',
+      body: { text: expect.stringContaining('https://www.ceibacasas.mx/aviso-de-privacidad') },
+      action: {
+        buttons: [
+          { type: 'reply', reply: { id: 'consentimiento:si', title: 'Sí, quiero' } },
+          { type: 'reply', reply: { id: 'consentimiento:no', title: 'No, gracias' } },
+        ],
+      },
+    });
     await until(
       async () =>
-        (await countRows('ad_conversions', `contact_id = $1 AND status = 'sin_consentimiento'`, [contact?.id])) > 0,
+        (await countRows('ad_conversions', `contact_id = $1 AND status = 'sin_consentimiento'`, [contact.id])) > 0,
       'the conversion kept without consent',
     );
+    expect(sentTo('meta', `lead:${contact.id}`)).toEqual([]);
+
+    expect((await postWebhook(server.url, pressed(from, 'consentimiento:si', 'Sí, quiero'))).status).toBe(200);
+    await until(() => sentTo('meta', `lead:${contact.id}`).length > 0, 'the lead at Meta after the yes');
+    expect(sentTo('meta', `lead:${contact.id}`)).toHaveLength(1);
+    expect(sentTo('meta', `lead:${contact.id}`)[0]).toMatchObject({
+      event_name: 'LeadSubmitted',
+      action_source: 'business_messaging',
+      messaging_channel: 'whatsapp',
+      user_data: { ctwa_clid: CTWA_CLID, ph: [metaPhone(`+${from}`)] },
+    });
+    const history = await sql<{ to_value: string; detail: string }>(
+      `SELECT to_value, detail FROM contact_events WHERE contact_id = $1 AND kind = 'marketing_consent'`,
+      [contact.id],
+    );
+    expect(history).toEqual([
+      { to_value: 'si', detail: expect.stringMatching(/^WhatsApp · aviso de privacidad \d{4}-\d{2}-\d{2}$/) },
+    ]);
+    // A second message from an ad: never asked again.
+    await fromAnAd(from, 'Rubí Tec');
+    await until(
+      async () => (await countRows('whatsapp_messages', `contact_id = $1 AND direction = 'in'`, [contact.id])) === 3,
+      'the three messages',
+    );
+    expect(whatsapp.sent.filter((request) => request.to === from && request.type === 'interactive')).toHaveLength(1);
+  });
+
+  it('a “No, gracias” to the consent question keeps the person from the platforms', async () => {
+    const from = `52${uniquePhone()}`;
+    const contact = await fromAnAd(from, 'Tomás Uc');
+    await askedOf(from);
+    expect((await postWebhook(server.url, pressed(from, 'consentimiento:no', 'No, gracias'))).status).toBe(200);
+    await until(
+      async () =>
+        (await countRows('contact_events', `contact_id = $1 AND kind = 'marketing_consent' AND to_value = 'no'`, [
+          contact.id,
+        ])) === 1,
+      'the no in the history',
+    );
+    await until(
+      async () =>
+        (await countRows(
+          'ad_conversions',
+          `contact_id = $1 AND destination = 'meta' AND status = 'sin_consentimiento'`,
+          [contact.id],
+        )) === 1,
+      'the lead kept unsent',
+    );
+    expect(sentTo('meta', `lead:${contact.id}`)).toEqual([]);
   });
 
   it('tells Meta of a lead that came without the visit’s touch as `other`, not as a website event without its browser', async () => {

@@ -236,9 +236,10 @@ describe('POST /api/whatsapp/webhook', () => {
       `SELECT unread_count, last_preview, wa_id FROM whatsapp_conversations w JOIN contacts c ON c.id = w.contact_id
        WHERE c.phone = '+529990002222'`,
     );
+    // The last message is ours: someone who wrote from an ad is asked the forms' consent (issue #43, decision 0083).
     expect(conversation).toEqual({
       unread_count: cases.length,
-      last_preview: 'Mensaje no compatible con WhatsApp Business',
+      last_preview: '¡Gracias por escribirnos! Un asesor te responde en breve.',
       wa_id: from,
     });
   });

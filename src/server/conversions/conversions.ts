@@ -1,7 +1,7 @@
 import { CATALOGUE_MODELS } from '../../lib/admin/catalogue.ts';
 import type { ConversionsConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
-import { LEAD_TABLES } from '../leads/kinds.ts';
+import { CONTACT_MARKETING_CONSENT } from '../leads/consent.ts';
 import { googleEmail, googlePhone, metaEmail, metaExternalId, metaPhone } from './hash.ts';
 
 /**
@@ -15,8 +15,9 @@ import { googleEmail, googlePhone, metaEmail, metaExternalId, metaPhone } from '
  * wrote them (a form, the panel, WhatsApp, the voice agent). Then its job
  * sends them, per destination, in batches; each is kept with what was sent
  * (hashed) or why nothing was: no consent (the person never ticked «Quiero
- * recibir novedades y promociones», whose text in the privacy notice says
- * so), no click id of the platform (Google needs one).
+ * recibir novedades y promociones», nor answered yes to the same question on
+ * WhatsApp, as the privacy notice says), no click id of the platform (Google
+ * needs one).
  */
 
 export type Destination = 'meta' | 'google';
@@ -113,10 +114,6 @@ interface DueRow {
   last_touch: Record<string, string>;
 }
 
-const CONSENT = `(${LEAD_TABLES.map(
-  (table) => `EXISTS (SELECT 1 FROM ${table} l WHERE l.contact_id = c.id AND l.marketing_consent)`,
-).join(' OR ')})`;
-
 /** The destination's conversions due now, locked for this send (another drain skips them). */
 async function claimDue(db: Queryable, destination: Destination): Promise<DueRow[]> {
   const { rows } = await db.query<DueRow>(
@@ -128,7 +125,7 @@ async function claimDue(db: Queryable, destination: Destination): Promise<DueRow
        UPDATE ad_conversions a SET next_attempt_at = now() + interval '5 minutes'
        FROM due WHERE a.id = due.id
        RETURNING a.id, a.event, a.event_id, a.contact_id, a.occurred_at, a.value_mxn, a.attempts)
-     SELECT k.*, c.phone, c.email, c.first_touch, c.last_touch, ${CONSENT} AS consent
+     SELECT k.*, c.phone, c.email, c.first_touch, c.last_touch, ${CONTACT_MARKETING_CONSENT} AS consent
      FROM claimed k JOIN contacts c ON c.id = k.contact_id`,
     [destination, BATCH],
   );

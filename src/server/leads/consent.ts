@@ -1,5 +1,6 @@
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
 import { OUTBOX_MAX_AGE_MS } from '../../lib/client/outbox.ts';
+import { LEAD_TABLES } from './kinds.ts';
 
 /** How far ahead of the server's clock a visitor's device may run and still be believed. */
 export const CONSENT_CLOCK_SKEW_MS = 5 * 60_000;
@@ -28,3 +29,14 @@ export function consentRecord(claimed: ClaimedConsent, now = new Date()): { vers
     at >= received - OUTBOX_MAX_AGE_MS - CONSENT_CLOCK_SKEW_MS && at <= received + CONSENT_CLOCK_SKEW_MS;
   return { version, acceptedAt: new Date(believable ? Math.min(at, received) : received).toISOString() };
 }
+
+/**
+ * Whether the contact `c` lets us tell the ad platforms about them (issue
+ * #43, decisions 0072 and 0083), as SQL: a lead of theirs with the box «Quiero
+ * recibir novedades y promociones» ticked, or their last answer to the same
+ * question on WhatsApp (a line `marketing_consent` of their history) being yes.
+ */
+export const CONTACT_MARKETING_CONSENT = `(${LEAD_TABLES.map(
+  (table) => `EXISTS (SELECT 1 FROM ${table} l WHERE l.contact_id = c.id AND l.marketing_consent)`,
+).join(' OR ')} OR coalesce((SELECT e.to_value = 'si' FROM contact_events e
+  WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1), false))`;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   type AppointmentKind,
   type AppointmentPlace,
@@ -11,8 +10,7 @@ import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
 import { BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
-import { scheduleSends } from './queue.ts';
-import { storedOurs } from './send.ts';
+import { queueAutomaticAnswer } from './outbound.ts';
 import { listReplyId, readSlotRowId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
 import { clockName, freeSlotList, type SlotListMessage } from './slot-list.ts';
 
@@ -176,9 +174,7 @@ async function bookedBy(
 }
 
 /**
- * Our automatic answer, once per key: stored as `sending` with its send job,
- * in one transaction; the conversation's last message (nobody's wait ends
- * with it: an adviser still reads the conversation). Only inside the window:
+ * Our automatic answer, once per key (outbound.ts). Only inside the window:
  * a choice processed after it closed is booked but not answered here.
  */
 async function answer(
@@ -191,18 +187,14 @@ async function answer(
     logJson('warn', { event: 'whatsapp_slot_answer_window_closed', contact: message.contact_id });
     return;
   }
-  const body = reply.kind === 'text' ? reply.body : reply.list.body;
-  const raw = reply.kind === 'text' ? {} : { interactive: reply.list.interactive };
-  await db.transaction(async (tx) => {
-    const id = randomUUID();
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO whatsapp_messages (id, contact_id, direction, kind, body, status, idempotency_key, automated, raw)
-       VALUES ($1, $2, 'out', $3, $4, 'sending', $5, true, $6::jsonb)
-       ON CONFLICT (idempotency_key) DO NOTHING RETURNING id`,
-      [id, message.contact_id, reply.kind, body, key, JSON.stringify(raw)],
-    );
-    if (!inserted.rows[0]) return;
-    await storedOurs(tx, message.contact_id, id, body, reply.kind, false);
-    await scheduleSends(tx, [id]);
-  });
+  await db.transaction((tx) =>
+    queueAutomaticAnswer(
+      tx,
+      message.contact_id,
+      key,
+      reply.kind === 'text'
+        ? reply
+        : { kind: 'interactive', body: reply.list.body, interactive: reply.list.interactive },
+    ),
+  );
 }

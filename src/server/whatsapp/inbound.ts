@@ -4,6 +4,7 @@ import { errorReason } from '../../lib/whatsapp/errors.ts';
 import { recordActivity } from '../audit/activity.ts';
 import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
 import { logJson } from '../log.ts';
+import { askConsent, consentAnswer, recordConsent } from './consent.ts';
 import { assignByRoundRobin, queueInboundNotices } from './notify.ts';
 import { type InboundMessage, isOptOut, previewOf, readWebhook, type StatusUpdate } from './payload.ts';
 import { scheduleChoices } from './queue.ts';
@@ -56,6 +57,10 @@ async function processLocked(tx: Queryable, eventId: string | number, emailNotic
       if (stored.unassigned) unassigned.add(stored.contactId);
       // A row of our free slots' list chosen: booked by its job (booking.ts, decision 0063).
       if (listReplyId(message.raw)?.startsWith(SLOT_CHOICE_PREFIX)) choices.push(stored.messageId);
+      // Someone who came from an ad is asked the forms' consent, and their press recorded (consent.ts).
+      const consent = consentAnswer(message.raw);
+      if (consent) await recordConsent(tx, stored.contactId, consent);
+      else if (message.referral) await askConsent(tx, stored.contactId);
     }
   }
   for (const contactId of unassigned) await assignByRoundRobin(tx, contactId);

@@ -26,7 +26,7 @@ import { allowanceLimit, allowancePurpose, holdAutomatic, takeAllowance } from '
 import { postMessage } from './cloud-api.ts';
 import { acceptedAs } from './inbound.ts';
 import { readMessage } from './messages.ts';
-import { previewOf } from './payload.ts';
+import { storedOurs } from './outbound.ts';
 import { SEND_MAX_ATTEMPTS, scheduleSends } from './queue.ts';
 import { freeSlotList, slotOptions } from './slot-list.ts';
 
@@ -232,33 +232,6 @@ export async function enqueueMessage(
   const message = await readMessage(db, answer.id);
   if (!message) return { kind: 'not_found' };
   return { kind: 'stored', created: answer.created, message };
-}
-
-/**
- * A message of ours stored: the conversation's last message, and (a
- * person's message) nobody waits for a reply any more.
- */
-async function storedOurs(
-  tx: Queryable,
-  contactId: string,
-  id: string,
-  body: string,
-  kind: 'text' | 'template' | 'interactive',
-  byPerson: boolean,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO whatsapp_conversations AS c (contact_id, last_message_id, last_message_at, last_direction, last_preview)
-     VALUES ($1, $2, now(), 'out', $3)
-     ON CONFLICT (contact_id) DO UPDATE SET
-       last_message_id = CASE WHEN now() >= c.last_message_at THEN EXCLUDED.last_message_id ELSE c.last_message_id END,
-       last_direction = CASE WHEN now() >= c.last_message_at THEN 'out' ELSE c.last_direction END,
-       last_preview = CASE WHEN now() >= c.last_message_at THEN EXCLUDED.last_preview ELSE c.last_preview END,
-       last_message_at = greatest(c.last_message_at, now()),
-       waiting_since = CASE WHEN $4 THEN NULL ELSE c.waiting_since END,
-       updated_at = now()`,
-    [contactId, id, previewOf(kind, body), byPerson],
-  );
-  if (byPerson) await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [contactId]);
 }
 
 async function recordTemplate(
@@ -491,4 +464,4 @@ export async function queueAutomaticTemplate(
   return true;
 }
 
-export { recordTemplate, storedOurs };
+export { recordTemplate };

@@ -240,3 +240,80 @@ test('the adviser sends the free slots, the buyer’s choice books the visit, an
   await page.reload();
   await expect(conversation.getByText('Cita agendada')).toBeVisible();
 });
+
+test('someone from a WhatsApp ad is asked the forms’ consent once; their yes is in the history beside the ad that brought them', async ({
+  page,
+  sql,
+}, info) => {
+  test.skip(info.project.name !== 'desktop', 'one story per run');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await adviser(page, sql);
+  const name = uniquePersonName('Rubí Tec');
+  const from = `52199${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+  const referral = {
+    source_url: 'https://fb.me/3cr4Wqqkv',
+    source_id: '120226305854810726',
+    source_type: 'ad',
+    headline: 'Casa Ceiba en 6 semanas',
+    ctwa_clid: 'Aff-n8ZTODiE79d22KtAwQKj9e_mIEOOj27vDVwFjN80dp4',
+  };
+  const fromTheAd = inboundPayload({
+    from,
+    name,
+    content: { body: 'Hola, ¿qué incluye la casa?' },
+    extra: { referral },
+  });
+  expect((await postWebhook(SERVER, fromTheAd)).status).toBe(200);
+  let contactId = '';
+  await expect
+    .poll(async () => {
+      const [row] = await sql<{ id: string }>(
+        `SELECT contact_id AS id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
+        [from],
+      );
+      contactId = row?.id ?? '';
+      return contactId;
+    })
+    .not.toBe('');
+  await expect
+    .poll(() => platform.sent.filter((entry) => entry.to === from && entry.type === 'interactive').length)
+    .toBe(1);
+  const question = platform.sent.find((entry) => entry.to === from && entry.type === 'interactive');
+
+  await page.goto(`/admin/prospecto?id=${contactId}`);
+  await expect(page.getByText('Anuncio de WhatsApp «Casa Ceiba en 6 semanas»')).toBeVisible();
+  const conversation = page.getByRole('log', { name: `Conversación e historial de ${name}` });
+  const asked = conversation.locator('[data-message]').filter({ hasText: '¿Quieres recibir novedades y promociones' });
+  await expect(asked).toContainText('Respuesta automática');
+  await expect(asked.getByTestId('ticks')).toHaveText(/Enviado/, { timeout: 20_000 });
+
+  // She taps «Sí, quiero»: the platform's signed webhook.
+  const yes = inboundPayload({
+    from,
+    name,
+    type: 'interactive',
+    content: { type: 'button_reply', button_reply: { id: 'consentimiento:si', title: 'Sí, quiero' } },
+    extra: { context: { from: '529991112233', id: question?.body.biz_opaque_callback_data } },
+  });
+  expect((await postWebhook(SERVER, yes)).status).toBe(200);
+  await expect(conversation.getByText('Sí, quiero', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await page.reload();
+  await expect(conversation.getByText('Aceptó recibir novedades y promociones')).toBeVisible();
+  // Another message from the ad: not asked again.
+  expect(
+    (await postWebhook(SERVER, inboundPayload({ from, name, content: { body: 'Gracias' }, extra: { referral } })))
+      .status,
+  ).toBe(200);
+  await expect(conversation.getByText('Gracias', { exact: true })).toBeVisible({ timeout: 20_000 });
+  // Stored with that message, in its transaction: a second question would be here already.
+  expect(
+    await sql(`SELECT count(*)::int AS n FROM whatsapp_messages WHERE contact_id = $1 AND kind = 'interactive'`, [
+      contactId,
+    ]),
+  ).toEqual([{ n: 2 }]);
+  const shot = (file: string) => info.outputPath(file);
+  // The pictures show the question and the answer's line.
+  await asked.scrollIntoViewIfNeeded();
+  await axeAt(page, 1280, 'consentimiento', shot);
+  await axeAt(page, 390, 'consentimiento', shot);
+});

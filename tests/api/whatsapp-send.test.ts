@@ -445,6 +445,12 @@ describe('a send cut short (the worker died after the platform accepted it)', ()
       (row) => row?.status === 'sent',
       'the echoed status',
     );
+    // It reached the person: their response time ends there, as with a send that recorded its answer.
+    const [replied] = await sql<{ first_replied_at: Date | null }>(
+      'SELECT first_replied_at FROM contacts WHERE id = $1',
+      [contactId],
+    );
+    expect(replied?.first_replied_at).not.toBeNull();
     const before = platform.sent.length;
     expect(await withDatabase((db) => sendMessage(db, accepted?.id as string, config), config)).toBe('not-ours');
     expect(await withDatabase((db) => sendMessage(db, lost?.id as string, config), config)).toBe('sent');

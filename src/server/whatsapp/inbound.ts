@@ -273,7 +273,10 @@ export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<
        RETURNING id`,
       [status.callback, ...values.slice(1), status.waMessageId],
     );
-    if (claimed.rows.length > 0) return true;
+    if (claimed.rows.length > 0) {
+      await firstReplyReached(tx, status.callback as string);
+      return true;
+    }
   }
   await tx.query(
     `INSERT INTO whatsapp_pending_statuses (wa_message_id, status, callback, error_code, error_reason, at)
@@ -306,5 +309,20 @@ export async function acceptedAs(tx: Queryable, messageId: string, waMessageId: 
        claimed_at = NULL
      WHERE m.id = $1 AND m.wa_message_id IS NULL`,
     [messageId, waMessageId],
+  );
+  await firstReplyReached(tx, messageId);
+}
+
+/**
+ * A person's message of ours (not an automatic one) that reached the
+ * platform, however its id arrived (the send's answer, or a status echoing
+ * our id after its worker died): the end of the contact's response time
+ * (decision 0039), once.
+ */
+async function firstReplyReached(tx: Queryable, messageId: string): Promise<void> {
+  await tx.query(
+    `UPDATE contacts c SET first_replied_at = now() FROM whatsapp_messages m
+     WHERE m.id = $1 AND NOT m.automated AND c.id = m.contact_id AND c.first_replied_at IS NULL`,
+    [messageId],
   );
 }

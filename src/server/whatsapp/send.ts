@@ -388,13 +388,8 @@ export async function sendMessage(db: Database, messageId: string, config: Serve
             message.id,
             JSON.stringify(request),
           ]);
+          // With a person's first message, the response time's end.
           await acceptedAs(tx, message.id, result.waMessageId);
-          // A person's first message that reached the platform: the response time's end (decision 0039).
-          if (!message.automated) {
-            await tx.query('UPDATE contacts SET first_replied_at = coalesce(first_replied_at, now()) WHERE id = $1', [
-              message.contact_id,
-            ]);
-          }
         });
         return 'sent';
       } catch (error) {

@@ -85,8 +85,11 @@ export async function listActivity(
 
 /**
  * Wraps an export's batches so the rows sent are counted, and gives the
- * stream's end handler: it records the export (which, how many rows, with
- * which filters) in the activity log, then releases the database.
+ * stream's end handler. The export is on the activity log before its first
+ * row leaves (which, with which filters: a process killed mid-export, such
+ * as a function past its time limit, cannot send rows nobody recorded), and
+ * again when the stream ends, with how many rows it sent; the end handler
+ * then releases the database.
  */
 export function auditedExport(
   handle: { db: Queryable; release(): Promise<void>; user: { id: string; name: string | null; email: string } },
@@ -95,19 +98,30 @@ export function auditedExport(
   batches: AsyncIterable<string[][]>,
 ): { batches: AsyncGenerator<string[][]>; onEnd(): Promise<void> } {
   let rows = 0;
+  const used = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== ''));
+  const actor = { id: handle.user.id, name: handle.user.name ?? handle.user.email };
   async function* counted() {
+    let started = false;
     for await (const batch of batches) {
+      if (!started) {
+        started = true;
+        await recordActivity(handle.db, {
+          actor,
+          kind: 'export',
+          summary: `Empezó a exportar ${which}`,
+          details: { which, started: true, filters: used },
+        });
+      }
       rows += batch.length;
       yield batch;
     }
   }
-  const used = Object.fromEntries(Object.entries(filters).filter(([, value]) => value !== undefined && value !== ''));
   return {
     batches: counted(),
     async onEnd() {
       try {
         await recordActivity(handle.db, {
-          actor: { id: handle.user.id, name: handle.user.name ?? handle.user.email },
+          actor,
           kind: 'export',
           summary: `Exportó ${which}: ${rows} ${rows === 1 ? 'fila' : 'filas'}`,
           details: { which, rows, filters: used },

@@ -45,7 +45,8 @@ export interface CsvExport<Filter extends object> {
 /**
  * An administrator's CSV export (GET): the session, the rows streamed from
  * the database a batch at a time (memory stays flat whatever the table's
- * size), the activity entry once the stream ends, and the download's headers.
+ * size), the activity entries (one before the first row leaves, one with the
+ * row count once the stream ends), and the download's headers.
  */
 export function csvExport<Filter extends object = Record<string, never>>(spec: CsvExport<Filter>): Handler {
   return async (request) => {

@@ -34,10 +34,10 @@ export default endpoints('admin-team-invitations', [
       try {
         const invitation = await createInvitation(db, invited, actor);
         const link = `${site}/auth/invitacion#${invitation.token}`;
-        // Sent after the answer (a slow mail server must not hold the administrator up), retried if it fails.
+        // Queued, then sent after the answer (a slow mail server must not hold the administrator up), retried if it fails.
         if (emailed) {
           const role = ROLE_LABELS[invited.role].toLowerCase();
-          sendAccountEmail(context, {
+          await sendAccountEmail(db, context, {
             to: invited.email,
             subject: 'Invitación al panel de prospectos',
             text: `${actor.name} te invitó a trabajar los prospectos del sitio como ${role}. Abre este enlace para elegir tu nombre y tu contraseña (vale 72 horas y solo una vez):\n\n${link}`,

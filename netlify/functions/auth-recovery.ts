@@ -43,7 +43,7 @@ export default endpoints('auth-recovery', [
         if (!reset) return;
         // Our configured address, never the request's Host or X-Forwarded-Host (an attacker writes those).
         const link = `${publicSiteUrl()}/auth/restablecer#${reset.token}`;
-        sendAccountEmail(context, {
+        await sendAccountEmail(db, context, {
           to: email,
           subject: 'Restablece tu contraseña del panel',
           text: `Hola, ${reset.name}. Para elegir una contraseña nueva abre este enlace (vale 30 minutos y una sola vez):\n\n${link}\n\nSi no lo pediste, ignora este correo: tu contraseña no cambia.`,

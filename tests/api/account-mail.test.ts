@@ -262,3 +262,40 @@ describe('recovery limits and a mail server that is slow or down', () => {
     expect((await login(server.url, 'reintento@ceiba.mx', 'clave-nueva-del-reintento')).status).toBe(200);
   });
 });
+
+describe('an account e-mail whose server dies on its first try', () => {
+  it('is sent by the next server, once: it was queued before the first try', async () => {
+    const dying = await startHeldSmtpReceiver({ held: true });
+    const working = await startHeldSmtpReceiver();
+    const env = {
+      NOTIFY_EMAIL_FROM: 'Avisos <avisos@ceiba.mx>',
+      NOTIFY_EMAIL_TO: 'equipo@ceiba.mx',
+      PLATFORM_RATE_LIMIT: '0',
+      // A send claimed this long ago by a process that died is taken over (the queue's upkeep).
+      NOTIFY_LOCK_TIMEOUT_SECONDS: '2',
+    };
+    let server = await startServer({ ...env, SMTP_URL: dying.url });
+    try {
+      const admin = await signedInAdmin(server.url);
+      const answer = await memberRequest(() => server.url)(admin, '/api/admin/team/invitations', {
+        method: 'POST',
+        body: JSON.stringify({ email: 'sobreviviente@ceiba.mx', role: 'asesor' }),
+      });
+      expect(answer.status).toBe(201);
+      // The first try is inside the mail server's DATA when the process is killed (a crash, a function's time limit).
+      await until(() => dying.held().some(addressedTo('sobreviviente@ceiba.mx')), 'the first try at the mail server');
+      await server.stop('SIGKILL');
+      server = await startServer({ ...env, SMTP_URL: working.url });
+      const mail = await mailTo(working, 'sobreviviente@ceiba.mx', 'the invitation, sent by the next server');
+      expect(linkIn(mail)).toMatch(/\/auth\/invitacion#/);
+      await until(
+        async () => (await countRows('graphile_worker.jobs', `task_identifier = 'send_account_email'`)) === 0,
+        'its job done',
+      );
+      expect(working.messages.filter(addressedTo('sobreviviente@ceiba.mx'))).toHaveLength(1);
+    } finally {
+      await server.stop();
+      await Promise.all([dying.close(), working.close()]);
+    }
+  });
+});

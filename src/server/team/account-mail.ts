@@ -9,11 +9,16 @@ import { linkEmail } from '../notifications/render.ts';
 
 /**
  * The e-mails of a member's account (a password-reset link, an invitation).
- * They never hold up the request that asks for them: the first try is made
- * after the answer, and one that fails is queued (a graphile-worker job) and
- * retried with growing pauses while its link is valid. The job carries the
- * link sealed (AES-256-GCM under a key derived from JWT_SECRET): the
- * database never holds a usable link, as for the tokens themselves.
+ * They never hold up the request that asks for them, and are never lost:
+ * before the first try, the e-mail is queued (a graphile-worker job, in the
+ * database) to run after NOTIFY_LOCK_TIMEOUT_SECONDS, as every send a worker
+ * claimed is taken over; the first try is made after the answer, and removes
+ * that job once the mail server took the e-mail, or brings it forward when it
+ * failed (then retried with growing pauses while its link is valid). A
+ * process that dies in between (a crash, a function past its time limit)
+ * leaves the job, and another sends it. The job carries the link sealed
+ * (AES-256-GCM under a key derived from JWT_SECRET): the database never holds
+ * a usable link, as for the tokens themselves.
  */
 
 /** The graphile-worker task that retries an account e-mail. */
@@ -42,13 +47,20 @@ export interface AfterAnswer {
 }
 
 /**
- * Sends `mail` after the answer: through Netlify's `waitUntil` when there is
- * one, in the background on the local server. Never throws, never awaited
- * by the request.
+ * Queues `mail` (taken over after the lock timeout), then sends it after the
+ * answer: through Netlify's `waitUntil` when there is one, in the background
+ * on the local server. Only the queueing is awaited; the first try never
+ * throws and is never awaited by the request.
  */
-export function sendAccountEmail(context: AfterAnswer, mail: AccountEmail): void {
-  const work = firstTry(mail)
-    .catch((error: unknown) => logJson('error', { event: 'account_email_lost', error: (error as Error).message }))
+export async function sendAccountEmail(db: Queryable, context: AfterAnswer, mail: AccountEmail): Promise<void> {
+  const config = getConfig();
+  if (!config.notifications.email) return;
+  const key = `account-email:${randomUUID()}`;
+  await queueAccountEmail(db, mail, { key, delaySeconds: config.notifications.lockTimeoutSeconds });
+  const work = firstTry(mail, key)
+    .catch((error: unknown) =>
+      logJson('error', { event: 'account_email_left_queued', error: (error as Error).message }),
+    )
     .finally(() => inFlight.delete(work));
   inFlight.add(work);
   context.waitUntil?.(work);
@@ -62,25 +74,38 @@ export async function settleAccountEmails(): Promise<void> {
   await Promise.allSettled([...inFlight]);
 }
 
-async function firstTry(mail: AccountEmail): Promise<void> {
+async function firstTry(mail: AccountEmail, key: string): Promise<void> {
   const config = getConfig();
   const email = config.notifications.email;
   if (!email) return;
+  let sent = false;
   try {
     await sendEmail(email, content(mail, config), [mail.to]);
+    sent = true;
   } catch (error) {
     logJson('warn', { event: 'account_email_queued', error: (error as Error).message });
-    await withDatabase((db) => queueAccountEmail(db, mail), config);
   }
+  // Sent: its job goes (a failure here only sends it twice). Not sent: its job runs now, and retries.
+  await withDatabase(async (db) => {
+    if (sent) await db.query('SELECT graphile_worker.remove_job($1)', [key]);
+    else await queueAccountEmail(db, mail, { key });
+  }, config);
 }
 
-/** Queues `mail` for the worker (the local server's, or Netlify's minute drain). */
-export async function queueAccountEmail(db: Queryable, mail: AccountEmail): Promise<void> {
-  await db.query('SELECT graphile_worker.add_job($1, $2::json, max_attempts => $3)', [
-    ACCOUNT_EMAIL_TASK,
-    JSON.stringify({ sealed: seal(mail) }),
-    ATTEMPTS,
-  ]);
+/**
+ * Queues `mail` for the worker (the local server's, or Netlify's minute
+ * drain), to run now or in `delaySeconds`; the same `key` again replaces it.
+ */
+export async function queueAccountEmail(
+  db: Queryable,
+  mail: AccountEmail,
+  { key = null, delaySeconds = 0 }: { key?: string | null; delaySeconds?: number } = {},
+): Promise<void> {
+  await db.query(
+    `SELECT graphile_worker.add_job($1, $2::json, run_at => now() + make_interval(secs => $4), max_attempts => $3,
+       job_key => $5, job_key_mode => 'replace')`,
+    [ACCOUNT_EMAIL_TASK, JSON.stringify({ sealed: seal(mail) }), ATTEMPTS, delaySeconds, key],
+  );
 }
 
 /**

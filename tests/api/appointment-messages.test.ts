@@ -483,6 +483,35 @@ describe('what the visitor typed', () => {
   });
 });
 
+describe('an appointment’s e-mails', () => {
+  it('go to the address given with its booking: another booking with the same phone and another address takes none', async () => {
+    const [first, second] = await slotsAhead(30, 2);
+    const phone = uniquePhone();
+    const hers = `lucia.${phone}@correo.mx`;
+    const other = `otro.${phone}@correo.mx`;
+    const booked = await book(first?.start as string, { name: 'Lucía Pech', phone, email: hers });
+    await mailTo(hers, 'Tu cita quedó agendada');
+    // Someone who knows her number books another visit with their own address (the contact is hers: one phone).
+    await book(second?.start as string, { name: 'Lucía Pech', phone, email: other });
+    await mailTo(other, 'Tu cita quedó agendada');
+    // Her visit's reminder, with its link to move or cancel it, still goes to her.
+    const reminder = (await jobsOf(booked.id)).find(
+      (job) =>
+        job.payload.message === 'reminder' &&
+        job.payload.to === 'buyer' &&
+        job.payload.channel === 'email' &&
+        job.payload.hoursBefore === 24,
+    );
+    await runNow(reminder?.key as string);
+    const mail = await mailTo(hers, 'Recordatorio');
+    expect(mail.text).toMatch(/\/cita\?t=/);
+    const toOther = smtp.messages.filter((entry) =>
+      entry.to && !Array.isArray(entry.to) ? entry.to.value.some((to) => to.address === other) : false,
+    );
+    expect(toOther.map((entry) => entry.subject?.split(':')[0])).toEqual(['Tu cita quedó agendada']);
+  });
+});
+
 describe('a buyer who asked for no automatic messages', () => {
   it('gets no WhatsApp template, the e-mail all the same, and the history says why', async () => {
     const phone = uniquePhone();

@@ -93,7 +93,7 @@ async function readAppointment(db: Queryable, id: string): Promise<AppointmentFa
             extract(epoch FROM a.starts_at) * 1000 AS starts_at, extract(epoch FROM a.ends_at) * 1000 AS ends_at,
             extract(epoch FROM a.hold_until) * 1000 AS hold_until,
             (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now())) AS holds_time,
-            c.name, c.phone, c.email, w.opted_out_at IS NOT NULL AS opted_out,
+            c.name, c.phone, a.email, w.opted_out_at IS NOT NULL AS opted_out,
             a.member_id, u.email AS member_email, coalesce(u.deactivated_at IS NULL, false) AS member_active
      FROM appointments a JOIN contacts c ON c.id = a.contact_id
      LEFT JOIN whatsapp_conversations w ON w.contact_id = a.contact_id

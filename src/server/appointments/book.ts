@@ -156,14 +156,16 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     const paid = kind.priceMxn !== null;
     const status: AppointmentStatus = paid ? 'por_pagar' : 'confirmada';
     // One round trip: the person deduplicated into their contact (touch_contact(), as every lead; a partner's
-    // session does not make them a buyer), then the members tried in order, each expired hold in the way
+    // session does not make them a buyer), then the members tried in order (the appointment keeps the booking's
+    // own e-mail, where its messages go: migration 0048), each expired hold in the way
     // released, 23P01 moving on (place_appointment, 0040). No row: the slot was taken, and the rollback
     // undoes the contact too.
     const { rows } = await tx.query<AppointmentRow & { member_id: string | null }>(
       `SELECT ${RETURNING}, member_id
        FROM place_appointment((SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}')), $5::uuid[], $6, $7,
          to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0),
-         tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19)
+         tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19,
+         $3)
        WHERE id IS NOT NULL`,
       [
         booking.phone,

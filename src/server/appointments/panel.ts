@@ -363,13 +363,22 @@ export async function bookForContact(
   member: Actor,
   now: number,
 ): Promise<(BookingAnswer & { contactId: string }) | null> {
-  const { rows } = await db.query<{ phone: string; name: string }>('SELECT phone, name FROM contacts WHERE id = $1', [
-    input.contactId,
-  ]);
+  const { rows } = await db.query<{ phone: string; name: string; email: string | null }>(
+    'SELECT phone, name, email FROM contacts WHERE id = $1',
+    [input.contactId],
+  );
   const contact = rows[0];
   if (!contact) return null;
   const answer = await bookAppointment(db, {
-    booking: { name: contact.name, phone: contact.phone, kind: input.kind, place: input.place, start: input.start },
+    // The contact's e-mail as the team has it: where the appointment's e-mails go (migration 0048).
+    booking: {
+      name: contact.name,
+      phone: contact.phone,
+      ...(contact.email && { email: contact.email }),
+      kind: input.kind,
+      place: input.place,
+      start: input.start,
+    },
     source: 'panel',
     idempotencyKey: null,
     now,

@@ -78,7 +78,7 @@ export async function openCheckout(
   const { rows } = await db.query<PayableRow>(
     `SELECT a.id, a.contact_id, a.kind, a.place, a.status, a.price_mxn,
             extract(epoch FROM a.starts_at) * 1000 AS starts_at, extract(epoch FROM a.hold_until) * 1000 AS hold_until,
-            c.name, c.phone, c.email, c.payment_customer,
+            c.name, c.phone, a.email, c.payment_customer,
             o.session_url AS open_url, extract(epoch FROM o.session_expires_at) * 1000 AS open_until,
             (SELECT p.status FROM payments p WHERE p.appointment_id = a.id AND p.status IN ('pendiente', 'pagado', 'reembolsado')
              ORDER BY payment_status_rank(p.status) DESC LIMIT 1) AS settled,

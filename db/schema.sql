@@ -95,7 +95,9 @@ CREATE TABLE appointments (
   updated_at timestamp with time zone DEFAULT now() NOT NULL,
   calendar_sequence integer DEFAULT 0 NOT NULL,
   email email_address,
+  buyer_moves integer DEFAULT 0 NOT NULL,
   CONSTRAINT appointments_blocked_covers CHECK (((NOT lower_inf(blocked)) AND (NOT upper_inf(blocked)) AND (lower(blocked) <= starts_at) AND (upper(blocked) >= ends_at))),
+  CONSTRAINT appointments_buyer_moves_check CHECK ((buyer_moves >= 0)),
   CONSTRAINT appointments_calendar_sequence_check CHECK ((calendar_sequence >= 0)),
   CONSTRAINT appointments_contact_id_fkey FOREIGN KEY (contact_id) REFERENCES contacts(id) ON DELETE CASCADE,
   CONSTRAINT appointments_hold CHECK (((status <> 'por_pagar'::text) OR (hold_until IS NOT NULL))),
@@ -1241,7 +1243,7 @@ CREATE OR REPLACE FUNCTION public.payment_status_rank(status text)
  IMMUTABLE PARALLEL SAFE
 RETURN CASE status WHEN 'abierto'::text THEN 0 WHEN 'pendiente'::text THEN 1 WHEN 'vencido'::text THEN 2 WHEN 'pagado'::text THEN 3 WHEN 'reembolsado'::text THEN 4 ELSE NULL::integer END;
 
-CREATE OR REPLACE FUNCTION public.place_appointment(p_contact uuid, p_members uuid[], p_kind text, p_place text, p_starts timestamp with time zone, p_ends timestamp with time zone, p_blocked tstzrange, p_status text, p_source text, p_hold_minutes integer, p_price_mxn integer, p_privacy_version text, p_idempotency_key text, p_idempotency_fingerprint text, p_detail text, p_email email_address DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.place_appointment(p_contact uuid, p_members uuid[], p_kind text, p_place text, p_starts timestamp with time zone, p_ends timestamp with time zone, p_blocked tstzrange, p_status text, p_source text, p_hold_minutes integer, p_price_mxn integer, p_privacy_version text, p_idempotency_key text, p_idempotency_fingerprint text, p_detail text, p_email email_address DEFAULT NULL::text, p_max_upcoming integer DEFAULT NULL::integer)
  RETURNS appointments
  LANGUAGE plpgsql
 AS $function$
@@ -1249,6 +1251,12 @@ DECLARE
   member uuid;
   placed appointments;
 BEGIN
+  IF p_max_upcoming IS NOT NULL AND (
+    SELECT count(*) FROM appointments a
+    WHERE a.contact_id = p_contact AND a.ends_at > now()
+      AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))) >= p_max_upcoming THEN
+    RAISE EXCEPTION 'the person has % appointments ahead already', p_max_upcoming USING ERRCODE = 'CB001';
+  END IF;
   FOR member IN
     SELECT m.id
     FROM unnest(p_members) AS m (id)

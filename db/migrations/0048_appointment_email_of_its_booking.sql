@@ -6,13 +6,20 @@
 -- The booking's own address is kept on the appointment: the visitor's (the site, the voice agent), the
 -- contact's as the team has it (the panel), none for a booking made in a WhatsApp conversation (answered
 -- there). Appointments booked before keep the contact's address of today.
+--
+-- The same review: a phone typed on the site or said to the voice agent is nobody's proof, and each
+-- booking sends templates to it. place_appointment() refuses (SQLSTATE CB001) a booking for a person who
+-- already has p_max_upcoming appointments ahead (the site's and the voice agent's bookings pass it), and
+-- an appointment counts the moves its buyer made through their link (buyer_moves), which manage.ts caps.
 ALTER TABLE appointments ADD COLUMN email email_address;
+ALTER TABLE appointments ADD COLUMN buyer_moves integer NOT NULL DEFAULT 0 CHECK (buyer_moves >= 0);
 UPDATE appointments a SET email = c.email FROM contacts c WHERE c.id = a.contact_id AND c.email IS NOT NULL;
 
 DROP FUNCTION place_appointment(uuid, uuid[], text, text, timestamptz, timestamptz, tstzrange, text, text, integer,
   integer, text, text, text, text);
 
-CREATE FUNCTION place_appointment(p_contact uuid, p_members uuid[], p_kind text, p_place text, p_starts timestamp with time zone, p_ends timestamp with time zone, p_blocked tstzrange, p_status text, p_source text, p_hold_minutes integer, p_price_mxn integer, p_privacy_version text, p_idempotency_key text, p_idempotency_fingerprint text, p_detail text, p_email email_address DEFAULT NULL)
+CREATE FUNCTION place_appointment(p_contact uuid, p_members uuid[], p_kind text, p_place text, p_starts timestamp with time zone, p_ends timestamp with time zone, p_blocked tstzrange, p_status text, p_source text, p_hold_minutes integer, p_price_mxn integer, p_privacy_version text, p_idempotency_key text, p_idempotency_fingerprint text, p_detail text, p_email email_address DEFAULT NULL,
+  p_max_upcoming integer DEFAULT NULL)
 RETURNS appointments
 LANGUAGE plpgsql
 AS $function$
@@ -20,6 +27,12 @@ DECLARE
   member uuid;
   placed appointments;
 BEGIN
+  IF p_max_upcoming IS NOT NULL AND (
+    SELECT count(*) FROM appointments a
+    WHERE a.contact_id = p_contact AND a.ends_at > now()
+      AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))) >= p_max_upcoming THEN
+    RAISE EXCEPTION 'the person has % appointments ahead already', p_max_upcoming USING ERRCODE = 'CB001';
+  END IF;
   FOR member IN
     SELECT m.id
     FROM unnest(p_members) AS m (id)

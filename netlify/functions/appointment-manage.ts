@@ -12,6 +12,7 @@ import {
   manageSlots,
   readManaged,
   rescheduleManaged,
+  TooManyMoves,
 } from '../../src/server/appointments/manage.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { limitSubject } from '../../src/server/http/client-address.ts';
@@ -27,6 +28,7 @@ function refusal(error: unknown): Response | null {
   if (error instanceof AppointmentCancelled) return jsonError(410, MANAGE_MESSAGES.cancelled, { code: 'cancelled' });
   if (error instanceof InsideCutoff) return jsonError(422, MANAGE_MESSAGES.cutoff, { code: 'cutoff' });
   if (error instanceof SlotTaken) return jsonError(409, MANAGE_MESSAGES.taken, { code: 'slot_taken' });
+  if (error instanceof TooManyMoves) return jsonError(409, MANAGE_MESSAGES.tooManyMoves, { code: 'too_many_moves' });
   return null;
 }
 

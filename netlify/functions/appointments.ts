@@ -12,6 +12,7 @@ import {
   bookAppointment,
   kindAndPlace,
   SlotTaken,
+  TooManyAppointments,
   UnknownKind,
   UnknownPlace,
 } from '../../src/server/appointments/book.ts';
@@ -91,6 +92,8 @@ export default endpoints(
         } catch (error) {
           if (error instanceof SlotTaken) return jsonError(409, BOOKING_MESSAGES.taken, { code: 'slot_taken' });
           if (error instanceof BookingKeyReused) return jsonError(422, BOOKING_MESSAGES.keyReused);
+          if (error instanceof TooManyAppointments)
+            return jsonError(409, BOOKING_MESSAGES.tooMany, { code: 'too_many_appointments' });
           const answer = unknownAnswer(error);
           if (answer) return answer;
           throw error;

@@ -104,7 +104,7 @@ beforeAll(async () => {
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [ana],
   );
-  plan = spaced(await slotStarts(), 10);
+  plan = spaced(await slotStarts(), 11);
 });
 
 afterAll(async () => {
@@ -191,6 +191,22 @@ describe('a move', () => {
     expect(line?.detail).toMatch(
       /^Visita a la casa muestra · Casa muestra Mérida: reprogramada por la persona desde su enlace, de .+ a .+$/,
     );
+  });
+
+  it('takes three moves from the buyer’s link; the fourth is refused in Spanish (409) and the appointment stays', async () => {
+    const start = plan[10] as string;
+    const later = new Date(Date.parse(start) + 30 * 60_000).toISOString();
+    const { id, token } = await booked(start);
+    // Each move sends a template to the phone whoever booked typed: three, then an adviser moves it.
+    for (const to of [later, start, later]) {
+      expect((await act({ t: token, action: 'reprogramar', start: to })).status).toBe(200);
+    }
+    const refused = await act({ t: token, action: 'reprogramar', start });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: MANAGE_MESSAGES.tooManyMoves, code: 'too_many_moves' });
+    expect((await row(id))?.starts_at.toISOString()).toBe(later);
+    // Cancelling is still theirs.
+    expect((await act({ t: token, action: 'cancelar' })).status).toBe(200);
   });
 
   it('may move half an hour later, over its own time (its own time counts as free)', async () => {

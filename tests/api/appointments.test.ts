@@ -87,7 +87,7 @@ beforeAll(async () => {
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [ana],
   );
-  plan = spaced(await slotsOf(), 6);
+  plan = spaced(await slotsOf(), 10);
 });
 
 afterAll(async () => {
@@ -357,6 +357,23 @@ describe('booking', () => {
     expect(events[0]?.detail).toMatch(
       /^Visita a la casa muestra · Casa muestra Mérida · \S+ \d+ de \S+ de \d{4}, \d{2}:\d{2}$/,
     );
+  });
+
+  it('gives one person at most three appointments ahead from the site: the fourth is a Spanish 409, and sends nothing', async () => {
+    const phone = '999 765 1200';
+    for (const slot of plan.slice(6, 9)) {
+      expect((await book(visitor(slot.start, { phone }), { 'Idempotency-Key': randomUUID() })).status).toBe(201);
+    }
+    const fourth = await book(visitor((plan[9] as FreeSlot).start, { phone }), { 'Idempotency-Key': randomUUID() });
+    expect(fourth.status).toBe(409);
+    expect(await fourth.json()).toEqual({ error: BOOKING_MESSAGES.tooMany, code: 'too_many_appointments' });
+    const [person] = await sql<{ appointments: number }>(
+      `SELECT count(*)::int AS appointments FROM appointments a JOIN contacts c ON c.id = a.contact_id
+       WHERE c.phone = '+529997651200'`,
+    );
+    expect(person?.appointments).toBe(3);
+    // Its time is still free: the refusal held nothing.
+    expect((await slotsOf()).map((slot) => slot.start)).toContain((plan[9] as FreeSlot).start);
   });
 
   it('books a paid kind as por pagar, held for its minutes', async () => {

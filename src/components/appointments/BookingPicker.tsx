@@ -157,7 +157,7 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
     setProblem('');
     setErrors({});
     let status = 0;
-    let answer: Partial<BookingAnswer> & { error?: string; fields?: Record<string, string> } = {};
+    let answer: Partial<BookingAnswer> & { error?: string; code?: string; fields?: Record<string, string> } = {};
     try {
       const response = await fetch('/api/appointments', {
         method: 'POST',
@@ -186,7 +186,7 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
       setProblem(answer.error ?? BOOKING_MESSAGES.invalid);
       return;
     }
-    if (status === 409) {
+    if (status === 409 && answer.code === 'slot_taken') {
       setSelected(null);
       setProblem(W.takenReloaded);
       reload();

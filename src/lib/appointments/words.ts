@@ -16,6 +16,8 @@ export const BOOKING_MESSAGES = {
   unknownPlace: 'Ese lugar no está disponible para este tipo de cita. Elige otro.',
   failure: 'No pudimos agendar tu cita. Intenta de nuevo en unos minutos o escríbenos por WhatsApp.',
   keyReused: 'Esta cita ya se envió con otros datos. Recarga la página y agéndala de nuevo.',
+  tooMany:
+    'Ya tienes 3 citas próximas con nosotros. Para agendar otra, cancela o cambia una con el enlace de tu confirmación, o escríbenos por WhatsApp.',
   unavailable: 'No pudimos consultar ni agendar citas en este momento. Intenta de nuevo en unos minutos.',
 } as const;
 
@@ -26,6 +28,8 @@ export const MANAGE_MESSAGES = {
   cancelled: 'Esta cita ya está cancelada. Si quieres otra, agéndala desde el sitio o escríbenos por WhatsApp.',
   cutoff:
     'Ya no es posible cambiar esta cita en línea porque falta muy poco para el horario. Escríbenos por WhatsApp y te ayudamos.',
+  tooManyMoves:
+    'Ya cambiaste esta cita 3 veces en línea. Para moverla otra vez, escríbenos por WhatsApp y con gusto te ayudamos.',
   taken: 'Ese horario ya no está disponible. Elige otro.',
   invalid: 'Revisa el horario que elegiste.',
   unavailable: 'No pudimos consultar tu cita en este momento. Intenta de nuevo en unos minutos.',

@@ -42,6 +42,22 @@ export class SlotTaken extends Error {
 export class BookingKeyReused extends Error {
   override name = 'BookingKeyReused';
 }
+/** The person already has MAX_UPCOMING_UNVERIFIED appointments ahead (a booking whose phone nobody proved). */
+export class TooManyAppointments extends Error {
+  override name = 'TooManyAppointments';
+}
+
+/**
+ * Appointments ahead a person may have from bookings whose phone nobody
+ * proved (the site, the voice agent): each one sends templates to that
+ * phone, so a visitor cannot make our number write to someone else's without
+ * end. Bookings from a WhatsApp conversation (the phone's owner wrote) and
+ * from the panel (the team) have no such limit.
+ */
+export const MAX_UPCOMING_UNVERIFIED = 3;
+const UNVERIFIED_SOURCES: ReadonlySet<string> = new Set(['sitio', 'voz']);
+/** place_appointment()'s refusal when the person has too many appointments ahead (migration 0048). */
+const TOO_MANY_APPOINTMENTS = 'CB001';
 
 export type BookingSource = 'sitio' | 'panel' | 'whatsapp' | 'voz';
 
@@ -160,35 +176,40 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     // own e-mail, where its messages go: migration 0048), each expired hold in the way
     // released, 23P01 moving on (place_appointment, 0040). No row: the slot was taken, and the rollback
     // undoes the contact too.
-    const { rows } = await tx.query<AppointmentRow & { member_id: string | null }>(
-      `SELECT ${RETURNING}, member_id
+    const { rows } = await tx
+      .query<AppointmentRow & { member_id: string | null }>(
+        `SELECT ${RETURNING}, member_id
        FROM place_appointment((SELECT touch_contact($1, $2, $2, $3, NULL, $4, '{}')), $5::uuid[], $6, $7,
          to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0),
          tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19,
-         $3)
+         $3, $20)
        WHERE id IS NOT NULL`,
-      [
-        booking.phone,
-        booking.name,
-        booking.email ?? null,
-        kind.audience !== 'socios',
-        slot.members,
-        kind.id,
-        place.id,
-        start,
-        slot.end,
-        held.start,
-        held.end,
-        status,
-        request.source,
-        paid ? kind.holdMinutes : null,
-        kind.priceMxn,
-        booking.privacy_version ?? PRIVACY_NOTICE_VERSION,
-        request.idempotencyKey,
-        fingerprint,
-        `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`,
-      ],
-    );
+        [
+          booking.phone,
+          booking.name,
+          booking.email ?? null,
+          kind.audience !== 'socios',
+          slot.members,
+          kind.id,
+          place.id,
+          start,
+          slot.end,
+          held.start,
+          held.end,
+          status,
+          request.source,
+          paid ? kind.holdMinutes : null,
+          kind.priceMxn,
+          booking.privacy_version ?? PRIVACY_NOTICE_VERSION,
+          request.idempotencyKey,
+          fingerprint,
+          `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`,
+          UNVERIFIED_SOURCES.has(request.source) ? MAX_UPCOMING_UNVERIFIED : null,
+        ],
+      )
+      .catch((error: unknown) => {
+        throw (error as { code?: string }).code === TOO_MANY_APPOINTMENTS ? new TooManyAppointments() : error;
+      });
     const row = rows[0];
     if (!row) throw new SlotTaken();
     await appointmentChanged(tx, row.id, { kind: 'booked' }, request.actor ?? { by: 'buyer' }, {

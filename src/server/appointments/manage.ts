@@ -42,6 +42,17 @@ export class AppointmentCancelled extends Error {
 export class InsideCutoff extends Error {
   override name = 'InsideCutoff';
 }
+/** Moved MAX_BUYER_MOVES times through the link already: 409 (an adviser still moves it from the panel). */
+export class TooManyMoves extends Error {
+  override name = 'TooManyMoves';
+}
+
+/**
+ * Moves a buyer makes through their link: each one sends a template to the
+ * appointment's phone, which whoever booked typed (security review,
+ * 2026-11-30; migration 0048).
+ */
+export const MAX_BUYER_MOVES = 3;
 
 const HOUR = 3_600_000;
 
@@ -65,6 +76,7 @@ interface Row {
   place: string;
   starts_at: number;
   ends_at: number;
+  buyer_moves: number;
 }
 
 interface Found {
@@ -74,7 +86,7 @@ interface Found {
 }
 
 const COLUMNS = `id, contact_id, member_id, status, kind, place, extract(epoch FROM starts_at) * 1000 AS starts_at,
-  extract(epoch FROM ends_at) * 1000 AS ends_at`;
+  extract(epoch FROM ends_at) * 1000 AS ends_at, buyer_moves`;
 
 /** The appointment the token names, read (and locked when `lock`), or the typed error that says why not. */
 async function appointmentOf(db: Queryable, token: string, now: number, lock: boolean): Promise<Found> {
@@ -185,6 +197,7 @@ export async function rescheduleManaged(
     assertChangeable(found, now);
     const { row, kind, place } = found;
     if (start === row.starts_at) return { ...managed(found, now), token: appointmentToken({ id: row.id, start }) };
+    if (row.buyer_moves >= MAX_BUYER_MOVES) throw new TooManyMoves();
 
     const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true, row.id)).find(
       (free) => free.start === start,
@@ -202,7 +215,7 @@ export async function rescheduleManaged(
         await tx.query(
           `UPDATE appointments SET member_id = $2, starts_at = to_timestamp($3 / 1000.0),
              ends_at = to_timestamp($4 / 1000.0), blocked = tstzrange(to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0)),
-             updated_at = now()
+             buyer_moves = buyer_moves + 1, updated_at = now()
            WHERE id = $1`,
           [row.id, member, start, slot.end, held.start, held.end],
         );

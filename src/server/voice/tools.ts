@@ -10,7 +10,7 @@ import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
 import { availableSlots } from '../appointments/availability.ts';
-import { BookingKeyReused, bookAppointment, SlotTaken } from '../appointments/book.ts';
+import { BookingKeyReused, bookAppointment, SlotTaken, TooManyAppointments } from '../appointments/book.ts';
 import { instantOfWall, wallTime } from '../appointments/panel.ts';
 import { clockFormat, clockParts } from '../clock-formats.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
@@ -249,6 +249,11 @@ async function book(
       deliveries,
     };
   } catch (error) {
+    if (error instanceof TooManyAppointments) {
+      return said(
+        'Ya tienes 3 citas próximas con nosotros, así que no puedo agendar otra por aquí. Puedes cancelar o cambiar una con el enlace de tu confirmación, o escribirnos por WhatsApp.',
+      );
+    }
     if (error instanceof SlotTaken || error instanceof BookingKeyReused) {
       return said(
         await offerSlots(

@@ -303,6 +303,28 @@ describe('a checkout for a paid appointment', () => {
     expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(0);
   });
 
+  it('stretches a hold once at most, even when the next press comes exactly ten minutes before it ends', async () => {
+    const answer = await book(await freeSlot(14, 71));
+    const { id } = await opened(answer);
+    // After a stretch, the hold ends with the open checkout: the press exactly ten minutes before both ends.
+    const [held] = await sql<{ until: number }>(
+      `UPDATE appointments a SET hold_until = p.session_expires_at FROM payments p
+       WHERE a.id = $1 AND p.session_id = $2 RETURNING extract(epoch FROM a.hold_until) * 1000 AS until`,
+      [answer.id, id],
+    );
+    const { parseConfig } = await import('../../src/server/config.ts');
+    const { withDatabase } = await import('../../src/server/db/database.ts');
+    const { NotPayable, openCheckout } = await import('../../src/server/payments/checkout.ts');
+    const config = parseConfig({ ...process.env, ...stripeEnv(stripe) });
+    const now = Number(held?.until) - 10 * 60_000;
+    const pressed = withDatabase(
+      (db) => openCheckout(db, config.payments as NonNullable<typeof config.payments>, answer.id, server.url, now),
+      config,
+    );
+    await expect(pressed).rejects.toBeInstanceOf(NotPayable);
+    expect(await countRows('payments', 'appointment_id = $1', [answer.id])).toBe(1);
+  });
+
   it('answers a Stripe outage with a Spanish 503 and stores nothing', async () => {
     const answer = await book(await freeSlot(14, 71));
     stripe.failNext(500);
@@ -336,6 +358,43 @@ describe('the webhook', () => {
     const shown = await page(tokenOf(answer));
     expect(shown).toMatchObject({ notPayable: 'paid', payment: { status: 'pagado', method: 'tarjeta' } });
     expect((await checkout(tokenOf(answer))).status).toBe(409);
+  });
+
+  it('a second checkout expires the first at Stripe; a second payment of one appointment is refunded, the first stands', async () => {
+    const answer = await book(await freeSlot(14, 71));
+    const first = await opened(answer);
+    // Less than ten minutes left on the first: the next press opens another.
+    await sql(`UPDATE payments SET session_expires_at = now() + interval '5 minutes' WHERE session_id = $1`, [
+      first.id,
+    ]);
+    const second = await opened(answer);
+    expect(second.id).not.toBe(first.id);
+    expect(stripe.sessions.get(first.id)?.status).toBe('expired');
+    // Both paid all the same (the first one's payment crossed its expiry at Stripe).
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(first.id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_twice_1' }),
+      ),
+    );
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(second.id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_twice_2' }),
+      ),
+    );
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    const refunds = () => stripe.calls.filter((call) => call.method === 'POST' && call.path === '/v1/refunds');
+    await until(() => refunds().some((call) => call.body.payment_intent === 'pi_twice_2'), 'the second one refunded');
+    expect(refunds().filter((call) => call.body.payment_intent === 'pi_twice_1')).toEqual([]);
+    const history = await sql<{ to_value: string; detail: string }>(
+      `SELECT e.to_value, e.detail FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+       WHERE a.id = $1 AND e.kind = 'payment' AND e.to_value = 'Reembolso solicitado'`,
+      [answer.id],
+    );
+    expect(history).toEqual([
+      { to_value: 'Reembolso solicitado', detail: 'Llegó un segundo pago de la misma cita: se pidió su reembolso.' },
+    ]);
   });
 
   it('applies an event whose job gave up during an outage, at the queue’s next upkeep', async () => {

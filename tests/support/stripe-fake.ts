@@ -149,6 +149,27 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
       answer(200, session);
       return;
     }
+    // Expire a session (Stripe's API reference): only an open one; a completed one is refused with a 400.
+    const expiring = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+    if (request.method === 'POST' && expiring?.[1]) {
+      const session = sessions.get(expiring[1]);
+      if (!session) {
+        answer(404, {
+          error: { type: 'invalid_request_error', message: `No such checkout.session: '${expiring[1]}'` },
+        });
+      } else if (session.status !== 'open') {
+        answer(400, {
+          error: {
+            type: 'invalid_request_error',
+            message: `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+          },
+        });
+      } else {
+        session.status = 'expired';
+        answer(200, session);
+      }
+      return;
+    }
     const intent = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
     if (intent?.[1]) {
       if (request.method === 'POST' && intent[2]) intentStatus.set(intent[1], 'canceled');

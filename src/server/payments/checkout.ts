@@ -56,6 +56,7 @@ interface PayableRow {
   phone: string;
   email: string | null;
   payment_customer: string | null;
+  open_id: string | null;
   open_url: string | null;
   open_until: number | null;
   settled: string | null;
@@ -79,13 +80,14 @@ export async function openCheckout(
     `SELECT a.id, a.contact_id, a.kind, a.place, a.status, a.price_mxn,
             extract(epoch FROM a.starts_at) * 1000 AS starts_at, extract(epoch FROM a.hold_until) * 1000 AS hold_until,
             c.name, c.phone, a.email, c.payment_customer,
-            o.session_url AS open_url, extract(epoch FROM o.session_expires_at) * 1000 AS open_until,
+            o.session_id AS open_id, o.session_url AS open_url,
+            extract(epoch FROM o.session_expires_at) * 1000 AS open_until,
             (SELECT p.status FROM payments p WHERE p.appointment_id = a.id AND p.status IN ('pendiente', 'pagado', 'reembolsado')
              ORDER BY payment_status_rank(p.status) DESC LIMIT 1) AS settled,
             (SELECT count(*)::int FROM payments p WHERE p.appointment_id = a.id) AS attempts
      FROM appointments a JOIN contacts c ON c.id = a.contact_id
      LEFT JOIN LATERAL (
-       SELECT session_url, session_expires_at FROM payments p
+       SELECT session_id, session_url, session_expires_at FROM payments p
        WHERE p.appointment_id = a.id AND p.status = 'abierto' ORDER BY p.session_expires_at DESC LIMIT 1
      ) o ON true
      WHERE a.id = $1`,
@@ -104,7 +106,7 @@ export async function openCheckout(
   const holdUntil = Number(row.hold_until);
   // Too little of the hold left for a checkout: stretching it to Stripe's 30 minutes again and again would keep
   // the slot from everyone else; it is stretched once at most (by 21 minutes).
-  if (holdUntil - now < REUSE_MARGIN) throw new NotPayable('expired');
+  if (holdUntil - now <= REUSE_MARGIN) throw new NotPayable('expired');
   if (row.open_url && Number(row.open_until) > now + REUSE_MARGIN) return row.open_url;
 
   const expiresAt = Math.min(Math.max(holdUntil, now + SESSION_MIN), now + SESSION_MAX, start);
@@ -115,6 +117,9 @@ export async function openCheckout(
   let session: Stripe.Checkout.Session;
   let customer: string | undefined;
   try {
+    // The checkout it replaces, still open by its time, is expired first, so the buyer cannot pay both (Stripe
+    // refuses to expire one already paid: then nothing new is opened, and its event is on its way).
+    if (row.open_id && Number(row.open_until) > now) await stripe.checkout.sessions.expire(row.open_id);
     customer = cash ? (row.payment_customer ?? (await newCustomer(stripe, row))) : undefined;
     const metadata = { appointment_id: row.id, contact_id: row.contact_id };
     session = await stripe.checkout.sessions.create(

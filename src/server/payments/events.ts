@@ -1,5 +1,6 @@
 import { APPOINTMENTS } from '../../data/appointments.ts';
 import { appointmentChanged } from '../appointments/changes.ts';
+import { PAYMENT_REFUND_TASK } from '../appointments/refunds.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Stripe } from './stripe.ts';
 
@@ -330,6 +331,7 @@ export async function changePayment(
   if (!forward) return;
   if (row.confirmed) await appointmentChanged(tx, payment.appointment_id, { kind: 'paid' }, { by: 'buyer' });
   else if (status === 'pagado' && row.appointment_status === 'cancelada') await paidTooLate(tx, payment);
+  else if (status === 'pagado') await refundIfPaidTwice(tx, payment);
   else if (status === 'vencido') await freeUnpaid(tx, payment);
 }
 
@@ -368,6 +370,32 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
       payment.contact_id,
       'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
     ],
+  );
+}
+
+/**
+ * A second payment of one appointment (two checkouts of it both paid: a
+ * voucher and a card, two tabs): its refund is asked for at once, as for a
+ * cancelled paid appointment (appointments/refunds.ts), and the history says
+ * why. The first payment stands.
+ */
+async function refundIfPaidTwice(tx: Queryable, payment: PaymentRow): Promise<void> {
+  const { rows } = await tx.query<{ id: string }>(
+    `UPDATE payments p SET refund_requested_at = now(), updated_at = now()
+     WHERE p.id = $1 AND p.refund_requested_at IS NULL
+       AND EXISTS (SELECT 1 FROM payments o WHERE o.appointment_id = p.appointment_id AND o.id <> p.id
+                   AND o.status = 'pagado' AND o.refund_requested_at IS NULL)
+     RETURNING p.id`,
+    [payment.id],
+  );
+  if (!rows[0]) return;
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso solicitado', $2)`,
+    [payment.contact_id, 'Llegó un segundo pago de la misma cita: se pidió su reembolso.'],
+  );
+  await tx.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), job_key => $3, max_attempts => 10)`,
+    [PAYMENT_REFUND_TASK, payment.id, `payment-refund:${payment.id}`],
   );
 }
 

@@ -376,6 +376,28 @@ describe('from ad to sale', () => {
       'the lead kept unsent',
     );
     expect(sentTo('meta', `lead:${contact.id}`)).toEqual([]);
+    // A form anyone may send with her number, box ticked, then a visit booked: her own «no» still stands.
+    const phone = from.slice(2);
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Tomás Uc', phone, marketing: true }),
+    );
+    expect(lead.status).toBe(201);
+    const booked = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ name: 'Tomás Uc', phone, kind: VISIT, place: MERIDA, start: await firstSlot() }),
+    });
+    expect(booked.status).toBe(201);
+    const { id: appointment } = (await booked.json()) as { id: string };
+    await until(
+      async () =>
+        (await countRows('ad_conversions', `event_id = $1 AND destination = 'meta' AND status = 'sin_consentimiento'`, [
+          `schedule:${appointment}`,
+        ])) === 1,
+      'the visit kept unsent',
+    );
+    expect(sentTo('meta', `schedule:${appointment}`)).toEqual([]);
   });
 
   it('tells Meta of a lead that came without the visit’s touch as `other`, not as a website event without its browser', async () => {

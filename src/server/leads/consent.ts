@@ -32,11 +32,14 @@ export function consentRecord(claimed: ClaimedConsent, now = new Date()): { vers
 
 /**
  * Whether the contact `c` lets us tell the ad platforms about them (issue
- * #43, decisions 0072 and 0083), as SQL: a lead of theirs with the box «Quiero
- * recibir novedades y promociones» ticked, or their last answer to the same
- * question on WhatsApp (a line `marketing_consent` of their history) being yes.
+ * #43, decisions 0072 and 0083), as SQL: their last answer to the consent
+ * question on WhatsApp (a line `marketing_consent` of their history), which
+ * only the phone's owner can give, when there is one; otherwise a lead of
+ * theirs with the box «Quiero recibir novedades y promociones» ticked (a form
+ * anyone may send with their number).
  */
-export const CONTACT_MARKETING_CONSENT = `(${LEAD_TABLES.map(
-  (table) => `EXISTS (SELECT 1 FROM ${table} l WHERE l.contact_id = c.id AND l.marketing_consent)`,
-).join(' OR ')} OR coalesce((SELECT e.to_value = 'si' FROM contact_events e
-  WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1), false))`;
+export const CONTACT_MARKETING_CONSENT = `coalesce((SELECT e.to_value = 'si' FROM contact_events e
+  WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1),
+  ${LEAD_TABLES.map(
+    (table) => `EXISTS (SELECT 1 FROM ${table} l WHERE l.contact_id = c.id AND l.marketing_consent)`,
+  ).join(' OR ')})`;

@@ -1592,7 +1592,8 @@ BEGIN
   named := p_name IS NOT NULL AND known_name = 'Visitante (llamada de voz)';
   UPDATE contacts SET
     name = CASE WHEN named THEN p_name ELSE name END,
-    email = coalesce(p_email, email),
+    -- The e-mail the contact has stays (the team corrects it from the panel); a new one fills only an empty one.
+    email = coalesce(email, p_email),
     municipality = coalesce(p_municipality, municipality),
     is_buyer = is_buyer OR p_buyer,
     is_partner = is_partner OR NOT p_buyer,

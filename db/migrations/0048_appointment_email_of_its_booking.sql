@@ -5,7 +5,9 @@
 -- receive the buyer's confirmations and reminders, with the link that moves or cancels the buyer's visit.
 -- The booking's own address is kept on the appointment: the visitor's (the site, the voice agent), the
 -- contact's as the team has it (the panel), none for a booking made in a WhatsApp conversation (answered
--- there). Appointments booked before keep the contact's address of today.
+-- there). Appointments booked before keep the contact's address of today. And a lead (a form, the voice
+-- agent, an adviser's capture) no longer writes over the e-mail a contact has: it fills an empty one only,
+-- and keeps its own on its row; the team corrects the contact's from the panel (a line of its history).
 --
 -- The same review: a phone typed on the site or said to the voice agent is nobody's proof, and each
 -- booking sends templates to it. place_appointment() refuses (SQLSTATE CB001) a booking for a person who
@@ -73,4 +75,81 @@ BEGIN
     RETURN placed;
   END LOOP;
   RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION touch_contact(p_phone text, p_name text, p_nameless text, p_email text, p_municipality text, p_buyer boolean, p_touch jsonb)
+ RETURNS uuid
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  contact uuid;
+  previous text;
+  known_name text;
+  reopen boolean;
+  named boolean;
+  rr boolean;
+  last_one uuid;
+  adviser uuid;
+  adviser_name text;
+BEGIN
+  INSERT INTO contacts (phone, name, email, municipality, is_buyer, is_partner, first_touch, last_touch)
+  VALUES (p_phone, coalesce(p_name, p_nameless), p_email, p_municipality, p_buyer, NOT p_buyer, p_touch, p_touch)
+  ON CONFLICT (phone) DO NOTHING
+  RETURNING id INTO contact;
+
+  IF contact IS NOT NULL THEN
+    -- The round-robin (issue #12): the settings row is locked only while it is on.
+    SELECT round_robin INTO rr FROM team_settings;
+    IF rr THEN
+      SELECT round_robin, last_assigned INTO rr, last_one FROM team_settings FOR UPDATE;
+      IF rr THEN
+        SELECT u.id, coalesce(u.name, u.email) INTO adviser, adviser_name
+        FROM users u JOIN user_roles r ON r.user_id = u.id
+        WHERE r.role = 'asesor' AND u.deactivated_at IS NULL
+        ORDER BY (u.id > coalesce(last_one, '00000000-0000-0000-0000-000000000000'::uuid)) DESC, u.id
+        LIMIT 1;
+        IF adviser IS NOT NULL THEN
+          UPDATE contacts SET assigned_to = adviser WHERE id = contact;
+          UPDATE team_settings SET last_assigned = adviser;
+          INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+          VALUES (contact, 'assigned', NULL, adviser_name, 'Asignación automática (por turnos)');
+        END IF;
+      END IF;
+    END IF;
+    RETURN contact;
+  END IF;
+
+  SELECT id, state, name INTO contact, previous, known_name FROM contacts WHERE phone = p_phone FOR UPDATE;
+  IF contact IS NULL THEN
+    RAISE EXCEPTION 'contact vanished while its lead was stored';
+  END IF;
+  reopen := previous = 'cerrado_perdido';
+  named := p_name IS NOT NULL AND known_name = 'Visitante (llamada de voz)';
+  UPDATE contacts SET
+    name = CASE WHEN named THEN p_name ELSE name END,
+    -- The e-mail the contact has stays (the team corrects it from the panel); a new one fills only an empty one.
+    email = coalesce(email, p_email),
+    municipality = coalesce(p_municipality, municipality),
+    is_buyer = is_buyer OR p_buyer,
+    is_partner = is_partner OR NOT p_buyer,
+    last_touch = CASE WHEN p_touch = '{}' THEN last_touch ELSE p_touch END,
+    last_activity_at = now(),
+    state = CASE WHEN reopen THEN 'nuevo' ELSE state END,
+    lost_reason = CASE WHEN reopen THEN NULL ELSE lost_reason END,
+    version = version + CASE WHEN reopen THEN 1 ELSE 0 END
+  WHERE id = contact;
+  IF reopen THEN
+    INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+    VALUES (contact, 'reopened', previous, 'nuevo', 'Nueva solicitud de un prospecto cerrado');
+  ELSIF previous = 'cerrado_ganado' THEN
+    INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+    VALUES (contact, 'request_after_sale', previous, previous, 'Nueva solicitud de un cliente con venta cerrada');
+  END IF;
+  IF p_name IS NOT NULL AND NOT named AND lower(p_name) <> lower(known_name)
+     AND NOT EXISTS (SELECT 1 FROM contact_events
+                     WHERE contact_id = contact AND kind = 'alias' AND lower(to_value) = lower(p_name)) THEN
+    INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+    VALUES (contact, 'alias', known_name, p_name, 'Otro nombre en una nueva solicitud');
+  END IF;
+  RETURN contact;
 END $function$;

@@ -29,8 +29,12 @@ const call = (cookie: string, path: string, method = 'GET', body?: unknown) =>
 const uniquePhone = () => `99${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 const adviser = (name: string) => inviteAdviser(server.url, admin, `equipo${++invited}@ceiba.mx`, name);
 
-async function newContact(name = 'Rosa Pech', phone = uniquePhone()): Promise<string> {
-  const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }));
+async function newContact(
+  name = 'Rosa Pech',
+  phone = uniquePhone(),
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone, ...extra }));
   const { id } = (await answer.json()) as { id: string };
   const [row] = await sql<{ contact_id: string }>('SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1', [id]);
   return row?.contact_id as string;
@@ -221,8 +225,9 @@ describe('"Nuevo prospecto"', () => {
     expect(await again.json()).toEqual({ id, created: false });
     expect(await countRows('contacts')).toBe(contacts);
     const after = await detail(id);
-    // The name stays the one the team knows; the typed one is an alias in the history (issue #38, item 11).
-    expect(after).toMatchObject({ name: 'Carmen Forma', email: 'carmen@correo.mx', requests: 1 });
+    // The name stays the one the team knows; the typed one is an alias in the history (issue #38, item 11). So
+    // does the e-mail the contact has (decision 0084): the team changes it with «Editar datos».
+    expect(after).toMatchObject({ name: 'Carmen Forma', email: 'ana@example.mx', requests: 1 });
     expect(after.assignedTo).toBeNull();
     expect(after.timeline.map((entry) => (entry.type === 'event' ? entry.kind : entry.type))).toEqual([
       'request',
@@ -234,6 +239,39 @@ describe('"Nuevo prospecto"', () => {
       from: 'Carmen Forma',
       to: 'Carmen Forma Dzib',
     });
+  });
+
+  it('keeps the e-mail a contact has: a later form or capture with another one leaves it, on its own request only', async () => {
+    const phone = uniquePhone();
+    // A quick quote without an e-mail: the capture gives the contact its first one.
+    const id = await newContact('Rosa Dzul', phone, { email: undefined });
+    const captured = await call(admin, '/api/admin/contacts', 'POST', {
+      name: 'Rosa Dzul',
+      phone,
+      email: 'rosa@correo.mx',
+      origin: 'llamada',
+    });
+    expect(captured.status).toBe(200);
+    expect((await detail(id)).email).toBe('rosa@correo.mx');
+    // Anyone may send a form with her number: her e-mail (where the panel's bookings write) is not theirs to change.
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Rosa Dzul', phone, email: 'otra.persona@correo.mx' }),
+    );
+    expect(lead.status).toBe(201);
+    const again = await call(admin, '/api/admin/contacts', 'POST', {
+      name: 'Rosa Dzul',
+      phone,
+      email: 'tercera@correo.mx',
+      origin: 'llamada',
+    });
+    expect(again.status).toBe(200);
+    expect((await detail(id)).email).toBe('rosa@correo.mx');
+    const [request] = await sql<{ email: string }>(
+      'SELECT email FROM cotizaciones_rapidas WHERE contact_id = $1 AND email IS NOT NULL',
+      [id],
+    );
+    expect(request?.email).toBe('otra.persona@correo.mx');
   });
 
   it('says what is wrong in Spanish (400) and stores nothing', async () => {

@@ -118,6 +118,21 @@ describe('an outcome in one tap', () => {
     expect(log?.summary).toBe('Cambió el estado de Irma Dzul a «Cerrado: perdido» («No le interesa»)');
   });
 
+  it('never moves a closed contact to the other closed state: a «No le interesa» pressed on a stale card leaves a sale won', async () => {
+    const id = await newContact();
+    const { version } = await detail(id);
+    // An administrator closes the sale while an adviser's card still shows the contact open.
+    const won = await request(adminCookie, `/api/admin/contacts/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'cerrado_ganado', version }),
+    });
+    expect(won.status).toBe(200);
+    const pressed = await outcome(adminCookie, id, { outcome: 'no_le_interesa' });
+    expect(pressed.status).toBe(200);
+    expect(((await pressed.json()) as Detail).state).toBe('cerrado_ganado');
+    expect((await detail(id)).state).toBe('cerrado_ganado');
+  });
+
   it('the outcome and its history commit together: a refused history line leaves the contact as it was', async () => {
     const id = await newContact();
     await sql(`CREATE FUNCTION refuse_outcome() RETURNS trigger LANGUAGE plpgsql AS $$

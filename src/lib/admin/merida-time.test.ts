@@ -46,12 +46,14 @@ describe("Mérida's clock for the next contact", () => {
 });
 
 describe('an outcome’s state', () => {
-  it('moves an open contact forward only, closes with "No le interesa", never reopens', () => {
+  it('moves an open contact forward only, closes an open one with "No le interesa", never reopens or re-closes', () => {
     expect(stateAfter('nuevo', OUTCOMES.hablamos)).toBe('contactado');
     expect(stateAfter('en_seguimiento', OUTCOMES.hablamos)).toBe('en_seguimiento');
     expect(stateAfter('nuevo', OUTCOMES.no_contesto)).toBe('nuevo');
     expect(stateAfter('contactado', OUTCOMES.agendo_visita)).toBe('en_seguimiento');
     expect(stateAfter('en_seguimiento', OUTCOMES.no_le_interesa)).toBe('cerrado_perdido');
     expect(stateAfter('cerrado_ganado', OUTCOMES.hablamos)).toBe('cerrado_ganado');
+    // Nor moves a closed contact to the other closed state (a card loaded before the sale was won).
+    expect(stateAfter('cerrado_ganado', OUTCOMES.no_le_interesa)).toBe('cerrado_ganado');
   });
 });

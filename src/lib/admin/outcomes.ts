@@ -18,13 +18,16 @@ export const OUTCOME_KEYS = Object.keys(OUTCOMES) as [OutcomeKey, ...OutcomeKey[
 const OPEN_ORDER: ContactState[] = ['nuevo', 'contactado', 'en_seguimiento', 'visita_agendada', 'visito'];
 
 /**
- * The state after an outcome: a closing one always applies; an open one only
- * moves a contact forward (a "Hablamos" never sends an en_seguimiento back to
- * contactado) and never reopens a closed contact (that is the state's own change).
+ * The state after an outcome: a closing one closes an open contact; an open
+ * one only moves a contact forward (a "Hablamos" never sends an
+ * en_seguimiento back to contactado). A closed contact stays as it is, won or
+ * lost: reopening it or closing it the other way is the state's own change,
+ * checked against the version the member saw (an outcome pressed on a card
+ * loaded before the sale was won must not lose it).
  */
 export function stateAfter(current: ContactState, outcome: Outcome): ContactState {
   const target = outcome.state;
-  if (!target) return current;
+  if (!target || current === 'cerrado_ganado' || current === 'cerrado_perdido') return current;
   if (!OPEN_ORDER.includes(target)) return target;
   const from = OPEN_ORDER.indexOf(current);
   return from !== -1 && from < OPEN_ORDER.indexOf(target) ? target : current;

@@ -259,6 +259,31 @@ describe('sending from the contact page', () => {
     expect(((await answer.json()) as SendRefusalAnswer).reason).toBe('opted_out');
   });
 
+  it('sends a contact at most three members’ templates a day: the fourth is refused with the reason, nothing sent', async () => {
+    const contactId = await quietContact('+529991230012', 'Ramiro Ek');
+    const send = () =>
+      call(admin, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+        kind: 'template',
+        template: 'retomar_conversacion',
+        idempotencyKey: randomUUID(),
+      });
+    for (let sent = 0; sent < 3; sent += 1) expect((await send()).status).toBe(202);
+    const fourth = await send();
+    expect(fourth.status).toBe(409);
+    expect(await fourth.json()).toEqual({
+      reason: 'template_limit',
+      error:
+        'Ya se enviaron 3 plantillas a este prospecto en las últimas 24 horas. Espera su respuesta o escríbele mañana.',
+    });
+    expect(await countRows('whatsapp_messages', `contact_id = $1 AND kind = 'template'`, [contactId])).toBe(3);
+    // The three reach the platform before the next story scripts its answers.
+    await eventually(
+      () => countRows('whatsapp_messages', `contact_id = $1 AND status = 'sent'`, [contactId]),
+      (count) => count === 3,
+      'the three templates sent',
+    );
+  });
+
   it("stores the platform's refusal with its Spanish reason and never retries a 4xx", async () => {
     const contactId = await quietContact('+529991230004', 'Iván Tun');
     const cases = [

@@ -109,7 +109,8 @@ export interface SendMessageAnswer {
  * - opted_out: a template to someone who wrote BAJA / ALTO / STOP;
  * - no_phone: a contact without a number WhatsApp can reach;
  * - key_reused: the idempotency key was used for another message or contact;
- * - no_slots: "Horarios disponibles" found no free slot of that kind and place (or the kind or place does not exist).
+ * - no_slots: "Horarios disponibles" found no free slot of that kind and place (or the kind or place does not exist);
+ * - template_limit: members sent this contact MEMBER_TEMPLATES_PER_DAY templates in the last 24 hours (each is billed).
  * 503 `{ error, reason: 'not_configured' }` when the WhatsApp variables are unset.
  */
 export const SEND_REFUSALS = [
@@ -120,7 +121,11 @@ export const SEND_REFUSALS = [
   'key_reused',
   'not_configured',
   'no_slots',
+  'template_limit',
 ] as const;
+
+/** Templates the team may send one contact in 24 hours (each is billed by WhatsApp; automatic ones have their own allowance). */
+export const MEMBER_TEMPLATES_PER_DAY = 3;
 export type SendRefusal = (typeof SEND_REFUSALS)[number];
 export interface SendRefusalAnswer {
   error: string;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { greetingName } from '../../lib/person-name.ts';
 import {
   CUSTOMER_SERVICE_WINDOW_HOURS,
+  MEMBER_TEMPLATES_PER_DAY,
   type SendMessageInput,
   type SendRefusal,
   type TemplateOption,
@@ -40,6 +41,7 @@ export const REFUSALS: Record<SendRefusal, string> = {
   no_phone: 'Este prospecto no tiene un número al que WhatsApp pueda escribir.',
   key_reused: 'Este envío ya se usó para otro mensaje. Recarga la página e inténtalo de nuevo.',
   not_configured: 'El envío por WhatsApp no está configurado.',
+  template_limit: `Ya se enviaron ${MEMBER_TEMPLATES_PER_DAY} plantillas a este prospecto en las últimas 24 horas. Espera su respuesta o escríbele mañana.`,
   no_slots:
     'No hay horarios libres de ese tipo de cita en ese lugar dentro de su plazo: revisa la disponibilidad de los asesores o elige otro.',
 };
@@ -178,6 +180,15 @@ export async function enqueueMessage(
         slots = `${offer.kind.name} · ${offer.place.name}`;
       } else {
         if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
+        // Each template is billed (one the platform refused is not): a member, or a script with their session,
+        // sends one person a few a day at most.
+        const { rows: today } = await tx.query<{ sent: number }>(
+          `SELECT count(*)::int AS sent FROM whatsapp_messages
+           WHERE contact_id = $1 AND kind = 'template' AND sent_by IS NOT NULL AND status <> 'failed'
+             AND created_at > now() - interval '24 hours'`,
+          [contactId],
+        );
+        if ((today[0]?.sent ?? 0) >= MEMBER_TEMPLATES_PER_DAY) return { kind: 'refused', reason: 'template_limit' };
         const chosen = findTemplate(input.template);
         if (!chosen) return { kind: 'refused', reason: 'not_configured' };
         // The contact's first name, or the template's twin without it when the name is no name.

@@ -43,14 +43,27 @@ export async function refundOnCancel(tx: Queryable, appointmentId: string, actor
       );
       continue;
     }
-    await tx.query(`UPDATE payments SET refund_requested_at = now(), updated_at = now() WHERE id = $1`, [payment.id]);
-    await tx.query(
-      `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso solicitado', $2)`,
-      [payment.contact_id, 'La cita pagada se canceló: se pidió el reembolso del pago.'],
-    );
-    await tx.query(
-      `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), job_key => $3, max_attempts => 10)`,
-      [PAYMENT_REFUND_TASK, payment.id, `payment-refund:${payment.id}`],
-    );
+    await askRefund(tx, payment, 'La cita pagada se canceló: se pidió el reembolso del pago.');
   }
+}
+
+/**
+ * Asks for the refund of a payment, in the caller's transaction: marked as
+ * asked, a line of the contact's history saying `why`, and the refund job
+ * (payments/jobs.ts), once per payment.
+ */
+export async function askRefund(
+  tx: Queryable,
+  payment: { id: string; contact_id: string },
+  why: string,
+): Promise<void> {
+  await tx.query(`UPDATE payments SET refund_requested_at = now(), updated_at = now() WHERE id = $1`, [payment.id]);
+  await tx.query(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso solicitado', $2)`,
+    [payment.contact_id, why],
+  );
+  await tx.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), job_key => $3, max_attempts => 10)`,
+    [PAYMENT_REFUND_TASK, payment.id, `payment-refund:${payment.id}`],
+  );
 }

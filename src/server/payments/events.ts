@@ -1,6 +1,6 @@
 import { APPOINTMENTS } from '../../data/appointments.ts';
 import { appointmentChanged } from '../appointments/changes.ts';
-import { PAYMENT_REFUND_TASK } from '../appointments/refunds.ts';
+import { askRefund } from '../appointments/refunds.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Stripe } from './stripe.ts';
 
@@ -380,23 +380,14 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
  * why. The first payment stands.
  */
 async function refundIfPaidTwice(tx: Queryable, payment: PaymentRow): Promise<void> {
-  const { rows } = await tx.query<{ id: string }>(
-    `UPDATE payments p SET refund_requested_at = now(), updated_at = now()
+  const { rows } = await tx.query(
+    `SELECT 1 FROM payments p
      WHERE p.id = $1 AND p.refund_requested_at IS NULL
        AND EXISTS (SELECT 1 FROM payments o WHERE o.appointment_id = p.appointment_id AND o.id <> p.id
-                   AND o.status = 'pagado' AND o.refund_requested_at IS NULL)
-     RETURNING p.id`,
+                   AND o.status = 'pagado' AND o.refund_requested_at IS NULL)`,
     [payment.id],
   );
-  if (!rows[0]) return;
-  await tx.query(
-    `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Reembolso solicitado', $2)`,
-    [payment.contact_id, 'Llegó un segundo pago de la misma cita: se pidió su reembolso.'],
-  );
-  await tx.query(
-    `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), job_key => $3, max_attempts => 10)`,
-    [PAYMENT_REFUND_TASK, payment.id, `payment-refund:${payment.id}`],
-  );
+  if (rows.length > 0) await askRefund(tx, payment, 'Llegó un segundo pago de la misma cita: se pidió su reembolso.');
 }
 
 /**

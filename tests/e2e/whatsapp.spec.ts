@@ -37,6 +37,22 @@ async function adviser(page: Page, sql: <R>(text: string, values?: unknown[]) =>
   await signInAsNewMember(page, sql, { role: 'asesor', name: 'Nadia Poot' });
 }
 
+/** The contact the webhook's message from `from` (WhatsApp id) was stored with, once the queue processed it. */
+async function contactWhoWrote(sql: <R>(text: string, values?: unknown[]) => Promise<R[]>, from: string) {
+  let contactId = '';
+  await expect
+    .poll(async () => {
+      const [row] = await sql<{ id: string }>(
+        `SELECT contact_id AS id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
+        [from],
+      );
+      contactId = row?.id ?? '';
+      return contactId;
+    })
+    .not.toBe('');
+  return contactId;
+}
+
 /** Axe (WCAG 2.2 AA) at `width`, and a look at it (the screenshot beside the test's results). */
 async function axeAt(page: Page, width: number, name: string, path: (name: string) => string) {
   await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
@@ -176,17 +192,7 @@ test('the adviser sends the free slots, the buyer’s choice books the visit, an
   expect(
     (await postWebhook(SERVER, inboundPayload({ from, name, content: { body: 'Quiero agendar una visita' } }))).status,
   ).toBe(200);
-  let contactId = '';
-  await expect
-    .poll(async () => {
-      const [row] = await sql<{ id: string }>(
-        `SELECT contact_id AS id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
-        [from],
-      );
-      contactId = row?.id ?? '';
-      return contactId;
-    })
-    .not.toBe('');
+  const contactId = await contactWhoWrote(sql, from);
 
   await page.goto(`/admin/prospecto?id=${contactId}`);
   const conversation = page.getByRole('log', { name: `Conversación e historial de ${name}` });
@@ -264,17 +270,7 @@ test('someone from a WhatsApp ad is asked the forms’ consent once; their yes i
     extra: { referral },
   });
   expect((await postWebhook(SERVER, fromTheAd)).status).toBe(200);
-  let contactId = '';
-  await expect
-    .poll(async () => {
-      const [row] = await sql<{ id: string }>(
-        `SELECT contact_id AS id FROM whatsapp_messages WHERE raw ->> 'from' = $1`,
-        [from],
-      );
-      contactId = row?.id ?? '';
-      return contactId;
-    })
-    .not.toBe('');
+  const contactId = await contactWhoWrote(sql, from);
   await expect
     .poll(() => platform.sent.filter((entry) => entry.to === from && entry.type === 'interactive').length)
     .toBe(1);

@@ -229,6 +229,18 @@ async function recordOptOut(tx: Queryable, contactId: string, word: string): Pro
 }
 
 /**
+ * A CTE after `reached` (the message of ours that just got its platform id:
+ * its contact_id and automated): a person's message, not an automatic one,
+ * ends the contact's response time (decision 0039), once, however its id
+ * arrived (the send's answer, or a status echoing our id after its worker
+ * died), in the same statement.
+ */
+const FIRST_REPLY = `replied AS (
+  UPDATE contacts c SET first_replied_at = now() FROM reached r
+  WHERE c.id = r.contact_id AND NOT r.automated AND c.first_replied_at IS NULL
+  RETURNING c.id)`;
+
+/**
  * A status of ours, forward only (sent < delivered < read < failed): a late
  * `delivered` never undoes `read`, a replay changes nothing. A status about a
  * message not known yet (its send's answer not committed, or sent from
@@ -267,16 +279,16 @@ export async function applyStatus(tx: Queryable, status: StatusUpdate): Promise<
   // Ours, whose send's answer is not stored yet: the callback names it.
   if (isUuid(status.callback)) {
     const claimed = await tx.query<{ id: string }>(
-      `UPDATE whatsapp_messages SET wa_message_id = $6, status = CASE WHEN whatsapp_status_rank(status) < whatsapp_status_rank($2) THEN $2 ELSE status END,
-         status_at = $3, error_code = $4, error_reason = $5, claimed_at = NULL
-       WHERE id = $1::uuid AND direction = 'out' AND wa_message_id IS NULL
-       RETURNING id`,
+      `WITH reached AS (
+         UPDATE whatsapp_messages SET wa_message_id = $6, status = CASE WHEN whatsapp_status_rank(status) < whatsapp_status_rank($2) THEN $2 ELSE status END,
+           status_at = $3, error_code = $4, error_reason = $5, claimed_at = NULL
+         WHERE id = $1::uuid AND direction = 'out' AND wa_message_id IS NULL
+         RETURNING id, contact_id, automated
+       ), ${FIRST_REPLY}
+       SELECT id FROM reached`,
       [status.callback, ...values.slice(1), status.waMessageId],
     );
-    if (claimed.rows.length > 0) {
-      await firstReplyReached(tx, status.callback as string);
-      return true;
-    }
+    if (claimed.rows.length > 0) return true;
   }
   await tx.query(
     `INSERT INTO whatsapp_pending_statuses (wa_message_id, status, callback, error_code, error_reason, at)
@@ -299,30 +311,18 @@ export async function acceptedAs(tx: Queryable, messageId: string, waMessageId: 
        RETURNING status, error_code, error_reason, at
      ), furthest AS (
        SELECT * FROM pending ORDER BY whatsapp_status_rank(status) DESC LIMIT 1
-     )
-     UPDATE whatsapp_messages m SET
-       wa_message_id = $2,
-       status = coalesce((SELECT status FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), 'sent'),
-       status_at = coalesce((SELECT at FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), now()),
-       error_code = (SELECT error_code FROM furthest WHERE status = 'failed'),
-       error_reason = (SELECT error_reason FROM furthest WHERE status = 'failed'),
-       claimed_at = NULL
-     WHERE m.id = $1 AND m.wa_message_id IS NULL`,
+     ), reached AS (
+       UPDATE whatsapp_messages m SET
+         wa_message_id = $2,
+         status = coalesce((SELECT status FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), 'sent'),
+         status_at = coalesce((SELECT at FROM furthest WHERE whatsapp_status_rank(status) > whatsapp_status_rank('sent')), now()),
+         error_code = (SELECT error_code FROM furthest WHERE status = 'failed'),
+         error_reason = (SELECT error_reason FROM furthest WHERE status = 'failed'),
+         claimed_at = NULL
+       WHERE m.id = $1 AND m.wa_message_id IS NULL
+       RETURNING m.contact_id, m.automated
+     ), ${FIRST_REPLY}
+     SELECT count(*) FROM reached`,
     [messageId, waMessageId],
-  );
-  await firstReplyReached(tx, messageId);
-}
-
-/**
- * A person's message of ours (not an automatic one) that reached the
- * platform, however its id arrived (the send's answer, or a status echoing
- * our id after its worker died): the end of the contact's response time
- * (decision 0039), once.
- */
-async function firstReplyReached(tx: Queryable, messageId: string): Promise<void> {
-  await tx.query(
-    `UPDATE contacts c SET first_replied_at = now() FROM whatsapp_messages m
-     WHERE m.id = $1 AND NOT m.automated AND c.id = m.contact_id AND c.first_replied_at IS NULL`,
-    [messageId],
   );
 }

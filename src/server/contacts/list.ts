@@ -10,7 +10,7 @@ import {
 import type { AgendaFilter } from '../../lib/admin/today.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
-import type { Queryable } from '../db/database.ts';
+import { plannedEachRun, type Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT, sentForm } from '../leads/kinds.ts';
 import {
   isoInstant,
@@ -39,6 +39,9 @@ export function searchCondition(q: string, values: unknown[]): string {
   const term = `immutable_unaccent($${values.length})`;
   return `c.search_text LIKE '%' || replace(replace(replace(${term}, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%'`;
 }
+
+/** A search's statement is planned for its word at each run: a rare word and a common one want other plans. */
+const planned = (filter: ContactFilter, text: string) => (filter.q ? plannedEachRun(text) : text);
 
 /** What each figure of "Hoy" and "Métricas" counts, as a filter of the list (the same SQL as the figure). */
 const AGENDA_CONDITIONS: Record<AgendaFilter, string> = {
@@ -223,10 +226,13 @@ export async function contactsAfter(
   }
   values.push(limit);
   const { rows } = await db.query<SummaryRow>(
-    `SELECT ${summaryColumns(column)} FROM contacts c
-     ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
-     ORDER BY ${column} DESC, c.id DESC
-     LIMIT $${values.length}`,
+    planned(
+      filter,
+      `SELECT ${summaryColumns(column)} FROM contacts c
+       ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY ${column} DESC, c.id DESC
+       LIMIT $${values.length}`,
+    ),
     values,
   );
   return rows;
@@ -262,9 +268,12 @@ async function countByState(db: Queryable, filter: ContactFilter): Promise<Recor
   const exact = countedExactly(filter);
   if (!exact) values.push(COUNT_CAP + 1);
   const { rows } = await db.query<{ state: ContactState; n: number }>(
-    `SELECT state, count(*)::int AS n
-     FROM (SELECT c.state FROM contacts c WHERE ${where.join(' AND ')} ${exact ? '' : `LIMIT $${values.length}`}) matching
-     GROUP BY state`,
+    planned(
+      filter,
+      `SELECT state, count(*)::int AS n
+       FROM (SELECT c.state FROM contacts c WHERE ${where.join(' AND ')} ${exact ? '' : `LIMIT $${values.length}`}) matching
+       GROUP BY state`,
+    ),
     values,
   );
   if (!exact && rows.reduce((sum, row) => sum + row.n, 0) > COUNT_CAP) return null;
@@ -282,8 +291,11 @@ async function countUpToCap(db: Queryable, filter: ContactFilter): Promise<numbe
   }
   values.push(COUNT_CAP + 1);
   const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c
-       ${where.length ? `WHERE ${where.join(' AND ')}` : ''} LIMIT $${values.length}) matching`,
+    planned(
+      filter,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM contacts c
+         ${where.length ? `WHERE ${where.join(' AND ')}` : ''} LIMIT $${values.length}) matching`,
+    ),
     values,
   );
   return rows[0]?.n ?? 0;

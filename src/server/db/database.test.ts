@@ -54,7 +54,9 @@ describe('statements with values are prepared once per connection (decision 0080
     expect(seen.answer).toBe(42);
     // The plain list's page, prepared; nothing of the search (its page and both counts) nor the marked statement.
     expect(seen.prepared.some((statement) => statement.includes('ORDER BY c.last_activity_at DESC'))).toBe(true);
-    expect(seen.prepared.filter((statement) => statement.includes('search_text') || statement.includes('planned each run'))).toEqual([]);
+    expect(
+      seen.prepared.filter((statement) => statement.includes('search_text') || statement.includes('planned each run')),
+    ).toEqual([]);
   });
 
   it(`prepares at most ${PREPARED_STATEMENTS_MAX} distinct texts; the next ones run unnamed, with the same answers`, async () => {

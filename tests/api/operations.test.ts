@@ -5,6 +5,7 @@ import { setupAdmin } from '../support/admin.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { freshServer } from '../support/fresh-server.ts';
 import { spawnServer } from '../support/spawn-server.ts';
+import { until } from '../support/until.ts';
 
 /** Issue #9, operations: interrupted exports, missing migrations, draining under keep-alive load. */
 async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -102,16 +103,26 @@ describe('SIGTERM under steady keep-alive load', () => {
       while (running && Date.now() < deadline) await get();
     });
     // The load is under way: a few answers have come back on the kept-alive connections.
-    while (answers < 16 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await until(() => answers >= 16, 'sixteen answers on the kept-alive connections');
     // A lead whose body is still arriving when SIGTERM comes: it is stored, and its answer says Connection: close.
+    // On a connection of its own (the load holds the agent's eight), and with `Expect: 100-continue`, so the
+    // server's "100 Continue" says it has read the headers: the request is in flight, not an idle connection.
     const body = JSON.stringify({ name: 'En vuelo', phone: '999 123 4567' });
+    let inFlight: (request: http.ClientRequest) => void = () => {};
+    const started = new Promise<http.ClientRequest>((resolve) => {
+      inFlight = resolve;
+    });
     const slow = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
       const request = http.request(
         new URL('/api/quick-quotes', server.url),
         {
           method: 'POST',
-          agent,
-          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+          agent: false,
+          headers: {
+            'Content-Type': 'application/json',
+            'Content-Length': Buffer.byteLength(body),
+            Expect: '100-continue',
+          },
         },
         (response) => {
           response.resume();
@@ -119,11 +130,17 @@ describe('SIGTERM under steady keep-alive load', () => {
         },
       );
       request.on('error', reject);
-      request.write(body.slice(0, 10));
-      setTimeout(() => request.end(body.slice(10)), 300);
+      request.on('continue', () => {
+        request.write(body.slice(0, 10));
+        inFlight(request);
+      });
+      request.flushHeaders();
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const request = await started;
     const stopped = server.stop('SIGTERM');
+    // The rest of the body once the server drains (it prints this as it starts to).
+    await until(() => server.output().includes('SIGTERM: closing'), 'the server to start draining');
+    request.end(body.slice(10));
     const exitCode = await Promise.race([
       stopped,
       new Promise((resolve) => setTimeout(() => resolve('still running'), 15_000)),

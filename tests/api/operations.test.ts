@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import http from 'node:http';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
@@ -108,35 +109,25 @@ describe('SIGTERM under steady keep-alive load', () => {
     // On a connection of its own (the load holds the agent's eight), and with `Expect: 100-continue`, so the
     // server's "100 Continue" says it has read the headers: the request is in flight, not an idle connection.
     const body = JSON.stringify({ name: 'En vuelo', phone: '999 123 4567' });
-    let inFlight: (request: http.ClientRequest) => void = () => {};
-    const started = new Promise<http.ClientRequest>((resolve) => {
-      inFlight = resolve;
+    const request = http.request(new URL('/api/quick-quotes', server.url), {
+      method: 'POST',
+      agent: false,
+      headers: {
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(body),
+        Expect: '100-continue',
+      },
     });
     const slow = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-      const request = http.request(
-        new URL('/api/quick-quotes', server.url),
-        {
-          method: 'POST',
-          agent: false,
-          headers: {
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(body),
-            Expect: '100-continue',
-          },
-        },
-        (response) => {
-          response.resume();
-          resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
-        },
-      );
-      request.on('error', reject);
-      request.on('continue', () => {
-        request.write(body.slice(0, 10));
-        inFlight(request);
+      request.on('response', (response) => {
+        response.resume();
+        resolve({ status: response.statusCode ?? 0, connection: response.headers.connection });
       });
-      request.flushHeaders();
+      request.on('error', reject);
     });
-    const request = await started;
+    request.flushHeaders();
+    await once(request, 'continue');
+    request.write(body.slice(0, 10));
     const stopped = server.stop('SIGTERM');
     // The rest of the body once the server drains (it prints this as it starts to).
     await until(() => server.output().includes('SIGTERM: closing'), 'the server to start draining');

@@ -1,14 +1,138 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import path from 'node:path';
+import type { SpawnerEvent, SpawnerRequest } from './spawner-process.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
+/** What the tests use of a server's process, whether started here or by the worker's spawner. */
+export interface ServerProcess {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  readonly stdout: {
+    on(event: 'data', listener: (chunk: string) => void): unknown;
+    off(event: 'data', listener: (chunk: string) => void): unknown;
+    destroy(): unknown;
+  };
+  readonly stderr: { on(event: 'data', listener: (chunk: string) => void): unknown; destroy(): unknown };
+  kill(signal?: NodeJS.Signals): boolean;
+  once(event: 'exit', listener: (code: number | null) => void): unknown;
+}
+
 export interface RunningServer {
   url: string;
-  process: ChildProcess;
+  process: ServerProcess;
   /** Everything the server printed so far. */
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A child's output as the tests read it; `destroy()` closes the child's own pipes. */
+class RelayedOutput extends EventEmitter {
+  private readonly closePipes: () => void;
+  constructor(closePipes: () => void) {
+    super();
+    this.closePipes = closePipes;
+  }
+  destroy(): void {
+    this.closePipes();
+  }
+}
+
+/** A process started by the worker's spawner (tests/support/spawner-process.ts), seen as a child of ours. */
+class RelayedProcess extends EventEmitter implements ServerProcess {
+  pid: number | undefined;
+  exitCode: number | null = null;
+  signalCode: NodeJS.Signals | null = null;
+  readonly stdout: RelayedOutput;
+  readonly stderr: RelayedOutput;
+
+  private readonly spawner: WorkerSpawner;
+  readonly id: number;
+
+  constructor(spawner: WorkerSpawner, id: number) {
+    super();
+    this.spawner = spawner;
+    this.id = id;
+    const closePipes = () => spawner.send({ type: 'destroy', id });
+    this.stdout = new RelayedOutput(closePipes);
+    this.stderr = new RelayedOutput(closePipes);
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGTERM'): boolean {
+    if (this.exitCode !== null || this.signalCode !== null) return false;
+    this.spawner.send({ type: 'kill', id: this.id, signal });
+    return true;
+  }
+
+  /** What the spawner says of this child. */
+  receive(event: SpawnerEvent): void {
+    if (event.type === 'spawned') this.pid = event.pid;
+    else if (event.type === 'output') this[event.stream].emit('data', event.text);
+    else if (event.type === 'exit') this.ended(event.code, event.signal);
+    else this.ended(null, null);
+  }
+
+  ended(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.exitCode !== null || this.signalCode !== null) return;
+    this.exitCode = code;
+    this.signalCode = signal;
+    this.emit('exit', code, signal);
+  }
+}
+
+/**
+ * One spawner per Vitest worker, kept across its files (our modules are evaluated anew for each file, the
+ * worker's global object is not). Its channel holds the worker's event loop only while a child runs.
+ */
+class WorkerSpawner {
+  private readonly process: ChildProcess;
+  private readonly children = new Map<number, RelayedProcess>();
+  private nextId = 1;
+  alive = true;
+
+  constructor() {
+    this.process = spawn(process.execPath, [path.join(import.meta.dirname, 'spawner-process.ts')], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.process.unref();
+    this.process.channel?.unref();
+    this.process.on('message', (event: SpawnerEvent) => {
+      const child = this.children.get(event.id);
+      child?.receive(event);
+      if (event.type === 'exit' || event.type === 'error') this.forget(event.id);
+    });
+    this.process.once('exit', () => {
+      this.alive = false;
+      for (const child of this.children.values()) child.ended(null, 'SIGKILL');
+      this.children.clear();
+    });
+  }
+
+  start(command: string, args: string[], cwd: string, env: Record<string, string>): RelayedProcess {
+    const id = this.nextId++;
+    const child = new RelayedProcess(this, id);
+    this.children.set(id, child);
+    if (this.children.size === 1) this.process.channel?.ref();
+    this.send({ type: 'spawn', id, command, args, cwd, env });
+    return child;
+  }
+
+  send(request: SpawnerRequest): void {
+    if (this.alive) this.process.send(request);
+  }
+
+  private forget(id: number): void {
+    this.children.delete(id);
+    if (this.children.size === 0) this.process.channel?.unref();
+  }
+}
+
+function workerSpawner(): WorkerSpawner {
+  const worker = globalThis as { testSpawner?: WorkerSpawner };
+  if (!worker.testSpawner?.alive) worker.testSpawner = new WorkerSpawner();
+  return worker.testSpawner;
 }
 
 const running = new Set<RunningServer>();
@@ -39,11 +163,11 @@ export async function spawnServer(
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
   // SERVER_NODE_OPTIONS: flags for the server's node only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` (NODE_OPTIONS refuses them).
   const flags = process.env.SERVER_NODE_OPTIONS?.split(' ').filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...flags, path.join(root, script)], {
-    cwd: root,
-    env: environment,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = [...flags, path.join(root, script)];
+  // Inside Vitest, through the worker's spawner (decision 0086); a benchmark starts its server itself.
+  const child: ServerProcess = process.env.VITEST
+    ? workerSpawner().start(process.execPath, args, root, environment as Record<string, string>)
+    : spawn(process.execPath, args, { cwd: root, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));

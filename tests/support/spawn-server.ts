@@ -105,6 +105,8 @@ class WorkerSpawner {
     });
     this.process.once('exit', () => {
       this.alive = false;
+      // Its children are out of reach from here (each ends by itself: EXIT_WITH_PARENT); to the tests they are
+      // gone as if killed, so a `stop()` or a start that waits for them does not wait forever.
       for (const child of this.children.values()) child.ended(null, 'SIGKILL');
       this.children.clear();
     });

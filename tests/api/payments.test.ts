@@ -516,9 +516,9 @@ describe('the webhook', () => {
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'oxxo' });
     expect(pending?.voucher?.number).toBe('12345678901234657890123456789012');
-    // The slot is held for the voucher, until its deadline.
+    // The slot is held for the voucher, until its deadline and the grace after it (when its job expires it).
     const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
-    expect(held?.hold_until.getTime()).toBe(pending?.pay_by?.getTime());
+    expect(held?.hold_until.getTime()).toBe((pending?.pay_by?.getTime() ?? 0) + DEADLINE_GRACE_MS);
     expect(await appointmentStatus(answer.id)).toBe('por_pagar');
     const shown = await page(tokenOf(answer));
     expect(shown).toMatchObject({ notPayable: 'pending', payment: { status: 'pendiente', method: 'oxxo' } });
@@ -547,7 +547,7 @@ describe('the webhook', () => {
     );
     expect(payment?.pay_by.getTime()).toBe(stated * 1000);
     const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
-    expect(held?.hold_until.getTime()).toBe(stated * 1000);
+    expect(held?.hold_until.getTime()).toBe(stated * 1000 + DEADLINE_GRACE_MS);
     const [job] = await sql<{ run_at: Date }>('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [
       `payment-deadline:${payment?.id}`,
     ]);
@@ -588,6 +588,89 @@ describe('the webhook', () => {
     const { slots } = (await free.json()) as { slots: FreeSlot[] };
     expect(slots.map((candidate) => candidate.start)).toContain(slot.start);
     expect((await page(tokenOf(answer))).notPayable).toBe('cancelled');
+  });
+
+  it('holds a voucher’s slot through the grace after its deadline, then frees it and tells the buyer', async () => {
+    const slot = await freeSlot(80, 24 * 20);
+    const answer = await book(slot);
+    const { id } = await opened(answer);
+    // Days later, as it were: the booking's own hold long over, and Stripe states a deadline that passed a minute ago,
+    // so the voucher is in the grace its job waits for a late notice of payment.
+    await sql(`UPDATE appointments SET hold_until = now() - interval '1 day' WHERE id = $1`, [answer.id]);
+    const passed = Math.floor((Date.now() - 60_000) / 1000);
+    await voucherChosen(answer, id, 'pi_oxxo_grace', '11112222333344445555666677778888', passed);
+    // Another person after the same time is refused: the slot still waits for the voucher's payment.
+    const other = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ name: 'Ana Canul', phone: uniquePhone(), kind: KIND, place: PLACE, start: slot.start }),
+    });
+    expect(other.status, await other.clone().text()).toBe(409);
+    expect(await appointmentStatus(answer.id)).toBe('por_pagar');
+    // The grace ends unpaid (its job's time moved to now: the queue, no waiting): the slot is freed, the buyer told.
+    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
+    await sql(`UPDATE graphile_worker._private_jobs SET run_at = now() WHERE key = $1`, [
+      `payment-deadline:${payment?.id}`,
+    ]);
+    await untilValue(
+      () => paymentOf(answer.id),
+      (value) => value?.status === 'vencido',
+      'the voucher expired',
+    );
+    expect(await appointmentStatus(answer.id)).toBe('cancelada');
+    await untilValue(
+      async () => platform.sent.filter((sent) => sent.to === `52${answer.phone}`),
+      (sent) => sent.some((message) => JSON.stringify(message.body).includes('cita_cancelada')),
+      'the cancellation on WhatsApp',
+    );
+  });
+
+  it('voids a cancelled appointment’s voucher and open checkout at Stripe; a payment that still comes is shown as such', async () => {
+    // The team cancels an appointment whose OXXO voucher waits: voided at Stripe, no longer shown to pay.
+    const voucher = await book(await freeSlot(80, 24 * 20));
+    const opening = await opened(voucher);
+    const future = Math.floor((Date.now() + 30 * HOUR) / 1000);
+    await voucherChosen(voucher, opening.id, 'pi_oxxo_void', '99998888777766665555444433332222', future);
+    expect((await page(tokenOf(voucher))).notPayable).toBe('pending');
+    const cancelled = await fetch(`${server.url}/api/admin/appointments/${voucher.id}/cancel`, {
+      method: 'POST',
+      headers: { Cookie: await adminCookie(), Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    await untilValue(
+      () => paymentOf(voucher.id),
+      (value) => value?.status === 'vencido',
+      'the voucher of the cancelled appointment expired',
+    );
+    expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_oxxo_void/cancel')).toBe(true);
+    expect(await page(tokenOf(voucher))).toMatchObject({ notPayable: 'cancelled', appointmentStatus: 'cancelada' });
+    // Paid all the same (a notice already on its way): on record, and the page does not say the appointment holds.
+    await deliver(
+      stripeEvent(
+        'checkout.session.async_payment_succeeded',
+        sessionObject(opening.id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_oxxo_void' }),
+      ),
+    );
+    expect((await paymentOf(voucher.id))?.status).toBe('pagado');
+    expect(await appointmentStatus(voucher.id)).toBe('cancelada');
+    expect(await page(tokenOf(voucher))).toMatchObject({ notPayable: 'paid', appointmentStatus: 'cancelada' });
+
+    // The buyer cancels with a checkout still open: it is expired at Stripe, so it can no longer be paid.
+    const open = await book(await freeSlot(80, 24 * 20));
+    const session = await opened(open);
+    const cancel = await fetch(`${server.url}/api/appointments/manage`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ t: manageToken(open.id, Date.parse(open.start) + DAY), action: 'cancelar' }),
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    await untilValue(
+      () => paymentOf(open.id),
+      (value) => value?.status === 'vencido',
+      'the open checkout of the cancelled appointment expired',
+    );
+    expect(stripe.sessions.get(session.id)?.status).toBe('expired');
   });
 
   it('keeps the furthest state when events come out of order', async () => {

@@ -9,6 +9,7 @@ import Stripe from 'stripe';
  * - POST /v1/customers: a customer `cus_…`;
  * - POST /v1/checkout/sessions: an open session `cs_test_…` with its hosted
  *   `url`; the same Idempotency-Key answers the same session, as Stripe does;
+ * - GET /v1/checkout/sessions/:id, POST /v1/checkout/sessions/:id/expire;
  * - GET /v1/payment_intents/:id, POST /v1/payment_intents/:id/cancel;
  * - POST /v1/refunds: a refund `re_…`, succeeded.
  * And the webhook's events, built as Stripe's envelope and signed with the
@@ -147,6 +148,16 @@ export async function startFakeStripe(options: { port?: number; webhookUrl?: str
       sessions.set(id, session);
       if (idempotencyKey) byKey.set(idempotencyKey, session);
       answer(200, session);
+      return;
+    }
+    const retrieving = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path);
+    if (request.method === 'GET' && retrieving?.[1]) {
+      const session = sessions.get(retrieving[1]);
+      if (session) answer(200, session);
+      else
+        answer(404, {
+          error: { type: 'invalid_request_error', message: `No such checkout.session: '${retrieving[1]}'` },
+        });
       return;
     }
     // Expire a session (Stripe's API reference): only an open one; a completed one is refused with a 400.

@@ -196,13 +196,16 @@ export default function PayAppointment({ chatLink, bookLink }: Props) {
 /** What the payment's state means for the buyer, with what they need to pay a voucher or a transfer. */
 function Outcome({ answer }: { answer: PaymentPageAnswer }) {
   const payment = answer.payment;
-  if (answer.notPayable === 'paid' && payment?.status !== 'reembolsado')
+  if (answer.notPayable === 'paid' && payment?.status !== 'reembolsado') {
+    // A paid appointment cancelled (or paid after it was): the money is on record, the appointment is not held.
+    const late = answer.appointmentStatus === 'cancelada';
     return (
       <div className="grid gap-1 rounded-xl bg-brand-50 p-4">
-        <p className="text-lg font-bold text-brand-900">{W.paidTitle}</p>
-        <p className="text-brand-900">{W.paidText}</p>
+        <p className="text-lg font-bold text-brand-900">{late ? W.paidCancelledTitle : W.paidTitle}</p>
+        <p className="text-brand-900">{late ? W.paidCancelledText : W.paidText}</p>
       </div>
     );
+  }
   if (payment?.status === 'reembolsado')
     return (
       <div className="grid gap-1 rounded-xl bg-brand-50 p-4">
@@ -210,7 +213,7 @@ function Outcome({ answer }: { answer: PaymentPageAnswer }) {
         <p className="text-brand-900">{W.refundedText}</p>
       </div>
     );
-  if (payment?.status === 'pendiente') {
+  if (payment?.status === 'pendiente' && answer.notPayable === 'pending') {
     const deadline = payment.payBy ? moment(payment.payBy) : '';
     const voucher = payment.voucher ?? {};
     const partial = typeof voucher.receivedMxn === 'number' && typeof voucher.remainingMxn === 'number';

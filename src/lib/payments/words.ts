@@ -85,6 +85,9 @@ export const PAYMENT_PAGE_WORDS = {
   paidTitle: '¡Pago recibido!',
   paidText:
     'Tu cita quedó confirmada. Si nos dejaste tu correo, ahí te llega la confirmación con el archivo para tu calendario.',
+  paidCancelledTitle: 'Tu cita se canceló',
+  paidCancelledText:
+    'Tenemos registrado tu pago. Te escribimos por WhatsApp para agendar otra cita o, si corresponde, devolverte tu dinero.',
   pendingTitle: 'Tu pago está pendiente',
   oxxoText: (deadline: string) =>
     `Paga en cualquier OXXO antes del ${deadline} con este número de referencia. Cuando llegue tu pago, tu cita queda confirmada y te avisamos.`,

@@ -16,10 +16,24 @@ import type { ChangeActor } from './change-kinds.ts';
 
 /** The queue's task that asks Stripe for a refund (src/server/payments/jobs.ts runs it). */
 export const PAYMENT_REFUND_TASK = 'payment_refund';
+/**
+ * The queue's task that ends a payment still under way (src/server/payments/jobs.ts): a voucher or a transfer
+ * unpaid at its deadline, or any payment of an appointment that was cancelled.
+ */
+export const PAYMENT_DEADLINE_TASK = 'payment_deadline';
 
 const HOUR = 3_600_000;
 
 export async function refundOnCancel(tx: Queryable, appointmentId: string, actor: ChangeActor): Promise<void> {
+  // Its payments still under way end with it: a checkout left open, a voucher or a transfer not yet paid. Their
+  // deadline's job runs now (the same key: it replaces the one waiting for the deadline), cancels them at Stripe,
+  // so the buyer can no longer pay for a cancelled appointment, and expires them here.
+  await tx.query(
+    `SELECT graphile_worker.add_job($1, json_build_object('paymentId', id::text, 'cancelled', true),
+       job_key => 'payment-deadline:' || id, max_attempts => 10)
+     FROM payments WHERE appointment_id = $2 AND status IN ('abierto', 'pendiente')`,
+    [PAYMENT_DEADLINE_TASK, appointmentId],
+  );
   const { rows } = await tx.query<{ id: string; contact_id: string; kind: string; starts_at: number }>(
     `SELECT p.id, p.contact_id, a.kind, extract(epoch FROM a.starts_at) * 1000 AS starts_at
      FROM payments p JOIN appointments a ON a.id = p.appointment_id

@@ -1,6 +1,6 @@
 import { APPOINTMENTS } from '../../data/appointments.ts';
 import { appointmentChanged } from '../appointments/changes.ts';
-import { askRefund } from '../appointments/refunds.ts';
+import { askRefund, PAYMENT_DEADLINE_TASK } from '../appointments/refunds.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import type { Stripe } from './stripe.ts';
 
@@ -49,8 +49,7 @@ export const HANDLED_EVENTS = [
   'charge.refunded',
 ] as const;
 
-/** The queue's task that expires a voucher or a transfer still unpaid at its deadline (jobs.ts). */
-export const PAYMENT_DEADLINE_TASK = 'payment_deadline';
+export { PAYMENT_DEADLINE_TASK };
 /** After the deadline, how long a late notice of payment is waited for before the slot is freed. */
 export const DEADLINE_GRACE_MS = 15 * 60_000;
 
@@ -335,13 +334,19 @@ export async function changePayment(
   else if (status === 'vencido') await freeUnpaid(tx, payment);
 }
 
-/** A voucher or a transfer: the slot stays held until its deadline, whose job then expires it if still unpaid. */
+/**
+ * A voucher or a transfer: the slot stays held until its deadline and the
+ * grace after it, when its job expires it if still unpaid. Held through the
+ * grace too: a hold that ended at the deadline left the slot to the next
+ * booking, which released it without a word to the buyer (their job then
+ * found nothing to free, and told nobody).
+ */
 async function heldUntilDeadline(tx: Queryable, payment: PaymentRow, payBy: Date | null): Promise<void> {
   if (!payBy) return;
   await tx.query(
-    `UPDATE appointments SET hold_until = greatest(hold_until, $2), updated_at = now()
+    `UPDATE appointments SET hold_until = greatest(hold_until, $2::timestamptz + make_interval(secs => $3)), updated_at = now()
      WHERE id = $1 AND status = 'por_pagar'`,
-    [payment.appointment_id, payBy],
+    [payment.appointment_id, payBy, DEADLINE_GRACE_MS / 1000],
   );
   await tx.query(
     `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), run_at => $3::timestamptz + make_interval(secs => $4),

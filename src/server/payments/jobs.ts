@@ -24,21 +24,41 @@ import { stripeFor } from './stripe.ts';
 
 type PaymentRow = EventPaymentRow & { payment_intent: string | null };
 
-const COLUMNS = 'id, appointment_id, contact_id, status, method, amount_mxn, concept, pay_by, payment_intent';
+type PaymentRowWithSession = PaymentRow & { session_id: string };
 
-async function readPayment(db: Database, id: string): Promise<PaymentRow | null> {
-  const { rows } = await db.query<PaymentRow>(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
+const COLUMNS =
+  'id, appointment_id, contact_id, status, method, amount_mxn, concept, pay_by, payment_intent, session_id';
+
+async function readPayment(db: Database, id: string): Promise<PaymentRowWithSession | null> {
+  const { rows } = await db.query<PaymentRowWithSession>(`SELECT ${COLUMNS} FROM payments WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
 
-/** The deadline passed: a payment still pending is cancelled at Stripe (a transfer) and expires here. */
-export async function expireAtDeadline(db: Database, config: PaymentsConfig, paymentId: string): Promise<string> {
+/**
+ * A payment still under way ends: a voucher or a transfer still pending at
+ * its deadline is cancelled at Stripe (a transfer: an OXXO voucher expires
+ * there by itself) and expires here; with `cancelled` (its appointment was
+ * cancelled, appointments/refunds.ts), at once and whatever its deadline, a
+ * checkout still open is expired at Stripe and a voucher cancelled there too,
+ * so nothing can be paid for an appointment that no longer holds its time.
+ */
+export async function expireAtDeadline(
+  db: Database,
+  config: PaymentsConfig,
+  paymentId: string,
+  cancelled = false,
+): Promise<string> {
   const payment = await readPayment(db, paymentId);
-  if (payment?.status !== 'pendiente') return 'settled';
-  if (payment.pay_by && payment.pay_by.getTime() > Date.now()) return 'not yet';
-  // An OXXO voucher expires at Stripe by itself; a transfer waits for ever unless its payment is cancelled.
-  if (payment.payment_intent && payment.method !== 'oxxo') {
-    const stripe = await stripeFor(config);
+  const underWay = payment?.status === 'pendiente' || (cancelled && payment?.status === 'abierto');
+  if (!payment || !underWay) return 'settled';
+  if (!cancelled && payment.pay_by && payment.pay_by.getTime() > Date.now()) return 'not yet';
+  const stripe = await stripeFor(config);
+  if (cancelled && payment.status === 'abierto') {
+    const session = await stripe.checkout.sessions.retrieve(payment.session_id);
+    if (session.status === 'complete') return 'paid meanwhile';
+    if (session.status === 'open') await stripe.checkout.sessions.expire(payment.session_id);
+  } else if (payment.payment_intent && (cancelled || payment.method !== 'oxxo')) {
+    // A transfer waits for ever unless its payment is cancelled; a voucher of a cancelled appointment is voided.
     const intent = await stripe.paymentIntents.retrieve(payment.payment_intent);
     if (intent.status === 'succeeded' || intent.status === 'processing') return 'paid meanwhile';
     if (intent.status !== 'canceled') await stripe.paymentIntents.cancel(payment.payment_intent);
@@ -48,7 +68,7 @@ export async function expireAtDeadline(db: Database, config: PaymentsConfig, pay
       paymentId,
     ]);
     const locked = rows[0];
-    if (locked?.status !== 'pendiente') return 'settled';
+    if (locked?.status !== payment.status) return 'settled';
     await changePayment(tx, locked, { status: 'vencido' });
     return 'expired';
   });
@@ -88,8 +108,8 @@ export const paymentJobs: JobSource = {
     const payments = config.payments;
     if (!payments) return [];
     const deadline: Task = async (payload) => {
-      const { paymentId } = payload as { paymentId: string };
-      const outcome = await withDatabase((db) => expireAtDeadline(db, payments, paymentId), config);
+      const { paymentId, cancelled } = payload as { paymentId: string; cancelled?: boolean };
+      const outcome = await withDatabase((db) => expireAtDeadline(db, payments, paymentId, cancelled === true), config);
       logJson('info', { event: 'payment_deadline', paymentId, outcome });
     };
     const refund: Task = async (payload) => {

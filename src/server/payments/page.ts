@@ -69,8 +69,9 @@ function notPayable(
   now: number,
 ): NotPayableReason | null {
   if (payment === 'pagado' || payment === 'reembolsado' || status === 'confirmada') return 'paid';
-  if (payment === 'pendiente') return 'pending';
+  // Cancelled before its voucher or transfer was paid: no reference to pay is shown any more (it is voided at Stripe).
   if (status !== 'por_pagar') return 'cancelled';
+  if (payment === 'pendiente') return 'pending';
   if (start <= now) return 'begun';
   if (holdUntil === null || holdUntil <= now) return 'expired';
   return null;

@@ -6,6 +6,7 @@ import { SlotTaken } from '../../src/server/appointments/book.ts';
 import {
   AppointmentCancelled,
   cancelManaged,
+  HoldExpired,
   InsideCutoff,
   LinkExpired,
   LinkInvalid,
@@ -26,6 +27,7 @@ function refusal(error: unknown): Response | null {
   if (error instanceof LinkInvalid) return jsonError(401, MANAGE_MESSAGES.invalidLink, { code: 'invalid_link' });
   if (error instanceof LinkExpired) return jsonError(410, MANAGE_MESSAGES.expiredLink, { code: 'expired_link' });
   if (error instanceof AppointmentCancelled) return jsonError(410, MANAGE_MESSAGES.cancelled, { code: 'cancelled' });
+  if (error instanceof HoldExpired) return jsonError(410, MANAGE_MESSAGES.holdExpired, { code: 'hold_expired' });
   if (error instanceof InsideCutoff) return jsonError(422, MANAGE_MESSAGES.cutoff, { code: 'cutoff' });
   if (error instanceof SlotTaken) return jsonError(409, MANAGE_MESSAGES.taken, { code: 'slot_taken' });
   if (error instanceof TooManyMoves) return jsonError(409, MANAGE_MESSAGES.tooManyMoves, { code: 'too_many_moves' });

@@ -104,7 +104,7 @@ beforeAll(async () => {
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [ana],
   );
-  plan = spaced(await slotStarts(), 11);
+  plan = spaced(await slotStarts(), 12);
 });
 
 afterAll(async () => {
@@ -296,6 +296,24 @@ describe('a cancellation', () => {
       expect(again.status).toBe(410);
       expect(await again.json()).toEqual({ error: MANAGE_MESSAGES.cancelled, code: 'cancelled' });
     }
+  });
+
+  it('says a "por pagar" whose hold ended unpaid is no longer kept (410), and neither moves nor cancels it', async () => {
+    const { id, token } = await booked(plan[11] as string);
+    // As a paid kind's booking left unpaid past its hold: its time is no longer kept for it.
+    await sql(`UPDATE appointments SET status = 'por_pagar', hold_until = now() - interval '1 minute' WHERE id = $1`, [
+      id,
+    ]);
+    const later = plan[10] as string;
+    for (const response of [
+      await read(token),
+      await act({ t: token, action: 'reprogramar', start: later }),
+      await act({ t: token, action: 'cancelar' }),
+    ]) {
+      expect(response.status).toBe(410);
+      expect(await response.json()).toEqual({ error: MANAGE_MESSAGES.holdExpired, code: 'hold_expired' });
+    }
+    expect(await row(id)).toMatchObject({ status: 'por_pagar', starts_at: new Date(plan[11] as string) });
   });
 
   it('is refused inside the kind’s cutoff (422), and so is a move; the appointment stays', async () => {

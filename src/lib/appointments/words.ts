@@ -26,6 +26,8 @@ export const MANAGE_MESSAGES = {
   invalidLink: 'Este enlace no es válido. Usa el enlace más reciente que te enviamos o escríbenos por WhatsApp.',
   expiredLink: 'Este enlace ya venció. Escríbenos por WhatsApp y con gusto te ayudamos.',
   cancelled: 'Esta cita ya está cancelada. Si quieres otra, agéndala desde el sitio o escríbenos por WhatsApp.',
+  holdExpired:
+    'El apartado de este horario venció sin pago, así que ya no está reservado. Agenda otra cita desde el sitio o escríbenos por WhatsApp.',
   cutoff:
     'Ya no es posible cambiar esta cita en línea porque falta muy poco para el horario. Escríbenos por WhatsApp y te ayudamos.',
   tooManyMoves:

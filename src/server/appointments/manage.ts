@@ -38,6 +38,13 @@ export class LinkExpired extends Error {
 export class AppointmentCancelled extends Error {
   override name = 'AppointmentCancelled';
 }
+/**
+ * A "por pagar" whose hold ended unpaid: its time is no longer kept for it (the next booking of it releases it), so
+ * it is neither moved nor shown as changeable: 410.
+ */
+export class HoldExpired extends Error {
+  override name = 'HoldExpired';
+}
 /** Inside the kind's cutoff before the start, or no longer upcoming: 422. */
 export class InsideCutoff extends Error {
   override name = 'InsideCutoff';
@@ -77,6 +84,7 @@ interface Row {
   starts_at: number;
   ends_at: number;
   buyer_moves: number;
+  hold_until: number | null;
 }
 
 interface Found {
@@ -86,7 +94,7 @@ interface Found {
 }
 
 const COLUMNS = `id, contact_id, member_id, status, kind, place, extract(epoch FROM starts_at) * 1000 AS starts_at,
-  extract(epoch FROM ends_at) * 1000 AS ends_at, buyer_moves`;
+  extract(epoch FROM ends_at) * 1000 AS ends_at, buyer_moves, extract(epoch FROM hold_until) * 1000 AS hold_until`;
 
 /** The appointment the token names, read (and locked when `lock`), or the typed error that says why not. */
 async function appointmentOf(db: Queryable, token: string, now: number, lock: boolean): Promise<Found> {
@@ -104,6 +112,7 @@ async function appointmentOf(db: Queryable, token: string, now: number, lock: bo
   // A kind or place taken out of the data: the page shows nothing it cannot name.
   if (!kind || !place) throw new LinkInvalid();
   if (row.status === 'cancelada') throw new AppointmentCancelled();
+  if (row.status === 'por_pagar' && row.hold_until !== null && Number(row.hold_until) <= now) throw new HoldExpired();
   return { row, kind, place };
 }
 

@@ -452,6 +452,19 @@ describe('a move and a cancellation', () => {
     expect(templatesTo(phone, 'cita_recordatorio')).toEqual([]);
   });
 
+  it('tells every move on WhatsApp, a move back to a time told before too', async () => {
+    const [first, second, third] = await slotsAhead(30, 3);
+    const phone = uniquePhone();
+    const booked = await book(first?.start as string, { name: 'Raúl Ku', phone });
+    await moveTo(booked.id, second as FreeSlot, Date.parse(first?.start as string));
+    await until(() => templatesTo(phone, 'cita_cambiada').length === 1, 'the first move told');
+    await moveTo(booked.id, third as FreeSlot, Date.parse(second?.start as string));
+    await until(() => templatesTo(phone, 'cita_cambiada').length === 2, 'the second move told');
+    // Back to the second time: told again, with that time.
+    await moveTo(booked.id, second as FreeSlot, Date.parse(third?.start as string));
+    await until(() => templatesTo(phone, 'cita_cambiada').length === 3, 'the move back told');
+  });
+
   it('a change rolled back queues nothing', async () => {
     const [slot] = await slotsAhead(30, 1);
     const booked = await book(slot?.start as string, { name: 'Ana Poot', phone: uniquePhone() });

@@ -38,6 +38,11 @@ export interface AppointmentMessageJob {
   start: number;
   /** A reminder's hours before the start. */
   hoursBefore?: number;
+  /**
+   * The calendar file's sequence of a move's notice, part of its key: a move
+   * back to a time told before (A to B, B to C, C to B) is told again.
+   */
+  sequence?: number;
 }
 
 /** The buyer's reminders, in hours before the start (WhatsApp and, when they gave one, e-mail). */
@@ -57,7 +62,8 @@ const MESSAGE_OF: Partial<Record<AppointmentChange['kind'], AppointmentMessageKi
 
 /** One job's key: a message queued twice for the same start (a move there and back) is one job. */
 export function messageJobKey(job: AppointmentMessageJob): string {
-  return `appt:${job.appointmentId}:${job.to}:${job.channel}:${job.message}:${job.hoursBefore ?? 0}:${Math.round(job.start / 1000)}`;
+  const sequence = job.sequence === undefined ? '' : `:${job.sequence}`;
+  return `appt:${job.appointmentId}:${job.to}:${job.channel}:${job.message}:${job.hoursBefore ?? 0}:${Math.round(job.start / 1000)}${sequence}`;
 }
 
 /** What the messages of a change read of its appointment once it is written. */
@@ -66,6 +72,8 @@ export interface AppointmentFacts {
   start: number;
   memberId: string | null;
   source: string;
+  /** The calendar file's sequence after the change (raiseSequence); none for a booking's own facts. */
+  sequence?: number;
 }
 
 /**
@@ -132,25 +140,34 @@ async function raiseSequence(
   appointmentId: string,
   message: AppointmentMessageKind,
 ): Promise<AppointmentFacts | null> {
-  const { rows } = await tx.query<{ starts_at: string; member_id: string | null; source: string }>(
+  const { rows } = await tx.query<{
+    starts_at: string;
+    member_id: string | null;
+    source: string;
+    calendar_sequence: number;
+  }>(
     `UPDATE appointments SET calendar_sequence = calendar_sequence + CASE WHEN $2 THEN 1 ELSE 0 END
-     WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id, source`,
+     WHERE id = $1 RETURNING extract(epoch FROM starts_at) * 1000 AS starts_at, member_id, source, calendar_sequence`,
     [appointmentId, message !== 'confirmation'],
   );
   const row = rows[0];
-  return row ? { start: Number(row.starts_at), memberId: row.member_id, source: row.source } : null;
+  return row
+    ? { start: Number(row.starts_at), memberId: row.member_id, source: row.source, sequence: row.calendar_sequence }
+    : null;
 }
 
 /** The jobs of one message: to the buyer and the adviser, through each channel, and the reminders it schedules. */
 function messageJobs(
   appointmentId: string,
   message: AppointmentMessageKind,
-  { start, memberId, source }: AppointmentFacts,
+  { start, memberId, source, sequence }: AppointmentFacts,
   actor: ChangeActor,
 ): { job: AppointmentMessageJob; at: number | null }[] {
   const jobs: { job: AppointmentMessageJob; at: number | null }[] = [];
+  // A move's notices are told once per move, a reminder once per time it is for.
+  const told = message === 'moved' && sequence !== undefined ? { sequence } : {};
   const add = (job: Omit<AppointmentMessageJob, 'appointmentId' | 'start'>, at: number | null = null) =>
-    jobs.push({ job: { appointmentId, start, ...job }, at });
+    jobs.push({ job: { appointmentId, start, ...(at === null ? told : {}), ...job }, at });
 
   // A booking made in the conversation is confirmed there at once, in words (whatsapp/booking.ts): no template too.
   // A payment is told by e-mail (its calendar file becomes CONFIRMED) and to the adviser: no paid template.

@@ -5,7 +5,7 @@ import type { PaymentPageAnswer } from '../../src/lib/payments/words.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { PAYMENT_REFUND_TASK } from '../../src/server/appointments/refunds.ts';
 import { CONCURRENCY } from '../../src/server/jobs/pool.ts';
-import { DEADLINE_GRACE_MS } from '../../src/server/payments/events.ts';
+import { deadlineGraceMs } from '../../src/server/payments/events.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -516,9 +516,11 @@ describe('the webhook', () => {
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'oxxo' });
     expect(pending?.voucher?.number).toBe('12345678901234657890123456789012');
-    // The slot is held for the voucher, until its deadline and the grace after it (when its job expires it).
+    // The slot is held for the voucher, until its deadline and the grace after it (Stripe's next business day to
+    // confirm a payment made at the store; then its job expires it).
     const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
-    expect(held?.hold_until.getTime()).toBe((pending?.pay_by?.getTime() ?? 0) + DEADLINE_GRACE_MS);
+    const payBy = pending?.pay_by?.getTime() ?? 0;
+    expect(held?.hold_until.getTime()).toBe(payBy + deadlineGraceMs('oxxo', payBy));
     expect(await appointmentStatus(answer.id)).toBe('por_pagar');
     const shown = await page(tokenOf(answer));
     expect(shown).toMatchObject({ notPayable: 'pending', payment: { status: 'pendiente', method: 'oxxo' } });
@@ -547,11 +549,11 @@ describe('the webhook', () => {
     );
     expect(payment?.pay_by.getTime()).toBe(stated * 1000);
     const [held] = await sql<{ hold_until: Date }>('SELECT hold_until FROM appointments WHERE id = $1', [answer.id]);
-    expect(held?.hold_until.getTime()).toBe(stated * 1000 + DEADLINE_GRACE_MS);
+    expect(held?.hold_until.getTime()).toBe(stated * 1000 + deadlineGraceMs('oxxo', stated * 1000));
     const [job] = await sql<{ run_at: Date }>('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [
       `payment-deadline:${payment?.id}`,
     ]);
-    expect(job?.run_at.getTime()).toBe(stated * 1000 + DEADLINE_GRACE_MS);
+    expect(job?.run_at.getTime()).toBe(stated * 1000 + deadlineGraceMs('oxxo', stated * 1000));
   });
 
   it('frees the slot of a voucher that expires unpaid and tells the buyer on WhatsApp', async () => {
@@ -623,6 +625,37 @@ describe('the webhook', () => {
       (sent) => sent.some((message) => JSON.stringify(message.body).includes('cita_cancelada')),
       'the cancellation on WhatsApp',
     );
+  });
+
+  it('waits for Stripe’s next business day for a voucher paid on its last day: the slot kept, the late notice confirms it', async () => {
+    const slot = await freeSlot(80, 24 * 20);
+    const answer = await book(slot);
+    const { id } = await opened(answer);
+    // Its deadline passed 20 minutes ago, past the 15 minutes a transfer is waited for: a voucher paid at the store
+    // at the last minute is confirmed by Stripe as late as the next business day.
+    await sql(`UPDATE appointments SET hold_until = now() - interval '1 day' WHERE id = $1`, [answer.id]);
+    const passed = Math.floor((Date.now() - 20 * 60_000) / 1000);
+    await voucherChosen(answer, id, 'pi_oxxo_last_day', '12121212343434345656565678787878', passed);
+    const other = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'Idempotency-Key': randomUUID() },
+      body: JSON.stringify({ name: 'Ana Canul', phone: uniquePhone(), kind: KIND, place: PLACE, start: slot.start }),
+    });
+    expect(other.status, await other.clone().text()).toBe(409);
+    const [payment] = await sql<{ id: string }>('SELECT id FROM payments WHERE appointment_id = $1', [answer.id]);
+    const [job] = await sql<{ run_at: Date }>('SELECT run_at FROM graphile_worker.jobs WHERE key = $1', [
+      `payment-deadline:${payment?.id}`,
+    ]);
+    expect(job?.run_at.getTime()).toBe(passed * 1000 + deadlineGraceMs('oxxo', passed * 1000));
+    expect(job?.run_at.getTime()).toBeGreaterThan(Date.now() + 12 * HOUR);
+    await deliver(
+      stripeEvent(
+        'checkout.session.async_payment_succeeded',
+        sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_oxxo_last_day' }),
+      ),
+    );
+    expect((await paymentOf(answer.id))?.status).toBe('pagado');
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
   });
 
   it('voids a cancelled appointment’s voucher and open checkout at Stripe; a payment that still comes is shown as such', async () => {

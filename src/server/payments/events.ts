@@ -53,6 +53,27 @@ export { PAYMENT_DEADLINE_TASK };
 /** After the deadline, how long a late notice of payment is waited for before the slot is freed. */
 export const DEADLINE_GRACE_MS = 15 * 60_000;
 
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * How long after a payment's deadline its slot stays held and its job waits
+ * before expiring it: DEADLINE_GRACE_MS, and for an OXXO voucher until the
+ * end of the next business day too, since Stripe confirms a payment made at
+ * the store "by the next business day" (a voucher paid at 22:00 on its last
+ * day is told the day after). The day on Mexico City's clock (UTC-6 all
+ * year), Monday to Friday; a payment confirmed after the appointment's start
+ * finds it begun, and the history says so.
+ */
+export function deadlineGraceMs(method: PaymentMethod | null, payBy: number): number {
+  if (method !== 'oxxo') return DEADLINE_GRACE_MS;
+  const there = new Date(payBy - 6 * HOUR);
+  let next = Date.UTC(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate() + 1);
+  while (new Date(next).getUTCDay() === 0 || new Date(next).getUTCDay() === 6) next += DAY;
+  const endOfNext = next + DAY - 1000 + 6 * HOUR;
+  return endOfNext - payBy + DEADLINE_GRACE_MS;
+}
+
 const RANK: Record<PaymentStatus, number> = { abierto: 0, pendiente: 1, vencido: 2, pagado: 3, reembolsado: 4 };
 
 const STATUS_WORD: Record<PaymentStatus, string> = {
@@ -326,7 +347,7 @@ export async function changePayment(
   const received = change.voucher?.receivedMxn;
   if (status === 'pendiente' && typeof received === 'number') await partlyFunded(tx, payment, received);
   // A voucher's details may come after the checkout's notice: its deadline is kept up to date either way.
-  if (status === 'pendiente') await heldUntilDeadline(tx, payment, row.pay_by);
+  if (status === 'pendiente') await heldUntilDeadline(tx, payment, row.pay_by, method);
   if (!forward) return;
   if (row.confirmed) await appointmentChanged(tx, payment.appointment_id, { kind: 'paid' }, { by: 'buyer' });
   else if (status === 'pagado' && row.appointment_status === 'cancelada') await paidTooLate(tx, payment);
@@ -336,22 +357,28 @@ export async function changePayment(
 
 /**
  * A voucher or a transfer: the slot stays held until its deadline and the
- * grace after it, when its job expires it if still unpaid. Held through the
- * grace too: a hold that ended at the deadline left the slot to the next
- * booking, which released it without a word to the buyer (their job then
- * found nothing to free, and told nobody).
+ * grace after it (deadlineGraceMs), when its job expires it if still unpaid.
+ * Held through the grace too: a hold that ended at the deadline left the slot
+ * to the next booking, which released it without a word to the buyer (their
+ * job then found nothing to free, and told nobody).
  */
-async function heldUntilDeadline(tx: Queryable, payment: PaymentRow, payBy: Date | null): Promise<void> {
+async function heldUntilDeadline(
+  tx: Queryable,
+  payment: PaymentRow,
+  payBy: Date | null,
+  method: PaymentMethod | null,
+): Promise<void> {
   if (!payBy) return;
+  const graceSeconds = deadlineGraceMs(method, payBy.getTime()) / 1000;
   await tx.query(
     `UPDATE appointments SET hold_until = greatest(hold_until, $2::timestamptz + make_interval(secs => $3)), updated_at = now()
      WHERE id = $1 AND status = 'por_pagar'`,
-    [payment.appointment_id, payBy, DEADLINE_GRACE_MS / 1000],
+    [payment.appointment_id, payBy, graceSeconds],
   );
   await tx.query(
     `SELECT graphile_worker.add_job($1, json_build_object('paymentId', $2::text), run_at => $3::timestamptz + make_interval(secs => $4),
        job_key => $5, max_attempts => 10)`,
-    [PAYMENT_DEADLINE_TASK, payment.id, payBy, DEADLINE_GRACE_MS / 1000, `payment-deadline:${payment.id}`],
+    [PAYMENT_DEADLINE_TASK, payment.id, payBy, graceSeconds, `payment-deadline:${payment.id}`],
   );
 }
 

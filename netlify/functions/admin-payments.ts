@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { formatCsvDate } from '../../src/lib/admin/columns.ts';
+import { isUuid } from '../../src/lib/ids.ts';
 import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_STATUS_LABELS,
@@ -13,6 +14,7 @@ import type { RequestContext } from '../../src/server/http/handler.ts';
 import { logged } from '../../src/server/http/logging.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { listPayments, paymentsAfter } from '../../src/server/payments/list.ts';
+import { recordManualRefund } from '../../src/server/payments/manual-refund.ts';
 
 const EXPORT_PATH = '/api/admin/payments/export.csv';
 const INVALID = 'Filtros no válidos.';
@@ -36,6 +38,20 @@ const payments = routedHandler('admin-payments', [
       const cursor = decodeCursor(filter.cursor ?? null);
       if (cursor === 'invalid') return jsonError(400, 'Parámetros de paginación no válidos.');
       return json(200, await listPayments(db, filter.status, cursor));
+    },
+  },
+  {
+    // An OXXO payment's refund, given back by hand, recorded (administrators).
+    method: 'POST',
+    path: '/api/admin/payments/:id/devuelto',
+    access: 'admin',
+    async work({ db, actor, params }) {
+      if (!isUuid(params.id)) return jsonError(404, 'No encontramos este pago.');
+      const result = await recordManualRefund(db, params.id, actor);
+      if (result === 'not_found') return jsonError(404, 'No encontramos este pago.');
+      if (result === 'not_waiting')
+        return jsonError(409, 'Este pago no espera una devolución a mano: Stripe confirma las de tarjeta y SPEI.');
+      return json(200, { id: params.id, status: 'reembolsado' });
     },
   },
 ]);
@@ -94,9 +110,13 @@ const exportPayments = csvExport<{ status?: PaymentFilter['status'] }>({
  * The payments (issue #41, part 3):
  * GET /api/admin/payments?status=&cursor=: newest first, 50 a page, with the totals (members).
  * GET /api/admin/payments/export.csv?status= (administrators): formula-safe, UTF-8 with BOM.
+ * POST /api/admin/payments/{id}/devuelto (administrators): an OXXO payment's refund given back by hand, recorded;
+ *   409 for any payment not waiting for one.
  */
 export default logged('admin-payments', async (request: Request, context: RequestContext) =>
   (new URL(request.url).pathname === EXPORT_PATH ? exportPayments : payments)(request, context),
 );
 
-export const config: Config = { path: ['/api/admin/payments', '/api/admin/payments/export.csv'] };
+export const config: Config = {
+  path: ['/api/admin/payments', '/api/admin/payments/export.csv', '/api/admin/payments/:id/devuelto'],
+};

@@ -1004,4 +1004,75 @@ describe('the panel', () => {
     expect(text).toContain('Pagado,Tarjeta,499');
     expect(text).toContain(id);
   });
+
+  it('keeps an OXXO payment to give back by hand out of what was collected until an administrator records it', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    await voucherChosen(
+      answer,
+      id,
+      'pi_oxxo_hand',
+      '55554444333322221111000099998888',
+      Math.floor((Date.now() + 30 * HOUR) / 1000),
+    );
+    await deliver(
+      stripeEvent(
+        'checkout.session.async_payment_succeeded',
+        sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_oxxo_hand' }),
+      ),
+    );
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    const admin = await adminCookie();
+    const headers = { Cookie: admin, Origin: originOf(server.url), 'Content-Type': 'application/json' };
+    const cancelled = await fetch(`${server.url}/api/admin/appointments/${answer.id}/cancel`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    });
+    expect(cancelled.status).toBe(200);
+    // Stripe cannot refund OXXO: the history tells the team to give it back by transfer.
+    await until(
+      async () =>
+        (await countRows(
+          'contact_events e JOIN appointments a ON a.contact_id = e.contact_id',
+          `a.id = $1 AND e.kind = 'payment' AND e.to_value = 'Reembolso manual'`,
+          [answer.id],
+        )) === 1,
+      'the refund by hand asked',
+    );
+    const listed = async () => {
+      const response = await fetch(`${server.url}/api/admin/payments?status=pagado`, { headers: { Cookie: admin } });
+      return (await response.json()) as import('../../src/lib/payments/panel.ts').PaymentsPage;
+    };
+    const before = await listed();
+    const item = before.items.find((candidate) => candidate.appointment.id === answer.id);
+    expect(item).toMatchObject({ status: 'pagado', method: 'oxxo', refund: { byHand: true } });
+    expect(before.totals.refunding).toBeGreaterThanOrEqual(1);
+    expect(before.totals.paidMxn).toBe(before.totals.paid * 499);
+
+    const done = (cookie: string, origin = originOf(server.url)) =>
+      fetch(`${server.url}/api/admin/payments/${item?.id}/devuelto`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    const adviser = await inviteAdviser(server.url, admin, 'asesora.devoluciones@ceiba.mx', 'Rosa May');
+    expect((await done(adviser.cookie)).status).toBe(403);
+    expect((await done(admin, 'https://otro.example')).status).toBe(403);
+    const recorded = await done(admin);
+    expect(recorded.status, await recorded.clone().text()).toBe(200);
+    expect((await paymentOf(answer.id))?.status).toBe('reembolsado');
+    expect(
+      await countRows('activity_log', `kind = 'payment_refunded' AND details ->> 'payment' = $1`, [item?.id]),
+    ).toBe(1);
+    const after = await listed();
+    expect(after.items.some((candidate) => candidate.id === item?.id)).toBe(false);
+    expect(after.totals.refunding).toBe(before.totals.refunding - 1);
+    // Once only; and never for a payment Stripe refunds itself.
+    const again = await done(admin);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({
+      error: 'Este pago no espera una devolución a mano: Stripe confirma las de tarjeta y SPEI.',
+    });
+  });
 });

@@ -60,6 +60,7 @@ export const ACTIVITY_KINDS = [
   'appointment_attendance',
   'appointment_cancelled',
   'campaign_spend',
+  'payment_refunded',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
@@ -98,6 +99,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   appointment_attendance: 'Asistencia a una cita',
   appointment_cancelled: 'Cita cancelada por el equipo',
   campaign_spend: 'Gasto de campaña',
+  payment_refunded: 'Devolución de un pago registrada',
 };
 
 export interface PasskeyView {

@@ -32,14 +32,21 @@ export interface PaymentItem {
   payBy: string | null;
   paidAt: string | null;
   refundedMxn: number | null;
+  /**
+   * Paid, and its refund asked (the team cancelled its appointment, or it was a second payment), not yet done:
+   * Stripe confirms a card's; an OXXO payment's is given back by hand (`byHand`) and recorded by an administrator.
+   */
+  refund: null | { byHand: boolean };
   contact: { id: string; name: string };
   appointment: { id: string; start: string; status: string };
 }
 
 export interface PaymentsTotals {
-  /** Money received and kept (paid, not refunded), in pesos. */
+  /** Money received and kept (paid, no refund asked), in pesos. */
   paidMxn: number;
   paid: number;
+  /** Paid, with a refund asked and not yet done. */
+  refunding: number;
   pending: number;
   expired: number;
   refunded: number;

@@ -29,6 +29,7 @@ export interface PaymentRow {
   appointment_status: string;
   session_id: string;
   payment_intent: string | null;
+  refund_requested: boolean;
 }
 
 /** Up to `limit` payments of `status` (all when absent) after `cursor`, in `order`. */
@@ -43,6 +44,7 @@ export async function paymentsAfter(
   const { rows } = await db.query<PaymentRow>(
     `SELECT p.id, ${cursorTime('p.created_at')}, p.created_at, p.status, p.method, p.amount_mxn, p.concept, p.pay_by,
             p.paid_at, p.refunded_mxn, p.session_id, p.payment_intent,
+            (p.status = 'pagado' AND p.refund_requested_at IS NOT NULL) AS refund_requested,
             c.id AS contact_id, c.name AS contact_name, c.phone AS contact_phone,
             a.id AS appointment_id, a.starts_at, a.status AS appointment_status
      FROM payments p JOIN contacts c ON c.id = p.contact_id JOIN appointments a ON a.id = p.appointment_id
@@ -68,6 +70,7 @@ function itemOf(row: PaymentRow): PaymentItem {
     payBy: iso(row.pay_by),
     paidAt: iso(row.paid_at),
     refundedMxn: row.refunded_mxn,
+    refund: row.refund_requested ? { byHand: row.method === 'oxxo' || row.payment_intent === null } : null,
     contact: { id: row.contact_id, name: row.contact_name },
     appointment: { id: row.appointment_id, start: row.starts_at.toISOString(), status: row.appointment_status },
   };
@@ -75,8 +78,9 @@ function itemOf(row: PaymentRow): PaymentItem {
 
 export async function paymentsTotals(db: Queryable): Promise<PaymentsTotals> {
   const { rows } = await db.query<PaymentsTotals>(
-    `SELECT coalesce(sum(amount_mxn) FILTER (WHERE status = 'pagado'), 0)::int AS "paidMxn",
-            count(*) FILTER (WHERE status = 'pagado')::int AS paid,
+    `SELECT coalesce(sum(amount_mxn) FILTER (WHERE status = 'pagado' AND refund_requested_at IS NULL), 0)::int AS "paidMxn",
+            count(*) FILTER (WHERE status = 'pagado' AND refund_requested_at IS NULL)::int AS paid,
+            count(*) FILTER (WHERE status = 'pagado' AND refund_requested_at IS NOT NULL)::int AS refunding,
             count(*) FILTER (WHERE status = 'pendiente')::int AS pending,
             count(*) FILTER (WHERE status = 'vencido')::int AS expired,
             count(*) FILTER (WHERE status = 'reembolsado')::int AS refunded

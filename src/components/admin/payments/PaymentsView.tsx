@@ -1,7 +1,8 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
 import { formatPesos } from '../../../lib/admin/catalogue.ts';
 import { formatShortDate } from '../../../lib/admin/columns.ts';
+import { showToast } from '../../../lib/client/toast.ts';
 import {
   PAYMENT_METHOD_LABELS,
   PAYMENT_STATUS_LABELS,
@@ -10,7 +11,7 @@ import {
   type PaymentStatus,
   type PaymentsPage,
 } from '../../../lib/payments/panel.ts';
-import { api } from '../api.ts';
+import { api, explain } from '../api.ts';
 import { keys } from '../keys.ts';
 import { ListFooter } from '../shared/ListFooter.tsx';
 import { card, LoadFailed, Loading } from '../shared/ui.tsx';
@@ -68,6 +69,12 @@ export function PaymentsView({ canExport }: { canExport: boolean }) {
             <dt className="text-sm text-brand-700">Vencidos</dt>
             <dd className="text-xl font-bold tabular-nums">{totals.expired}</dd>
           </div>
+          {totals.refunding > 0 && (
+            <div className="col-span-2 sm:col-span-4">
+              <dt className="text-sm text-brand-700">Por reembolsar (no cuentan en lo cobrado)</dt>
+              <dd className="text-xl font-bold tabular-nums">{totals.refunding}</dd>
+            </div>
+          )}
         </dl>
       )}
       <div className={`flex flex-wrap items-end justify-between gap-3 ${card}`}>
@@ -101,7 +108,7 @@ export function PaymentsView({ canExport }: { canExport: boolean }) {
       ) : (
         <ol className="grid gap-2" aria-label="Pagos">
           {items.map((payment) => (
-            <PaymentEntry key={payment.id} payment={payment} />
+            <PaymentEntry key={payment.id} payment={payment} isAdmin={canExport} />
           ))}
         </ol>
       )}
@@ -114,7 +121,7 @@ export function PaymentsView({ canExport }: { canExport: boolean }) {
   );
 }
 
-function PaymentEntry({ payment }: { payment: PaymentItem }) {
+function PaymentEntry({ payment, isAdmin }: { payment: PaymentItem; isAdmin: boolean }) {
   return (
     <li className={`grid gap-1 ${card}`}>
       <p className="flex flex-wrap items-center justify-between gap-2">
@@ -144,6 +151,79 @@ function PaymentEntry({ payment }: { payment: PaymentItem }) {
       >
         {payment.contact.name}
       </a>
+      {payment.refund && <RefundWaiting payment={payment} byHand={payment.refund.byHand} isAdmin={isAdmin} />}
     </li>
+  );
+}
+
+/**
+ * A paid payment whose refund was asked: a card's waits for Stripe's word;
+ * an OXXO payment's is given back by transfer, and an administrator records
+ * it here once done (POST …/devuelto), so it leaves what was collected.
+ */
+function RefundWaiting({ payment, byHand, isAdmin }: { payment: PaymentItem; byHand: boolean; isAdmin: boolean }) {
+  const client = useQueryClient();
+  const errorId = `id${useId()}`;
+  const [asking, setAsking] = useState(false);
+  const done = useMutation({
+    mutationFn: () => api(`/api/admin/payments/${payment.id}/devuelto`, { method: 'POST', json: {} }),
+    onSuccess: async () => {
+      showToast({ title: `Devolución registrada: ${formatPesos(payment.amountMxn)} a ${payment.contact.name}` });
+      await Promise.all(
+        [['payments'], keys.metrics, keys.contact(payment.contact.id)].map((queryKey) =>
+          client.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+  });
+  return (
+    <div className="grid gap-2 rounded-xl bg-amber-50 p-3 text-sm text-amber-950">
+      <p>
+        <span className="font-semibold">Reembolso pendiente.</span>{' '}
+        {byHand
+          ? 'Stripe no devuelve pagos en OXXO: devuélvelo a la persona por transferencia.'
+          : 'Stripe confirma la devolución en unos días.'}
+      </p>
+      {byHand && isAdmin && !asking && (
+        <button
+          type="button"
+          className="btn btn-outline min-h-11 justify-self-start px-4 py-2"
+          onClick={() => setAsking(true)}
+        >
+          Ya lo devolví
+        </button>
+      )}
+      {byHand && isAdmin && asking && (
+        <fieldset className="grid gap-2">
+          <legend className="font-semibold">
+            ¿Confirmas que le devolviste {formatPesos(payment.amountMxn)} a {payment.contact.name}?
+          </legend>
+          <div className="flex flex-wrap gap-2">
+            <button
+              type="button"
+              className="btn btn-primary min-h-11 px-4 py-2"
+              disabled={done.isPending}
+              aria-describedby={done.isError ? errorId : undefined}
+              onClick={() => done.mutate()}
+            >
+              {done.isPending ? 'Registrando…' : 'Sí, registrar la devolución'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-outline min-h-11 px-4 py-2"
+              disabled={done.isPending}
+              onClick={() => setAsking(false)}
+            >
+              Cancelar
+            </button>
+          </div>
+        </fieldset>
+      )}
+      {done.isError && (
+        <p id={errorId} role="alert" className="font-semibold text-danger-600">
+          {explain(done.error)}
+        </p>
+      )}
+    </div>
   );
 }

@@ -833,6 +833,55 @@ describe('the webhook', () => {
     ).toBe(false);
   });
 
+  it('does not refund a paid appointment the buyer moved once its refund window closed, then cancelled', async () => {
+    const answer = await book(await freeSlot(14, 24 * 20));
+    const opening = await opened(answer);
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(opening.id, { payment_status: 'paid', payment_intent: 'pi_moved_late' }),
+      ),
+    );
+    // Ten hours before its start: past the refund's 24 hours, before the 2-hour cutoff for a move.
+    await sql(
+      `UPDATE appointments SET starts_at = now() + interval '10 hours', ends_at = now() + interval '10.5 hours',
+         blocked = tstzrange(now() + interval '10 hours', now() + interval '10.75 hours') WHERE id = $1`,
+      [answer.id],
+    );
+    const token = manageToken(answer.id, Date.parse(answer.start) + 30 * DAY);
+    const later = await freeSlot(80, 24 * 20);
+    const moved = await fetch(`${server.url}/api/appointments/manage`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ t: token, action: 'reprogramar', start: later.start }),
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const { token: fresh } = (await moved.json()) as { token: string };
+    // Days ahead of its new time, cancelled: still no refund, and the history says why.
+    const cancel = await fetch(`${server.url}/api/appointments/manage`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({ t: fresh, action: 'cancelar' }),
+    });
+    expect(cancel.status, await cancel.clone().text()).toBe(200);
+    const [line] = await sql<{ detail: string }>(
+      `SELECT e.detail FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+       WHERE a.id = $1 AND e.kind = 'payment' AND e.to_value = 'Sin reembolso'`,
+      [answer.id],
+    );
+    expect(line?.detail).toBe(
+      'La persona cambió la cita cuando faltaban menos de 24 h y luego la canceló: no se reembolsa.',
+    );
+    expect(
+      await countRows('payments', `appointment_id = $1 AND refund_requested_at IS NULL AND status = 'pagado'`, [
+        answer.id,
+      ]),
+    ).toBe(1);
+    expect(
+      stripe.calls.some((call) => call.path === '/v1/refunds' && call.body.payment_intent === 'pi_moved_late'),
+    ).toBe(false);
+  });
+
   it('applies an event while Stripe hangs on every refund the queue asks for', async () => {
     const paid = await book(await freeSlot(14, 24 * 20));
     const first = await opened(paid);

@@ -222,11 +222,16 @@ export async function rescheduleManaged(
       await tx.query('SAVEPOINT move_member');
       try {
         await tx.query(
+          // A paid appointment moved once its refund window closed (refundUntilHours before the start it had)
+          // stays without refund (migration 0050): moving it later does not reopen the window.
           `UPDATE appointments SET member_id = $2, starts_at = to_timestamp($3 / 1000.0),
              ends_at = to_timestamp($4 / 1000.0), blocked = tstzrange(to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0)),
-             buyer_moves = buyer_moves + 1, updated_at = now()
+             buyer_moves = buyer_moves + 1, updated_at = now(),
+             refund_forfeited = refund_forfeited OR ($7::int IS NOT NULL
+               AND now() > starts_at - make_interval(hours => $7::int)
+               AND EXISTS (SELECT 1 FROM payments p WHERE p.appointment_id = $1 AND p.status = 'pagado'))
            WHERE id = $1`,
-          [row.id, member, start, slot.end, held.start, held.end],
+          [row.id, member, start, slot.end, held.start, held.end, kind.refundUntilHours],
         );
         await tx.query('RELEASE SAVEPOINT move_member');
       } catch (error) {

@@ -6,7 +6,9 @@ import type { ChangeActor } from './change-kinds.ts';
  * A paid appointment that is cancelled (issue #41): by the seller (an
  * adviser, the system), its payment is refunded; by the buyer, as the
  * kind's policy in the data says (refundUntilHours before the start: a
- * refund; later, or a kind without one: none, and the history says so).
+ * refund; later, or a kind without one: none, and the history says so; a
+ * move the buyer made once that window had closed keeps it closed,
+ * migration 0050).
  * Only the decision and its job here, in the cancellation's transaction
  * (appointmentChanged): the refund itself is asked of Stripe by the job
  * (src/server/payments/jobs.ts), and the payment becomes 'reembolsado' when Stripe's webhook
@@ -34,8 +36,14 @@ export async function refundOnCancel(tx: Queryable, appointmentId: string, actor
      FROM payments WHERE appointment_id = $2 AND status IN ('abierto', 'pendiente')`,
     [PAYMENT_DEADLINE_TASK, appointmentId],
   );
-  const { rows } = await tx.query<{ id: string; contact_id: string; kind: string; starts_at: number }>(
-    `SELECT p.id, p.contact_id, a.kind, extract(epoch FROM a.starts_at) * 1000 AS starts_at
+  const { rows } = await tx.query<{
+    id: string;
+    contact_id: string;
+    kind: string;
+    starts_at: number;
+    refund_forfeited: boolean;
+  }>(
+    `SELECT p.id, p.contact_id, a.kind, extract(epoch FROM a.starts_at) * 1000 AS starts_at, a.refund_forfeited
      FROM payments p JOIN appointments a ON a.id = p.appointment_id
      WHERE p.appointment_id = $1 AND p.status = 'pagado' AND p.refund_requested_at IS NULL
      FOR UPDATE OF p`,
@@ -44,7 +52,9 @@ export async function refundOnCancel(tx: Queryable, appointmentId: string, actor
   for (const payment of rows) {
     const kind = appointmentKind(payment.kind);
     const hoursLeft = (Number(payment.starts_at) - Date.now()) / HOUR;
-    const refunds = actor.by !== 'buyer' || (kind?.refundUntilHours != null && hoursLeft >= kind.refundUntilHours);
+    const refunds =
+      actor.by !== 'buyer' ||
+      (kind?.refundUntilHours != null && hoursLeft >= kind.refundUntilHours && !payment.refund_forfeited);
     if (!refunds) {
       await tx.query(
         `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Sin reembolso', $2)`,
@@ -52,7 +62,9 @@ export async function refundOnCancel(tx: Queryable, appointmentId: string, actor
           payment.contact_id,
           kind?.refundUntilHours == null
             ? 'La persona canceló una cita pagada; este tipo de cita no se reembolsa.'
-            : `La persona canceló con menos de ${kind.refundUntilHours} h de anticipación: no se reembolsa.`,
+            : payment.refund_forfeited
+              ? `La persona cambió la cita cuando faltaban menos de ${kind.refundUntilHours} h y luego la canceló: no se reembolsa.`
+              : `La persona canceló con menos de ${kind.refundUntilHours} h de anticipación: no se reembolsa.`,
         ],
       );
       continue;

@@ -116,25 +116,37 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
     `INSERT INTO contacts (phone, name, is_buyer, state, assigned_to) VALUES ($1, $2, true, 'visita_agendada', $3) RETURNING id`,
     [phone, buyer, admin.id],
   );
-  // Two consultations of hers: one paid by card, one waiting for its OXXO voucher.
-  const [paid, waiting] = await sql<{ id: string }>(
+  // Three consultations of hers: one paid by card, one waiting for its OXXO voucher, and one paid at OXXO that the
+  // team cancelled, whose money is to be given back by hand (Stripe does not refund OXXO).
+  const [paid, waiting, owed] = await sql<{ id: string }>(
     `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source, hold_until,
                                price_mxn)
      SELECT $1, 'asesoria-personalizada', 'videollamada', $2, at, at + interval '30 minutes',
             tstzrange(at, at + interval '45 minutes'), s, 'sitio', CASE WHEN s = 'por_pagar' THEN at END, 499
-     FROM (VALUES (now() + interval '5 days', 'confirmada'), (now() + interval '9 days', 'por_pagar')) AS v (at, s)
+     FROM (VALUES (now() + interval '5 days', 'confirmada'), (now() + interval '9 days', 'por_pagar'),
+                  (now() + interval '7 days', 'cancelada')) AS v (at, s)
      RETURNING id`,
     [contact?.id, admin.id],
   );
   const suffix = Math.random().toString(36).slice(2, 10);
   await sql(
     `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept,
-                           status, method, paid_at, pay_by, voucher)
+                           status, method, paid_at, pay_by, voucher, refund_requested_at)
      VALUES ($1, $3, $4, 'https://checkout.stripe.com/c/pay/x', now(), 499, 'Asesoría personalizada · Videollamada',
-             'pagado', 'tarjeta', now(), NULL, NULL),
+             'pagado', 'tarjeta', now(), NULL, NULL, NULL),
             ($2, $3, $5, 'https://checkout.stripe.com/c/pay/y', now(), 499, 'Asesoría personalizada · Videollamada',
-             'pendiente', 'oxxo', NULL, now() + interval '1 day', '{"number": "123"}')`,
-    [paid?.id, waiting?.id, contact?.id, `cs_test_e2e_a_${suffix}`, `cs_test_e2e_b_${suffix}`],
+             'pendiente', 'oxxo', NULL, now() + interval '1 day', '{"number": "123"}', NULL),
+            ($6, $3, $7, 'https://checkout.stripe.com/c/pay/z', now(), 499, 'Asesoría personalizada · Videollamada',
+             'pagado', 'oxxo', now(), NULL, '{"number": "456"}', now())`,
+    [
+      paid?.id,
+      waiting?.id,
+      contact?.id,
+      `cs_test_e2e_a_${suffix}`,
+      `cs_test_e2e_b_${suffix}`,
+      owed?.id,
+      `cs_test_e2e_c_${suffix}`,
+    ],
   );
 
   for (const width of [1280, 390]) {
@@ -148,6 +160,17 @@ test('an administrator finds the payments in /admin#pagos, filters them and sees
     expect(await accessibilityViolations(page, 'main')).toEqual([]);
     await picture(page, { path: info.outputPath(`pagos-${width}.png`), fullPage: true });
   }
+  // The OXXO payment to give back waits out of what was collected; the administrator records it once given back.
+  const entries = page.getByRole('list', { name: 'Pagos' }).getByRole('listitem').filter({ hasText: buyer });
+  const owedEntry = entries.filter({ hasText: 'Reembolso pendiente' });
+  await owedEntry.getByRole('button', { name: 'Ya lo devolví' }).click();
+  await expect(owedEntry.getByRole('group', { name: /^¿Confirmas que le devolviste .*499 a / })).toBeVisible();
+  expect(await accessibilityViolations(page, 'main')).toEqual([]);
+  await picture(page, { path: info.outputPath('devuelto-390.png'), fullPage: false });
+  await owedEntry.getByRole('button', { name: 'Sí, registrar la devolución' }).click();
+  await expect(entries.filter({ hasText: 'Reembolsado · OXXO' })).toHaveCount(1);
+  await expect(entries.filter({ hasText: 'Reembolso pendiente' })).toHaveCount(0);
+
   await page.getByLabel('Estado').selectOption('pendiente');
   await expect(page.getByRole('list', { name: 'Pagos' }).getByText('Pendiente · OXXO').first()).toBeVisible();
   await expect(page.getByRole('list', { name: 'Pagos' }).getByText('Pagado · Tarjeta')).toHaveCount(0);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking.ts';
 import { type AppointmentChange, appointmentChanged } from '../../src/server/appointments/changes.ts';
-import { readManageToken } from '../../src/server/appointments/link.ts';
+import { manageToken, readManageToken } from '../../src/server/appointments/link.ts';
 import { originOf } from '../support/admin.ts';
 import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
@@ -553,5 +553,76 @@ describe('a buyer who asked for no automatic messages', () => {
     );
     expect(await countRows('whatsapp_messages', `contact_id = $1 AND direction = 'out'`, [contact?.id])).toBe(0);
     expect(templatesTo(phone)).toEqual([]);
+  });
+});
+
+describe('a move that hands the appointment to another adviser', () => {
+  it('tells the adviser it was taken from that it is no longer theirs, and the new one that it is theirs', async () => {
+    // A second member who gives the visit, for this story only.
+    const [beto] = await sql<{ id: string }>(
+      `INSERT INTO users (email, password_hash, name) VALUES ('beto.citas@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Beto Pech')
+       RETURNING id`,
+    );
+    await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [beto?.id]);
+    await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [beto?.id, VISIT]);
+    await sql(
+      `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
+       SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
+      [beto?.id],
+    );
+    try {
+      // Two times where neither member has anything yet (the stories before gave Ana appointments).
+      const free: FreeSlot[] = [];
+      for (const slot of await slotsAhead(30, 40)) {
+        const busy = await countRows(
+          'appointments',
+          `status IN ('confirmada', 'por_pagar') AND blocked && tstzrange($1::timestamptz - interval '1 hour', $2::timestamptz + interval '1 hour')`,
+          [slot.start, slot.end],
+        );
+        if (busy === 0) free.push(slot);
+        if (free.length === 2) break;
+      }
+      const [first, second] = free;
+      const phone = uniquePhone();
+      const booked = await book(first?.start as string, { name: 'Nora Chi', phone });
+      const [given] = await sql<{ member_id: string; contact_id: string }>(
+        'SELECT member_id, contact_id FROM appointments WHERE id = $1',
+        [booked.id],
+      );
+      const emails: Record<string, string> = {
+        [ana]: 'ana.citas@ceiba.mx',
+        [beto?.id as string]: 'beto.citas@ceiba.mx',
+      };
+      const before = given?.member_id as string;
+      const after = before === ana ? (beto?.id as string) : ana;
+      // Its member is busy at the new time (another person's appointment): the move gives it to the other one.
+      const [other] = await sql<{ id: string }>(
+        `INSERT INTO contacts (name, phone, is_buyer) VALUES ('Otra Persona', $1, true) RETURNING id`,
+        [`+52${uniquePhone()}`],
+      );
+      await sql(
+        `INSERT INTO appointments (contact_id, kind, place, member_id, starts_at, ends_at, blocked, status, source)
+         VALUES ($1, $2, $3, $4, $5::timestamptz, $6::timestamptz,
+                 tstzrange($5::timestamptz - interval '15 minutes', $6::timestamptz + interval '15 minutes'), 'confirmada', 'panel')`,
+        [other?.id, VISIT, MERIDA, before, second?.start, second?.end],
+      );
+      const moved = await fetch(`${server.url}/api/appointments/manage`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+        body: JSON.stringify({
+          t: manageToken(booked.id, Date.parse(first?.start as string) + 86_400_000),
+          action: 'reprogramar',
+          start: second?.start,
+        }),
+      });
+      expect(moved.status, await moved.clone().text()).toBe(200);
+      const [now] = await sql<{ member_id: string }>('SELECT member_id FROM appointments WHERE id = $1', [booked.id]);
+      expect(now?.member_id).toBe(after);
+      const gone = await mailTo(emails[before] as string, 'Ya no es tuya: Visita a la casa muestra con Nora Chi');
+      expect(gone.text).toContain('pasó a otro asesor');
+      await mailTo(emails[after] as string, 'Cita cambiada: Visita a la casa muestra con Nora Chi');
+    } finally {
+      await sql('DELETE FROM member_appointment_kinds WHERE member_id = $1', [beto?.id]);
+    }
   });
 });

@@ -20,6 +20,7 @@ import {
   APPOINTMENT_MESSAGE_TASK,
   type AppointmentMessageJob,
   type AppointmentMessageKind,
+  type BuyerMessageKind,
   messageJobKey,
 } from '../appointments/changes.ts';
 import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payToken, payUrl } from '../appointments/link.ts';
@@ -134,6 +135,8 @@ export function staleBecause(job: AppointmentMessageJob, facts: AppointmentFacts
   if (job.message === 'cancelled') return facts.status === 'cancelada' ? null : 'not cancelled';
   if (!facts.holdsTime) return 'no longer holds its time';
   if (facts.start !== job.start) return 'moved';
+  // Handed back to the member it was taken from (another move) before they were told: nothing to tell.
+  if (job.memberId !== undefined && facts.member?.id === job.memberId) return 'theirs again';
   if (facts.start <= now) return 'begun';
   return null;
 }
@@ -159,6 +162,7 @@ const TEMPLATE_OF: Partial<Record<AppointmentMessageKind, AppointmentTemplateNam
 
 /** What each message is called on the contact's history and in the adviser's e-mail. */
 const LABEL: Record<AppointmentMessageKind, string> = {
+  handedOver: 'Cita pasada a otro asesor',
   confirmation: 'Confirmación de la cita',
   reminder: 'Recordatorio de la cita',
   moved: 'Cambio de la cita',
@@ -257,7 +261,7 @@ export function calendarFile(facts: AppointmentFacts, link: string | null): stri
   return value;
 }
 
-const SUBJECT: Record<AppointmentMessageKind, (kind: string, when: string) => string> = {
+const SUBJECT: Record<BuyerMessageKind, (kind: string, when: string) => string> = {
   confirmation: (kind, when) => `Tu cita quedó agendada: ${kind}, ${when}`,
   moved: (kind, when) => `Tu cita cambió: ${kind}, ahora el ${when}`,
   cancelled: (kind, when) => `Tu cita se canceló: ${kind}, ${when}`,
@@ -265,7 +269,7 @@ const SUBJECT: Record<AppointmentMessageKind, (kind: string, when: string) => st
   paid: (kind, when) => `Pago recibido: ${kind}, ${when}`,
 };
 
-const OPENING: Record<AppointmentMessageKind, string> = {
+const OPENING: Record<BuyerMessageKind, string> = {
   confirmation: 'tu cita quedó agendada.',
   moved: 'tu cita cambió de horario. Estos son los nuevos datos:',
   cancelled: 'tu cita quedó cancelada. Si quieres agendar otra, respóndenos o escríbenos por WhatsApp.',
@@ -280,7 +284,7 @@ const OPENING: Record<AppointmentMessageKind, string> = {
  * online payments are on, the site's payment link otherwise.
  */
 export function buyerEmail(
-  job: AppointmentMessageJob,
+  job: AppointmentMessageJob & { message: BuyerMessageKind },
   facts: AppointmentFacts,
   link: string,
   payLink: string = site.paymentLink,
@@ -341,6 +345,7 @@ const ADVISER_TITLE: Record<AppointmentMessageKind, (kind: string, who: string, 
   cancelled: (kind, who) => `Cita cancelada: ${kind} con ${who}`,
   reminder: (kind, who, hours) => `En ${hours === 1 ? '1 hora' : `${hours} horas`}: ${kind} con ${who}`,
   paid: (kind, who) => `Cita pagada: ${kind} con ${who}`,
+  handedOver: (kind, who) => `Ya no es tuya: ${kind} con ${who} pasó a otro asesor`,
 };
 
 /** What the adviser is told: a title, the moment and the place, and their page of the contact. */
@@ -436,13 +441,15 @@ export async function runAppointmentMessage(
   if (stale || !facts) return `stale: ${stale}`;
   const email = config.notifications.email;
   if (job.to === 'buyer') {
+    if (job.message === 'handedOver') return 'not for the buyer';
+    const buyerJob = { ...job, message: job.message };
     if (job.channel === 'whatsapp') return config.whatsapp ? queueWhatsapp(db, job, facts, config) : 'whatsapp off';
     if (job.channel !== 'email' || !email || !facts.contact.email) return 'no e-mail';
     const what = `${label(job)} por correo`;
     try {
       const receipt = await sendEmail(
         email,
-        buyerEmail(job, facts, buyerLink(facts, config), buyerPayLink(facts, config)),
+        buyerEmail(buyerJob, facts, buyerLink(facts, config), buyerPayLink(facts, config)),
         [facts.contact.email],
       );
       await recordOnHistory(db, facts, what, 'enviado', facts.contact.email);
@@ -454,10 +461,20 @@ export async function runAppointmentMessage(
       throw error;
     }
   }
-  if (!facts.member) return 'no adviser';
-  if (job.channel === 'push') return pushToAdviser(db, job, facts, facts.member, config);
+  const member = job.memberId === undefined ? facts.member : await activeMember(db, job.memberId);
+  if (!member) return 'no adviser';
+  if (job.channel === 'push') return pushToAdviser(db, job, facts, member, config);
   if (job.channel !== 'email' || !email) return 'no e-mail';
-  return sendEmail(email, adviserEmail(job, facts, facts.member.email, publicSiteUrl(config)), [facts.member.email]);
+  return sendEmail(email, adviserEmail(job, facts, member.email, publicSiteUrl(config)), [member.email]);
+}
+
+/** A member still on the team, with the address their notices go to; null when gone. */
+async function activeMember(db: Queryable, id: string): Promise<{ id: string; email: string } | null> {
+  const { rows } = await db.query<{ id: string; email: string }>(
+    'SELECT id, email FROM users WHERE id = $1 AND deactivated_at IS NULL',
+    [id],
+  );
+  return rows[0] ?? null;
 }
 
 /**

@@ -1,7 +1,8 @@
 /** What can happen to an appointment, and who made it happen: what appointmentChanged() (changes.ts) is told. */
 export type AppointmentChange =
   | { kind: 'booked' }
-  | { kind: 'rescheduled'; previousStart: number }
+  /** Moved; `previousMemberId`: who gave it before, when the move gave it to another member (told it is gone). */
+  | { kind: 'rescheduled'; previousStart: number; previousMemberId?: string | null }
   | { kind: 'cancelled' }
   | { kind: 'attended' }
   | { kind: 'no_show' }

@@ -19,8 +19,14 @@ export type { AppointmentChange, ChangeActor } from './change-kinds.ts';
 /** The queue's task that sends one message about an appointment (messages.ts runAppointmentMessage). */
 export const APPOINTMENT_MESSAGE_TASK = 'appointment_message';
 
-/** What a message says: the booking's confirmation, a move, a cancellation, or a reminder before the start. */
-export type AppointmentMessageKind = 'confirmation' | 'moved' | 'cancelled' | 'reminder' | 'paid';
+/**
+ * What a message says: the booking's confirmation, a move, a cancellation, a
+ * reminder before the start, its payment; and, to the adviser a move took it
+ * from, that it is handed over (theirs no longer).
+ */
+export type AppointmentMessageKind = 'confirmation' | 'moved' | 'cancelled' | 'reminder' | 'paid' | 'handedOver';
+/** The messages a buyer may get (a hand-over is the team's). */
+export type BuyerMessageKind = Exclude<AppointmentMessageKind, 'handedOver'>;
 export type AppointmentMessageChannel = 'whatsapp' | 'email' | 'push';
 
 /** A job's payload: one message, to one person, through one channel. */
@@ -38,6 +44,8 @@ export interface AppointmentMessageJob {
   start: number;
   /** A reminder's hours before the start. */
   hoursBefore?: number;
+  /** The adviser a message is for when not the appointment's own: a hand-over's, the member it was taken from. */
+  memberId?: string;
   /**
    * The calendar file's sequence of a move's notice, part of its key: a move
    * back to a time told before (A to B, B to C, C to B) is told again.
@@ -107,7 +115,12 @@ export async function appointmentChanged(
     if (move) await tx.query(`WITH ${move.ctes} SELECT count(*) FROM old`, moveValues);
     return;
   }
-  const jobs = messageJobs(appointmentId, message, facts, actor);
+  // A move that gave the appointment to another member: the one it was taken from is told it is no longer theirs.
+  const handedFrom =
+    change.kind === 'rescheduled' && change.previousMemberId && change.previousMemberId !== facts.memberId
+      ? change.previousMemberId
+      : null;
+  const jobs = messageJobs(appointmentId, message, facts, actor, handedFrom);
   // One statement, one NOTIFY; a reminder whose time has already passed (booked 3 h ahead) is not queued.
   const at = moveValues.length + 1;
   await tx.query(
@@ -162,6 +175,7 @@ function messageJobs(
   message: AppointmentMessageKind,
   { start, memberId, source, sequence }: AppointmentFacts,
   actor: ChangeActor,
+  handedFrom: string | null = null,
 ): { job: AppointmentMessageJob; at: number | null }[] {
   const jobs: { job: AppointmentMessageJob; at: number | null }[] = [];
   // A move's notices are told once per move, a reminder once per time it is for.
@@ -179,6 +193,10 @@ function messageJobs(
   if (!byTheirAdviser) {
     add({ to: 'adviser', channel: 'email', message });
     add({ to: 'adviser', channel: 'push', message });
+  }
+  if (handedFrom && !(actor.by === 'member' && actor.memberId === handedFrom)) {
+    add({ to: 'adviser', channel: 'email', message: 'handedOver', memberId: handedFrom });
+    add({ to: 'adviser', channel: 'push', message: 'handedOver', memberId: handedFrom });
   }
   if (message === 'confirmation' || message === 'moved') {
     for (const hoursBefore of BUYER_REMINDER_HOURS) {

@@ -249,7 +249,12 @@ export async function rescheduleManaged(
         ],
       );
       await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [row.contact_id]);
-      await appointmentChanged(tx, row.id, { kind: 'rescheduled', previousStart: row.starts_at }, { by: 'buyer' });
+      await appointmentChanged(
+        tx,
+        row.id,
+        { kind: 'rescheduled', previousStart: row.starts_at, previousMemberId: row.member_id },
+        { by: 'buyer' },
+      );
       const moved = { ...found, row: { ...row, member_id: member, starts_at: start, ends_at: slot.end } };
       return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }) };
     }

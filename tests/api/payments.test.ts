@@ -688,6 +688,12 @@ describe('the webhook', () => {
     expect((await paymentOf(voucher.id))?.status).toBe('pagado');
     expect(await appointmentStatus(voucher.id)).toBe('cancelada');
     expect(await page(tokenOf(voucher))).toMatchObject({ notPayable: 'paid', appointmentStatus: 'cancelada' });
+    // The contact is due now, on "Hoy", so the team books again or gives the money back.
+    const [due] = await sql<{ due: boolean }>(
+      `SELECT c.next_contact_at <= now() AS due FROM contacts c JOIN appointments a ON a.contact_id = c.id WHERE a.id = $1`,
+      [voucher.id],
+    );
+    expect(due?.due).toBe(true);
 
     // The buyer cancels with a checkout still open: it is expired at Stripe, so it can no longer be paid.
     const open = await book(await freeSlot(80, 24 * 20));

@@ -2,6 +2,7 @@ import { APPOINTMENTS } from '../../data/appointments.ts';
 import { appointmentChanged } from '../appointments/changes.ts';
 import { askRefund, PAYMENT_DEADLINE_TASK } from '../appointments/refunds.ts';
 import type { Database, Queryable } from '../db/database.ts';
+import { scheduleReminder } from '../outbox/reminders.ts';
 import type { Stripe } from './stripe.ts';
 
 /**
@@ -394,7 +395,11 @@ async function partlyFunded(tx: Queryable, payment: PaymentRow, receivedMxn: num
   );
 }
 
-/** Paid after its appointment was cancelled (its slot freed): the history says what to do. */
+/**
+ * Paid after its appointment was cancelled (its slot freed): the history says
+ * what to do, and the contact is due now (on "Hoy", its reminder sent to the
+ * adviser), so nobody forgets money that is neither used nor given back.
+ */
 async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
   await tx.query(
     `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Pagado', $2)`,
@@ -403,6 +408,15 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
       'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
     ],
   );
+  const { rows } = await tx.query<{ next_contact_at: Date }>(
+    `UPDATE contacts SET next_contact_at = now(), version = version + 1
+     WHERE id = $1 AND state NOT IN ('cerrado_ganado', 'cerrado_perdido')
+       AND (next_contact_at IS NULL OR next_contact_at > now())
+     RETURNING next_contact_at`,
+    [payment.contact_id],
+  );
+  const due = rows[0];
+  if (due) await scheduleReminder(tx, payment.contact_id, due.next_contact_at.toISOString());
 }
 
 /**

@@ -7,6 +7,7 @@ import type { BookingAnswer, FreeSlot } from '../../src/lib/appointments/booking
 import { type AppointmentChange, appointmentChanged } from '../../src/server/appointments/changes.ts';
 import { manageToken, readManageToken } from '../../src/server/appointments/link.ts';
 import { originOf } from '../support/admin.ts';
+import { seedMemberGiving } from '../support/advisers.ts';
 import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -559,17 +560,8 @@ describe('a buyer who asked for no automatic messages', () => {
 describe('a move that hands the appointment to another adviser', () => {
   it('tells the adviser it was taken from that it is no longer theirs, and the new one that it is theirs', async () => {
     // A second member who gives the visit, for this story only.
-    const [beto] = await sql<{ id: string }>(
-      `INSERT INTO users (email, password_hash, name) VALUES ('beto.citas@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Beto Pech')
-       RETURNING id`,
-    );
-    await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'asesor')`, [beto?.id]);
-    await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [beto?.id, VISIT]);
-    await sql(
-      `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
-       SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
-      [beto?.id],
-    );
+    const betoId = await seedMemberGiving(sql, VISIT, 'Beto Pech');
+    const [beto] = await sql<{ id: string; email: string }>('SELECT id, email FROM users WHERE id = $1', [betoId]);
     try {
       // Two times where neither member has anything yet (the stories before gave Ana appointments).
       const free: FreeSlot[] = [];
@@ -591,10 +583,10 @@ describe('a move that hands the appointment to another adviser', () => {
       );
       const emails: Record<string, string> = {
         [ana]: 'ana.citas@ceiba.mx',
-        [beto?.id as string]: 'beto.citas@ceiba.mx',
+        [betoId]: beto?.email as string,
       };
       const before = given?.member_id as string;
-      const after = before === ana ? (beto?.id as string) : ana;
+      const after = before === ana ? betoId : ana;
       // Its member is busy at the new time (another person's appointment): the move gives it to the other one.
       const [other] = await sql<{ id: string }>(
         `INSERT INTO contacts (name, phone, is_buyer) VALUES ('Otra Persona', $1, true) RETURNING id`,
@@ -622,7 +614,7 @@ describe('a move that hands the appointment to another adviser', () => {
       expect(gone.text).toContain('pasó a otro asesor');
       await mailTo(emails[after] as string, 'Cita cambiada: Visita a la casa muestra con Nora Chi');
     } finally {
-      await sql('DELETE FROM member_appointment_kinds WHERE member_id = $1', [beto?.id]);
+      await sql('DELETE FROM member_appointment_kinds WHERE member_id = $1', [betoId]);
     }
   });
 });

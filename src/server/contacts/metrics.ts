@@ -128,12 +128,15 @@ function visitsOf(rows: readonly VisitRow[]): Metrics['visits'] {
   };
 }
 
-/** The payments of the last 12 weeks (issue #41) by status, and the people who paid who have won a deal since. */
-const PAYMENTS = `SELECT count(*) FILTER (WHERE p.status = 'pagado')::int AS paid,
+/**
+ * The payments of the last 12 weeks (issue #41) by status, and the people who paid who have won a deal since. Paid
+ * and collected, as in "Pagos": a payment whose refund was asked is not counted as kept.
+ */
+const PAYMENTS = `SELECT count(*) FILTER (WHERE p.status = 'pagado' AND p.refund_requested_at IS NULL)::int AS paid,
     count(*) FILTER (WHERE p.status = 'pendiente')::int AS pending,
     count(*) FILTER (WHERE p.status = 'vencido')::int AS expired,
     count(*) FILTER (WHERE p.status = 'reembolsado')::int AS refunded,
-    coalesce(sum(p.amount_mxn) FILTER (WHERE p.status = 'pagado'), 0)::int AS "paidMxn",
+    coalesce(sum(p.amount_mxn) FILTER (WHERE p.status = 'pagado' AND p.refund_requested_at IS NULL), 0)::int AS "paidMxn",
     count(DISTINCT p.contact_id) FILTER (WHERE p.status = 'pagado')::int AS "paidContacts",
     count(DISTINCT p.contact_id) FILTER (WHERE p.status = 'pagado' AND c.state = 'cerrado_ganado')::int AS won
   FROM payments p JOIN contacts c ON c.id = p.contact_id

@@ -255,8 +255,6 @@ function invalidFrom(
   });
 }
 
-const ATTRIBUTION_LIMITS = { utm_source: 200, utm_medium: 200, utm_term: 200, referrer: 2000, landing_path: 2000 };
-
 const endpoints = [
   {
     path: '/api/quick-quotes',
@@ -264,10 +262,10 @@ const endpoints = [
     cases: fc.oneof(
       validQuickQuote,
       invalidFrom(validQuickQuote, {
-        text: ['name', 'phone', 'email', 'utm_source'],
+        text: ['name', 'phone', 'email'],
         required: ['name', 'phone'],
         choices: { origin: QUICK_QUOTE_ORIGINS },
-        limits: { name: 120, email: 254, ...ATTRIBUTION_LIMITS },
+        limits: { name: 120, email: 254 },
       }),
     ),
   },
@@ -286,13 +284,13 @@ const endpoints = [
           timeline: PREFILTER_TIMELINES,
           objective: OBJECTIVES,
         },
-        limits: { name: 120, municipality: 120, ...ATTRIBUTION_LIMITS },
+        limits: { name: 120, municipality: 120 },
       }),
       invalidFrom(validEstimate, {
         text: ['name', 'phone', 'email', 'source'],
         required: ['source', 'name', 'phone'],
         choices: { finishes: FINISHES, budget: BUDGETS },
-        limits: { name: 120, email: 254, ...ATTRIBUTION_LIMITS },
+        limits: { name: 120, email: 254 },
       }),
     ),
   },
@@ -323,7 +321,7 @@ const endpoints = [
           legal_documentation: YES_NO,
           consultancy_payment: YES_NO,
         },
-        limits: { name: 120, municipality: 120, ...ATTRIBUTION_LIMITS },
+        limits: { name: 120, municipality: 120 },
       }),
     ),
   },

@@ -126,15 +126,33 @@ function clickId() {
   );
 }
 
-/** Where the visit came from; sent with every lead, all optional. */
+/**
+ * Text the visitor never typed nor sees (a utm value, the referrer, the
+ * landing path: from the URL the visit came with), reduced to clean text of
+ * at most `max` characters, or null: control and bidirectional characters
+ * dropped, a character cut in half at the limit dropped. Never a refusal: a
+ * lead is not lost for a hidden field the visitor cannot correct.
+ */
+export function trackedText(max: number) {
+  return z.pipe(
+    z.optional(z.nullable(z.unknown())),
+    z.transform((value: unknown) => {
+      if (typeof value !== 'string') return null;
+      const clean = withoutBidiControls(value.toWellFormed().replace(/[\u0000-\u001f\u007f]/g, ' ')).trim();
+      return [...clean].slice(0, max).join('').trim() || null;
+    }),
+  );
+}
+
+/** Where the visit came from; sent with every lead, all optional, never a reason to refuse one. */
 export const attributionShape = {
-  utm_source: optionalText(LIMITS.utm),
-  utm_medium: optionalText(LIMITS.utm),
-  utm_campaign: optionalText(LIMITS.utm),
-  utm_term: optionalText(LIMITS.utm),
-  utm_content: optionalText(LIMITS.utm),
-  referrer: optionalText(LIMITS.url),
-  landing_path: optionalText(LIMITS.url),
+  utm_source: trackedText(LIMITS.utm),
+  utm_medium: trackedText(LIMITS.utm),
+  utm_campaign: trackedText(LIMITS.utm),
+  utm_term: trackedText(LIMITS.utm),
+  utm_content: trackedText(LIMITS.utm),
+  referrer: trackedText(LIMITS.url),
+  landing_path: trackedText(LIMITS.url),
   // The ad platforms' click ids (issue #43): printable ASCII, no spaces, as the platforms write them.
   gclid: clickId(),
   gbraid: clickId(),

@@ -400,27 +400,84 @@ describe('from ad to sale', () => {
     expect(sentTo('meta', `schedule:${appointment}`)).toEqual([]);
   });
 
-  it('tells Meta of a lead that came without the visit’s touch as `other`, not as a website event without its browser', async () => {
+  it('tells Meta nothing of a person who came through none of its ads, as the privacy notice promises', async () => {
     const phone = uniquePhone();
-    // Session storage off in the browser: the form goes without attribution, so without the touch the User-Agent joins.
+    // Session storage off in the browser, or an organic visit: the form goes without a Meta click id.
     const lead = await postJson(
       `${server.url}/api/quick-quotes`,
-      quickQuote({ name: 'Lucía Pech', phone, marketing: true }),
-      {
-        'User-Agent': PHONE_BROWSER,
-      },
+      quickQuote({ name: 'Lucía Pech', phone, marketing: true, utm_source: 'google', utm_medium: 'organic' }),
+      { 'User-Agent': PHONE_BROWSER },
     );
     expect(lead.status).toBe(201);
-    const [contact] = await sql<{ id: string; first_touch: object }>(
-      'SELECT id, first_touch FROM contacts WHERE phone = $1',
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    await until(
+      async () =>
+        (await countRows('ad_conversions', `event_id = $1 AND destination = 'meta' AND status = 'sin_identificador'`, [
+          `lead:${contact?.id}`,
+        ])) === 1,
+      'the lead kept from Meta',
+    );
+    expect(sentTo('meta', `lead:${contact?.id}`)).toEqual([]);
+  });
+
+  it('tells nothing of a person who asked for no more messages on WhatsApp, whatever box a form ticks', async () => {
+    const phone = uniquePhone();
+    // They wrote "BAJA" on WhatsApp; then a form with their number ticks «Quiero recibir novedades».
+    const [contact] = await sql<{ id: string }>(
+      `INSERT INTO contacts (name, phone, is_buyer) VALUES ('Raúl Baja', $1, true) RETURNING id`,
       [`+52${phone}`],
     );
-    expect(contact?.first_touch).toEqual({});
-    await until(() => sentTo('meta', `lead:${contact?.id}`).length > 0, 'the lead at Meta');
-    const event = sentTo('meta', `lead:${contact?.id}`)[0] as Record<string, unknown>;
-    expect(event).toMatchObject({ event_name: 'Lead', action_source: 'other' });
-    expect(event).not.toHaveProperty('event_source_url');
-    expect(event.user_data).not.toHaveProperty('client_user_agent');
+    await sql(
+      `INSERT INTO whatsapp_conversations (contact_id, last_message_at, last_direction, opted_out_at)
+       VALUES ($1, now(), 'in', now())`,
+      [contact?.id],
+    );
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Raúl Baja', phone, marketing: true, fbc: FBC }),
+      { 'User-Agent': PHONE_BROWSER },
+    );
+    expect(lead.status).toBe(201);
+    await until(
+      async () =>
+        (await countRows('ad_conversions', `event_id = $1 AND destination = 'meta' AND status = 'sin_consentimiento'`, [
+          `lead:${contact?.id}`,
+        ])) === 1,
+      'the lead kept from Meta',
+    );
+    expect(sentTo('meta', `lead:${contact?.id}`)).toEqual([]);
+  });
+
+  it('tells no appointment booked until it holds: a consultation not yet paid is no Schedule', async () => {
+    await seedMemberGiving(sql, 'asesoria-personalizada', 'Eva');
+    const date = (offset: number) =>
+      new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + offset * 86_400_000);
+    const slots = await fetch(
+      `${server.url}/api/appointments/slots?kind=asesoria-personalizada&place=videollamada&from=${date(1)}&to=${date(10)}`,
+    );
+    const { slots: free } = (await slots.json()) as { slots: { start: string }[] };
+    const phone = uniquePhone();
+    const booked = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({
+        name: 'Paula Uc',
+        phone,
+        kind: 'asesoria-personalizada',
+        place: 'videollamada',
+        start: free[0]?.start,
+      }),
+    });
+    expect(booked.status).toBe(201);
+    const { id: appointment, status } = (await booked.json()) as { id: string; status: string };
+    expect(status).toBe('por_pagar');
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    // The upkeep found the person's lead, in the same statement that would have found the appointment.
+    await until(
+      async () => (await countRows('ad_conversions', 'event_id = $1', [`lead:${contact?.id}`])) > 0,
+      'the lead found',
+    );
+    expect(await countRows('ad_conversions', 'event_id = $1', [`schedule:${appointment}`])).toBe(0);
   });
 
   it('tells nothing about a person who did not consent, and the report counts what was not sent', async () => {

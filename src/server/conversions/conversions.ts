@@ -16,8 +16,9 @@ import { googleEmail, googlePhone, metaEmail, metaExternalId, metaPhone } from '
  * sends them, per destination, in batches; each is kept with what was sent
  * (hashed) or why nothing was: no consent (the person never ticked «Quiero
  * recibir novedades y promociones», nor answered yes to the same question on
- * WhatsApp, as the privacy notice says), no click id of the platform (Google
- * needs one).
+ * WhatsApp, or asked for no more messages since, as the privacy notice says),
+ * no click id of the platform (the notice tells each platform only of
+ * requests that came through its ads).
  */
 
 export type Destination = 'meta' | 'google';
@@ -78,8 +79,10 @@ export async function recordDue(db: Queryable, config: ConversionsConfig): Promi
        SELECT 'lead' AS event, 'lead:' || c.id AS event_id, c.id AS contact_id, c.created_at AS at, NULL::int AS value
        FROM contacts c WHERE c.created_at > now() - interval '7 days'
        UNION ALL
+       -- An appointment once it holds for sure: a paid kind's after its payment (a hold that expires unpaid, then
+       -- booked again, is not two), never one cancelled before.
        SELECT 'schedule', 'schedule:' || a.id, a.contact_id, a.created_at, a.price_mxn
-       FROM appointments a WHERE a.created_at > now() - interval '7 days'
+       FROM appointments a WHERE a.created_at > now() - interval '7 days' AND a.status NOT IN ('por_pagar', 'cancelada')
        UNION ALL
        SELECT 'purchase', 'purchase:' || p.id, p.contact_id, p.paid_at, p.amount_mxn
        FROM payments p WHERE p.status = 'pagado' AND p.paid_at > now() - interval '7 days'
@@ -270,7 +273,15 @@ export async function sendDue(
   const allowed = rows.filter((row) => row.consent);
   if (destination === 'meta' && config.meta) {
     const meta = config.meta;
-    const events = new Map(allowed.map((row) => [row.id, metaEvent(row, site)]));
+    // Meta is told only of people who came through its ads (a click's fbc, a Click-to-WhatsApp ad's ctwa_clid),
+    // as the privacy notice promises: anyone else is kept unsent, as Google's without a Google click id.
+    const fromMeta = (row: DueRow) => touched(row, 'fbc') !== undefined || touched(row, 'ctwa_clid') !== undefined;
+    await settle(
+      db,
+      allowed.filter((row) => !fromMeta(row)).map((row) => row.id),
+      'sin_identificador',
+    );
+    const events = new Map(allowed.filter(fromMeta).map((row) => [row.id, metaEvent(row, site)]));
     if (events.size > 0) {
       const ids = [...events.keys()];
       try {

@@ -36,10 +36,12 @@ export function consentRecord(claimed: ClaimedConsent, now = new Date()): { vers
  * question on WhatsApp (a line `marketing_consent` of their history), which
  * only the phone's owner can give, when there is one; otherwise a lead of
  * theirs with the box «Quiero recibir novedades y promociones» ticked (a form
- * anyone may send with their number).
+ * anyone may send with their number). Withdrawn by asking for no more
+ * messages on WhatsApp ("BAJA"): from then on nothing of theirs is sent.
  */
-export const CONTACT_MARKETING_CONSENT = `coalesce((SELECT e.to_value = 'si' FROM contact_events e
+export const CONTACT_MARKETING_CONSENT = `(coalesce((SELECT e.to_value = 'si' FROM contact_events e
   WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1),
   ${LEAD_TABLES.map(
     (table) => `EXISTS (SELECT 1 FROM ${table} l WHERE l.contact_id = c.id AND l.marketing_consent)`,
-  ).join(' OR ')})`;
+  ).join(' OR ')})
+  AND NOT EXISTS (SELECT 1 FROM whatsapp_conversations w WHERE w.contact_id = c.id AND w.opted_out_at IS NOT NULL))`;

@@ -86,7 +86,13 @@ export default endpoints(
         try {
           return await call.database(async (db) => {
             if (!(await hitRateLimit(db, rule, limitSubject(call.ip)))) return tooMany();
-            const answer = await bookAppointment(db, { booking, source: 'sitio', idempotencyKey, now: Date.now() });
+            const answer = await bookAppointment(db, {
+              booking,
+              source: 'sitio',
+              idempotencyKey,
+              now: Date.now(),
+              userAgent: call.request.headers.get('user-agent'),
+            });
             return json(201, { ...answer, payUrl: payPage(answer) });
           });
         } catch (error) {

@@ -480,6 +480,47 @@ describe('from ad to sale', () => {
     expect(await countRows('ad_conversions', 'event_id = $1', [`schedule:${appointment}`])).toBe(0);
   });
 
+  it('keeps the campaign of a person who books a visit before anything else as their first touch', async () => {
+    const phone = uniquePhone();
+    const campaign = `visita-${phone}`;
+    const booked = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url), 'User-Agent': PHONE_BROWSER },
+      body: JSON.stringify({
+        name: 'Irma Dzul',
+        phone,
+        kind: VISIT,
+        place: MERIDA,
+        start: await firstSlot(),
+        utm_source: 'google',
+        utm_medium: 'cpc',
+        utm_campaign: campaign,
+        gclid: GCLID,
+        landing_path: '/modelos?gclid=x',
+      }),
+    });
+    expect(booked.status, await booked.clone().text()).toBe(201);
+    // Later, a quote from another campaign: the first touch stays the one that brought her.
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Irma Dzul', phone, utm_source: 'facebook', utm_campaign: 'otra' }),
+    );
+    expect(lead.status).toBe(201);
+    const [contact] = await sql<{ first_touch: Record<string, string>; last_touch: Record<string, string> }>(
+      'SELECT first_touch, last_touch FROM contacts WHERE phone = $1',
+      [`+52${phone}`],
+    );
+    expect(contact?.first_touch).toEqual({
+      utm_source: 'google',
+      utm_medium: 'cpc',
+      utm_campaign: campaign,
+      gclid: GCLID,
+      landing_path: '/modelos?gclid=x',
+      client_user_agent: PHONE_BROWSER,
+    });
+    expect(contact?.last_touch).toMatchObject({ utm_source: 'facebook', utm_campaign: 'otra' });
+  });
+
   it('tells nothing about a person who did not consent, and the report counts what was not sent', async () => {
     const phone = uniquePhone();
     expect(

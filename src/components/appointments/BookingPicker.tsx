@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import type { BookingAnswer } from '../../lib/appointments/booking.ts';
 import { BOOKING_MESSAGES, PICKER_WORDS as W } from '../../lib/appointments/words.ts';
+import { readAttribution } from '../../lib/client/attribution.ts';
 import { AppointmentFields } from './AppointmentFields.tsx';
 import { SlotsView, useSlots } from './slots.tsx';
 import { momentOf } from './time.ts';
@@ -166,6 +167,7 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
           ...values,
           privacy_version: privacyVersion,
           privacy_accepted_at: new Date().toISOString(),
+          ...readAttribution(),
         }),
       });
       status = response.status;

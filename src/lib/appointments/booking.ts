@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts'; // no library wording reaches a visitor
 import {
+  attributionShape,
   consentShape,
   nameField,
   optionalEmailField,
@@ -93,9 +94,14 @@ export const bookingSchema = z.object({
   // The privacy notice the visitor saw, as every form sends it (the booking records its version).
   [PRIVACY_VERSION_FIELD]: consentShape[PRIVACY_VERSION_FIELD],
   [PRIVACY_ACCEPTED_AT_FIELD]: consentShape[PRIVACY_ACCEPTED_AT_FIELD],
+  // Where the visit came from, as every form sends it: the contact a booking creates keeps it as its first touch.
+  ...attributionShape,
 });
 
-export type Booking = z.output<typeof bookingSchema>;
+type BookingOutput = z.output<typeof bookingSchema>;
+type TouchField = keyof typeof attributionShape;
+/** A booking as the server takes it: the visit's touch only from the site (the panel, WhatsApp and the voice agent have none). */
+export type Booking = Omit<BookingOutput, TouchField> & Partial<Pick<BookingOutput, TouchField>>;
 
 export type AppointmentStatus = 'por_pagar' | 'confirmada' | 'cancelada' | 'asistio' | 'no_asistio';
 

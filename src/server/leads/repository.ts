@@ -7,6 +7,7 @@ import { LeadBatcher } from './batch.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { Row } from './rows.ts';
+import { keptUserAgent } from './user-agent.ts';
 
 export { LEAD_TABLE_OF_KIND, LEAD_TABLES, type LeadTable } from './kinds.ts';
 
@@ -39,14 +40,7 @@ export interface LeadClient {
   userAgent: string | null;
 }
 
-/** A User-Agent as kept: printable characters only, at most 512 of them; null when nothing is left. */
-export function keptUserAgent(value: string | null): string | null {
-  const kept = value
-    ?.replace(/[^\x20-\x7e]/g, '')
-    .trim()
-    .slice(0, 512);
-  return kept ? kept : null;
-}
+export { keptUserAgent };
 
 export interface RateLimitHit {
   rule: RateLimitRule;

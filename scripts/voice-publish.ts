@@ -8,7 +8,8 @@
  * and checks its fingerprint.
  *
  *   -- --dry-run            prints the assistant's JSON and sends nothing
- *   -- --if-configured      does nothing, successfully, without VAPI_PRIVATE_KEY (the deploy's build)
+ *   -- --if-configured      does nothing, successfully, without VAPI_PRIVATE_KEY or outside production
+ *                           (the deploy's build: Netlify's CONTEXT other than production)
  *   -- --data-dir <folder>  takes the data files present there instead of src/data's (a preview of edited data)
  *
  * Variables: VAPI_PRIVATE_KEY, SITE_URL (or Netlify's URL), VAPI_WEBHOOK_SECRET,
@@ -65,6 +66,16 @@ function files(): Record<AssistantFile, unknown> {
       return [file, existsSync(candidate) ? JSON.parse(readFileSync(candidate, 'utf8')) : REPOSITORY_FILES[file]];
     }),
   ) as Record<AssistantFile, unknown>;
+}
+
+// A deploy's build publishes only in production: a deploy preview or a branch deploy (Netlify's CONTEXT) would
+// change the assistant the live site's callers talk to with data not yet published (docs/editar-contenido.md).
+const context = env.CONTEXT?.trim();
+if (options['if-configured'] && !options['dry-run'] && context && context !== 'production') {
+  console.log(
+    `voice:publish: en este despliegue (CONTEXT=${context}) el asistente de voz no se publica; solo producción lo actualiza.`,
+  );
+  process.exit(0);
 }
 
 const privateKey = env.VAPI_PRIVATE_KEY?.trim();

@@ -106,6 +106,19 @@ describe('npm run voice:publish', () => {
     expect(refused.stderr).toContain('falta VAPI_PRIVATE_KEY');
   });
 
+  it('publishes nothing from a deploy preview or a branch deploy: only production updates the live assistant', async () => {
+    const requests = platform.requests.length;
+    for (const context of ['deploy-preview', 'branch-deploy']) {
+      const preview = await publish(
+        ['--if-configured'],
+        platformEnv({ VAPI_WEBHOOK_SECRET: SECRET, CONTEXT: context }),
+      );
+      expect(preview.code).toBe(0);
+      expect(preview.stdout).toContain(`CONTEXT=${context}) el asistente de voz no se publica`);
+    }
+    expect(platform.requests.length).toBe(requests);
+  });
+
   it('creates the credential and the assistant, then updates the same one, and the launch check knows a stale one', async () => {
     const requests = platform.requests.length;
     const first = await publish([], platformEnv({ VAPI_WEBHOOK_SECRET: SECRET }));

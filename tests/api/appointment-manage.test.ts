@@ -132,6 +132,8 @@ describe('the link', () => {
       // The visit's cutoff: two hours before.
       changeUntil: new Date(Date.parse(start) - 2 * 3_600_000).toISOString(),
       canChange: true,
+      // Nothing to pay: a visit is free.
+      payUrl: null,
     });
     // The link the messages will send opens the same page with a token of its own that reads the same.
     const link = new URL(appointmentLink('https://ceiba.example/', { id, start }));

@@ -274,6 +274,19 @@ describe('a checkout for a paid appointment', () => {
     expect(stripe.sessions.has(id)).toBe(true);
   });
 
+  it('is offered from the appointment’s own page too, where the WhatsApp confirmation leads (a buyer without e-mail)', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const own = await fetch(
+      `${server.url}/api/appointments/manage?t=${manageToken(answer.id, Date.parse(answer.start) + DAY)}`,
+    );
+    expect(own.status).toBe(200);
+    const { payUrl, status } = (await own.json()) as { payUrl: string | null; status: string };
+    expect(status).toBe('por_pagar');
+    expect(payUrl).toMatch(/^\/pagar\?t=/);
+    const t = new URL(payUrl ?? '', 'https://x').searchParams.get('t') ?? '';
+    expect(await page(t)).toMatchObject({ notPayable: null, priceMxn: 499 });
+  });
+
   it('refuses a link that is not ours, and a cross-site post', async () => {
     const answer = await book(await freeSlot(14, 71));
     const forged = `${tokenOf(answer).slice(0, 40)}AAAAAAAA`;

@@ -180,6 +180,14 @@ export default function ManageAppointment({ chatLink }: Props) {
             </dd>
           </div>
         </dl>
+        {shown.status === 'por_pagar' && shown.payUrl && !moving && (
+          <div className="grid gap-3 rounded-xl bg-brand-50 p-4">
+            <p className="font-semibold text-brand-900">{W.payFirst}</p>
+            <a className="btn btn-accent justify-self-start" href={shown.payUrl}>
+              {W.pay}
+            </a>
+          </div>
+        )}
         {shown.canChange && !moving && (
           <>
             <p className="text-brand-800">{W.changeUntil(momentOf(shown.changeUntil, shown.timeZone))}</p>

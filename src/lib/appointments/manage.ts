@@ -58,6 +58,12 @@ export interface ManagedAppointment {
   /** False once past changeUntil, or when the appointment is no longer upcoming. */
   canChange: boolean;
   /**
+   * Where a "por pagar" is paid (the site's /pagar page, with its own link),
+   * when online payments are on: the WhatsApp confirmation carries only this
+   * page's link, so a buyer without e-mail pays from here. Read only.
+   */
+  payUrl?: string | null;
+  /**
    * After a move only: the link's new token, good until a day after the new
    * start (the old one expires a day after the old start); the page puts it
    * in its address.

@@ -91,6 +91,8 @@ export const MANAGE_WORDS = {
     no_asistio: 'No asististe',
   } as Record<string, string>,
   changeUntil: (until: string) => `Puedes cambiarla o cancelarla aquí hasta el ${until}.`,
+  payFirst: 'Tu cita está apartada por poco tiempo: págala para confirmarla.',
+  pay: 'Pagar mi cita',
   reschedule: 'Cambiar fecha u hora',
   cancel: 'Cancelar cita',
   keep: 'No, conservarla',

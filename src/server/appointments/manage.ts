@@ -6,11 +6,12 @@ import {
 } from '../../data/appointments.ts';
 import type { AppointmentStatus, SlotsAnswer, SlotsQuery } from '../../lib/appointments/booking.ts';
 import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
+import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { availableSlots, HOLDING_STATUSES, slotsAnswer } from './availability.ts';
 import { memberOrder, placeMoment, releaseExpiredHolds, SlotTaken } from './book.ts';
 import { appointmentChanged } from './changes.ts';
-import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, readManageToken } from './link.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payToken, readManageToken } from './link.ts';
 import { heldSpan } from './slots.ts';
 
 /**
@@ -143,7 +144,15 @@ function assertChangeable(found: Found, now: number): void {
 
 /** GET: the appointment as the buyer's page shows it. */
 export async function readManaged(db: Database, token: string, now: number): Promise<ManagedAppointment> {
-  return managed(await appointmentOf(db, token, now, false), now);
+  const found = await appointmentOf(db, token, now, false);
+  return { ...managed(found, now), payUrl: payUrlOf(found.row) };
+}
+
+/** A "por pagar" is paid from its page too: the buyer may have no e-mail, where its payment link also goes. */
+function payUrlOf({ id, status, starts_at }: Pick<Row, 'id' | 'status' | 'starts_at'>): string | null {
+  return status === 'por_pagar' && getConfig().payments
+    ? `/pagar?t=${payToken(id, starts_at + LINK_LIFETIME_AFTER_START_MS)}`
+    : null;
 }
 
 /**
@@ -256,7 +265,7 @@ export async function rescheduleManaged(
         { by: 'buyer' },
       );
       const moved = { ...found, row: { ...row, member_id: member, starts_at: start, ends_at: slot.end } };
-      return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }) };
+      return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }), payUrl: payUrlOf(moved.row) };
     }
     throw new SlotTaken();
   });

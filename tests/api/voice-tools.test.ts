@@ -249,9 +249,40 @@ describe('the voice agent’s tools during a call', () => {
     expect(
       await countRows(
         'appointments',
-        "source = 'voz' AND starts_at = (SELECT starts_at FROM appointments WHERE idempotency_key = 'voz:call_same')",
+        `source = 'voz' AND starts_at = (SELECT starts_at FROM appointments WHERE idempotency_key = 'voz:${callId}:call_same')`,
       ),
     ).toBe(1);
+  });
+
+  it('books at most two appointments in one call, whoever they are for; a third is refused in words the agent can say', async () => {
+    const callId = randomUUID();
+    /** The last free time the agent is offered now. */
+    const lastOffered = async () => {
+      const offered = await tool(callId, 'horarios_disponibles', { tipo: VISIT, lugar: MERIDA });
+      const [, fecha, hora] = /\[(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})\][^[]*$/.exec(offered) ?? [];
+      return { fecha, hora };
+    };
+    const phones = [uniquePhone(), uniquePhone(), uniquePhone()];
+    const answers: string[] = [];
+    for (const [index, phone] of phones.entries()) {
+      answers.push(
+        await tool(callId, 'agendar_visita', {
+          tipo: VISIT,
+          lugar: MERIDA,
+          ...(await lastOffered()),
+          nombre: ['Mario Chan', 'Luis Chan', 'Ana Chan'][index],
+          telefono: phone,
+        }),
+      );
+    }
+    expect(answers[0]).toMatch(/^Listo, Mario: quedó agendada/);
+    expect(answers[1]).toMatch(/^Listo, Luis: quedó agendada/);
+    expect(answers[2]).toBe(
+      'En esta llamada ya agendé 2 citas, así que no puedo agendar otra por aquí. Si necesitas otra, escríbenos por WhatsApp y un asesor te ayuda.',
+    );
+    expect(
+      await countRows('appointments', 'contact_id = (SELECT id FROM contacts WHERE phone = $1)', [`+52${phones[2]}`]),
+    ).toBe(0);
   });
 
   it('answers each tool on its own: a visit booked is said even when its line is refused, a tool that fails takes no other’s answer', async () => {

@@ -47,6 +47,14 @@ const DAY = 86_400_000;
 
 const said = (text: string): ToolOutcome => ({ result: text, deliveries: [] });
 
+/**
+ * Appointments one call may book. Each sends WhatsApp templates to the phone
+ * it names, which nobody proved is the caller's (a booking "para mi primo"):
+ * with the cap per phone (book.ts MAX_UPCOMING_UNVERIFIED), this keeps one
+ * call from filling the calendar and the day's allowance of messages.
+ */
+export const MAX_BOOKINGS_PER_CALL = 2;
+
 /** "Lumo, 22 m² para 2 personas, desde $349,000 MXN, entrega de 4 a 6 semanas [lumo]" */
 function modelLine(model: Model): string {
   const [from, to, unit] = model.delivery.split(/[- ]/);
@@ -214,6 +222,17 @@ async function book(
   const start = instantOfWall(`${args.fecha}T${args.hora}`, place.timeZone);
   if (start === null) return said('Esa fecha u hora no existe. ¿Me la repites?');
   const email = args.correo?.toLowerCase() ?? known?.email ?? undefined;
+  // The call's own bookings, each keyed `voz:{call}:{tool call}` (the same tool call again is its replay).
+  const key = `voz:${call.callId}:${toolCallId}`;
+  const { rows: earlier } = await db.query<{ count: number }>(
+    `SELECT count(*)::int AS count FROM appointments WHERE starts_with(idempotency_key, $1) AND idempotency_key <> $2`,
+    [`voz:${call.callId}:`, key],
+  );
+  if ((earlier[0]?.count ?? 0) >= MAX_BOOKINGS_PER_CALL) {
+    return said(
+      `En esta llamada ya agendé ${MAX_BOOKINGS_PER_CALL} citas, así que no puedo agendar otra por aquí. Si necesitas otra, escríbenos por WhatsApp y un asesor te ayuda.`,
+    );
+  }
   let deliveries: string[] = [];
   try {
     const answer = await bookAppointment(db, {
@@ -226,7 +245,7 @@ async function book(
         start: new Date(start).toISOString(),
       } as Parameters<typeof bookAppointment>[1]['booking'],
       source: 'voz',
-      idempotencyKey: `voz:${toolCallId}`,
+      idempotencyKey: key,
       now,
       async alsoRecord(tx, booked) {
         const { rows } = await tx.query<{ contact_id: string }>('SELECT contact_id FROM appointments WHERE id = $1', [

@@ -51,7 +51,7 @@ const platformEnv = (extra: Record<string, string> = {}) => ({
 type Assistant = {
   name: string;
   model: { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
-  server: { url: string; credentialId?: string };
+  server: { url: string; credentialId?: string; backoffPlan?: object };
   metadata: { definition: string };
 };
 
@@ -131,7 +131,13 @@ describe('npm run voice:publish', () => {
       authenticationPlan: { type: 'bearer', token: SECRET, headerName: 'Authorization', bearerPrefixEnabled: true },
     });
     const published = platform.assistants.get(assistantId) as unknown as Assistant;
-    expect(published.server).toEqual({ url: `${SITE_URL}/api/voice/events`, credentialId, timeoutSeconds: 10 });
+    expect(published.server).toEqual({
+      url: `${SITE_URL}/api/voice/events`,
+      credentialId,
+      timeoutSeconds: 10,
+      // A message our server could not take is sent again (Vapi sends it once without a plan).
+      backoffPlan: { type: 'exponential', maxRetries: 5, baseDelaySeconds: 2 },
+    });
     expect(published.name).toBe('Ceiba - agente de voz');
 
     // Published again with its ids: the same assistant is updated whole, no second one or second credential.

@@ -177,6 +177,9 @@ function tool(name: VoiceToolName, server: Record<string, unknown>) {
   };
 }
 
+/** The platform's retries of a message our server did not take: 2, 4, 8, 16 and 32 s after each failure. */
+const SERVER_BACKOFF = { type: 'exponential', maxRetries: 5, baseDelaySeconds: 2 } as const;
+
 /** The assistant without its fingerprint. */
 function definitionBody(settings: AssistantSettings, data: AssistantData) {
   const agent = data['voice-agent.json'];
@@ -184,6 +187,10 @@ function definitionBody(settings: AssistantSettings, data: AssistantData) {
     url: `${settings.siteUrl.replace(/\/+$/, '')}/api/voice/events`,
     ...(settings.credentialId ? { credentialId: settings.credentialId } : {}),
     timeoutSeconds: TOOL_TIMEOUT_SECONDS,
+    // A message our server could not take (a 503 while the database is away) is sent again: without a plan the
+    // platform sends it once, and an end-of-call report lost that way lost the call's summary and recording.
+    // Every message is safe to send again (a tool call runs once per toolCallId, a report is stored once per call).
+    backoffPlan: SERVER_BACKOFF,
   };
   return {
     name: agent.name,

@@ -39,9 +39,21 @@ function rowLabel(row: CampaignRow, level: CampaignLevel) {
   return parts.join(' · ');
 }
 
-function listOf(row: CampaignRow, report: CampaignReport): string | null {
+/** The last day of a month `YYYY-MM`, as `YYYY-MM-DD`. */
+function lastDayOf(month: string): string {
+  const [year, index] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, index, 0)).toISOString().slice(0, 10);
+}
+
+export function listOf(row: CampaignRow, report: CampaignReport): string | null {
   if (row.source === null) return null;
-  const params = new URLSearchParams({ vista: 'prospectos', source: row.source, from: `${report.from}-01` });
+  // The report's months, both ends: a row counts the people whose first lead came between them.
+  const params = new URLSearchParams({
+    vista: 'prospectos',
+    source: row.source,
+    from: `${report.from}-01`,
+    to: lastDayOf(report.to),
+  });
   if (report.level !== 'source' && row.campaign) params.set('campaign', row.campaign);
   return `/admin?${params}`;
 }

@@ -25,10 +25,10 @@ export function captureAttribution(): void {
   try {
     if (sessionStorage.getItem(KEY)) return;
     const params = new URLSearchParams(location.search);
-    const attribution: Attribution = { landing_path: cut(location.pathname + location.search, 2000) };
+    const attribution: Attribution = { landing_path: (location.pathname + location.search).slice(0, 2000) };
     for (const name of PARAMS) {
-      const value = cut(params.get(name) ?? '', name.startsWith('utm') ? 200 : 500);
-      if (value) attribution[name] = value;
+      const value = params.get(name)?.trim();
+      if (value) attribution[name] = value.slice(0, name.startsWith('utm') ? 200 : 500);
     }
     // Meta's click id exactly as it came (case-sensitive), with the moment it was first seen.
     const fbclid = params.get('fbclid');
@@ -40,19 +40,6 @@ export function captureAttribution(): void {
   } catch {
     // Storage can be off (private mode, policies): leads go without attribution.
   }
-}
-
-/** At most `max` characters of clean text: no control characters, no character cut in half (the server's bound). */
-function cut(value: string, max: number): string {
-  return [
-    ...value
-      .toWellFormed()
-      .replace(/[\u0000-\u001f\u007f]/g, ' ')
-      .trim(),
-  ]
-    .slice(0, max)
-    .join('')
-    .trim();
 }
 
 export function readAttribution(): Attribution {

@@ -133,16 +133,18 @@ function clickId() {
  * dropped, a character cut in half at the limit dropped. Never a refusal: a
  * lead is not lost for a hidden field the visitor cannot correct.
  */
-export function trackedText(max: number) {
-  return z.pipe(
+export const trackedText = (max: number) =>
+  z.pipe(
     z.optional(z.nullable(z.unknown())),
-    z.transform((value: unknown) => {
-      if (typeof value !== 'string') return null;
-      const clean = withoutBidiControls(value.toWellFormed().replace(/[\u0000-\u001f\u007f]/g, ' ')).trim();
-      return [...clean].slice(0, max).join('').trim() || null;
-    }),
+    z.transform((value: unknown) =>
+      typeof value === 'string'
+        ? [...withoutBidiControls(value.toWellFormed().replace(/[\0-\x1f\x7f]/g, ' ')).trim()]
+            .slice(0, max)
+            .join('')
+            .trim() || null
+        : null,
+    ),
   );
-}
 
 /** Where the visit came from; sent with every lead, all optional, never a reason to refuse one. */
 export const attributionShape = {

@@ -18,6 +18,7 @@ import { recordManualRefund } from '../../src/server/payments/manual-refund.ts';
 
 const EXPORT_PATH = '/api/admin/payments/export.csv';
 const INVALID = 'Filtros no válidos.';
+const NOT_FOUND = 'No encontramos este pago.';
 
 function filterOf(url: URL): PaymentFilter {
   const parsed = paymentFilterSchema.safeParse(
@@ -46,9 +47,9 @@ const payments = routedHandler('admin-payments', [
     path: '/api/admin/payments/:id/devuelto',
     access: 'admin',
     async work({ db, actor, params }) {
-      if (!isUuid(params.id)) return jsonError(404, 'No encontramos este pago.');
+      if (!isUuid(params.id)) return jsonError(404, NOT_FOUND);
       const result = await recordManualRefund(db, params.id, actor);
-      if (result === 'not_found') return jsonError(404, 'No encontramos este pago.');
+      if (result === 'not_found') return jsonError(404, NOT_FOUND);
       if (result === 'not_waiting')
         return jsonError(409, 'Este pago no espera una devolución a mano: Stripe confirma las de tarjeta y SPEI.');
       return json(200, { id: params.id, status: 'reembolsado' });

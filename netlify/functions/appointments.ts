@@ -1,7 +1,6 @@
 import type { Config } from '@netlify/functions';
 import {
   BOOKING_MESSAGES,
-  type BookingAnswer,
   bookingSchema,
   slotsQuerySchema,
 } from '../../src/lib/appointments/booking.ts';
@@ -16,7 +15,7 @@ import {
   UnknownKind,
   UnknownPlace,
 } from '../../src/server/appointments/book.ts';
-import { LINK_LIFETIME_AFTER_START_MS, payToken } from '../../src/server/appointments/link.ts';
+import { payPage } from '../../src/server/appointments/link.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { limitSubject } from '../../src/server/http/client-address.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
@@ -28,12 +27,6 @@ import {
 } from '../../src/server/http/public-writes.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 import { hitRateLimit } from '../../src/server/leads/rate-limit.ts';
-
-/** The page where a "por pagar" is paid, when online payments are on (issue #41). */
-function payPage(answer: BookingAnswer): string | null {
-  if (answer.status !== 'por_pagar' || !getConfig().payments) return null;
-  return `/pagar?t=${payToken(answer.id, Date.parse(answer.start) + LINK_LIFETIME_AFTER_START_MS)}`;
-}
 
 /** A kind or a place the data does not have: the visitor's page is older than the data. */
 function unknownAnswer(error: unknown): Response | null {
@@ -93,7 +86,8 @@ export default endpoints(
               now: Date.now(),
               userAgent: call.request.headers.get('user-agent'),
             });
-            return json(201, { ...answer, payUrl: payPage(answer) });
+            const payUrl = payPage({ id: answer.id, status: answer.status, start: Date.parse(answer.start) });
+            return json(201, { ...answer, payUrl });
           });
         } catch (error) {
           if (error instanceof SlotTaken) return jsonError(409, BOOKING_MESSAGES.taken, { code: 'slot_taken' });

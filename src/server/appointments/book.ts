@@ -6,11 +6,10 @@ import {
   appointmentPlace,
 } from '../../data/appointments.ts';
 import { PRIVACY_NOTICE_VERSION } from '../../data/legal.ts';
-import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import type { AppointmentStatus, Booking, BookingAnswer } from '../../lib/appointments/booking.ts';
 import { clockFormat } from '../clock-formats.ts';
 import { type Database, type Queryable, transactionRetried } from '../db/database.ts';
-import { keptUserAgent } from '../leads/user-agent.ts';
+import { visitTouch } from '../leads/touch.ts';
 import { availableSlots } from './availability.ts';
 import { appointmentChanged, type ChangeActor } from './changes.ts';
 import { heldSpan } from './slots.ts';
@@ -75,23 +74,6 @@ export interface BookingRequest {
   alsoRecord?: (tx: Queryable, answer: BookingAnswer) => Promise<void>;
   /** The browser's User-Agent, kept with the visit's touch as a lead's is (leads/repository.ts). */
   userAgent?: string | null;
-}
-
-/**
- * The visit's touch a booking from the site brings (its utm values and
- * click ids, as every form's), with the browser's User-Agent: the contact it
- * creates keeps it as its first touch, so the campaign that brought a person
- * who books before anything else is not lost. Empty without one.
- */
-function touchOf(booking: Booking, userAgent: string | null | undefined): Record<string, string> {
-  const touch: Record<string, string> = {};
-  for (const key of TOUCH_KEYS) {
-    const value = booking[key];
-    if (typeof value === 'string' && value !== '') touch[key] = value;
-  }
-  const agent = keptUserAgent(userAgent);
-  if (agent && Object.keys(touch).length > 0) touch.client_user_agent = agent;
-  return touch;
 }
 
 /** The kind and the place of a booking or a slots query, or the typed error that says which is wrong. */
@@ -226,7 +208,8 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
           fingerprint,
           `${kind.name} · ${place.name} · ${placeMoment(start, place.timeZone)}`,
           UNVERIFIED_SOURCES.has(request.source) ? MAX_UPCOMING_UNVERIFIED : null,
-          JSON.stringify(touchOf(booking, request.userAgent)),
+          // The visit's touch (the site's bookings): a person who books first keeps the campaign that brought them.
+          JSON.stringify(visitTouch(booking, request.userAgent)),
         ],
       )
       .catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { sessionSecret } from '../auth/secret.ts';
+import { getConfig } from '../config.ts';
 
 /**
  * The buyer's link to reschedule or cancel an appointment (issue #40,
@@ -87,4 +88,15 @@ export function manageUrl(siteUrl: string, token: string): string {
 /** The page of the site where the buyer pays an appointment "por pagar" (and comes back to). */
 export function payUrl(siteUrl: string, token: string): string {
   return `${siteUrl.replace(/\/$/, '')}/pagar?t=${token}`;
+}
+
+/**
+ * Where an appointment still "por pagar" is paid, as a path of the site
+ * (/pagar with its own link, good until a day after its start), when online
+ * payments are on; null otherwise. The booking's answer and the
+ * appointment's own page offer it (issue #41).
+ */
+export function payPage(appointment: { id: string; status: string; start: number }): string | null {
+  if (appointment.status !== 'por_pagar' || !getConfig().payments) return null;
+  return payUrl('', payToken(appointment.id, appointment.start + LINK_LIFETIME_AFTER_START_MS));
 }

@@ -6,12 +6,11 @@ import {
 } from '../../data/appointments.ts';
 import type { AppointmentStatus, SlotsAnswer, SlotsQuery } from '../../lib/appointments/booking.ts';
 import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
-import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { availableSlots, HOLDING_STATUSES, slotsAnswer } from './availability.ts';
 import { memberOrder, placeMoment, releaseExpiredHolds, SlotTaken } from './book.ts';
 import { appointmentChanged } from './changes.ts';
-import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payToken, readManageToken } from './link.ts';
+import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payPage, readManageToken } from './link.ts';
 import { heldSpan } from './slots.ts';
 
 /**
@@ -149,11 +148,8 @@ export async function readManaged(db: Database, token: string, now: number): Pro
 }
 
 /** A "por pagar" is paid from its page too: the buyer may have no e-mail, where its payment link also goes. */
-function payUrlOf({ id, status, starts_at }: Pick<Row, 'id' | 'status' | 'starts_at'>): string | null {
-  return status === 'por_pagar' && getConfig().payments
-    ? `/pagar?t=${payToken(id, starts_at + LINK_LIFETIME_AFTER_START_MS)}`
-    : null;
-}
+const payUrlOf = ({ id, status, starts_at }: Pick<Row, 'id' | 'status' | 'starts_at'>) =>
+  payPage({ id, status, start: starts_at });
 
 /**
  * GET slots: where the appointment may move, the free slots of its kind and

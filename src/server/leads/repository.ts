@@ -1,4 +1,3 @@
-import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import { findTemplate, renderTemplate, templateFor, templateParameters } from '../../lib/whatsapp/templates.ts';
 import { getConfig } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -7,7 +6,7 @@ import { LeadBatcher } from './batch.ts';
 import { kindOfTable, type LeadTable } from './kinds.ts';
 import type { RateLimitRule } from './rate-limit.ts';
 import type { Row } from './rows.ts';
-import { keptUserAgent } from './user-agent.ts';
+import { keptUserAgent, visitTouch } from './touch.ts';
 
 export { LEAD_TABLE_OF_KIND, LEAD_TABLES, type LeadTable } from './kinds.ts';
 
@@ -138,12 +137,7 @@ export async function insertLead(
   client: LeadClient | null = null,
 ): Promise<StoredLead> {
   const { kind, contactKind } = kindOfTable(table);
-  const touch: Record<string, string> = Object.fromEntries(
-    TOUCH_KEYS.filter((key) => row[key] !== null && row[key] !== undefined).map((key) => [key, String(row[key])]),
-  );
-  // With the visit's touch only: a lead without one (session storage off) keeps the contact's last touch whole.
-  const userAgent = keptUserAgent(client?.userAgent ?? null);
-  if (userAgent && Object.keys(touch).length > 0) touch.client_user_agent = userAgent;
+  const touch = visitTouch(row, client?.userAgent);
   const request: LeadRequest = {
     lead_table: table,
     lead_row: row,

@@ -1125,6 +1125,7 @@ describe('the panel', () => {
         body: '{}',
       });
     const adviser = await inviteAdviser(server.url, admin, 'asesora.devoluciones@ceiba.mx', 'Rosa May');
+    expect((await done('')).status).toBe(401);
     expect((await done(adviser.cookie)).status).toBe(403);
     expect((await done(admin, 'https://otro.example')).status).toBe(403);
     const recorded = await done(admin);

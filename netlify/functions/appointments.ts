@@ -1,9 +1,5 @@
 import type { Config } from '@netlify/functions';
-import {
-  BOOKING_MESSAGES,
-  bookingSchema,
-  slotsQuerySchema,
-} from '../../src/lib/appointments/booking.ts';
+import { BOOKING_MESSAGES, bookingSchema, slotsQuerySchema } from '../../src/lib/appointments/booking.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { slotsAnswer } from '../../src/server/appointments/availability.ts';
 import {

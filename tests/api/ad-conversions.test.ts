@@ -521,6 +521,44 @@ describe('from ad to sale', () => {
     expect(contact?.last_touch).toMatchObject({ utm_source: 'facebook', utm_campaign: 'otra' });
   });
 
+  it('sends the rest of a batch a platform refuses for one invalid conversion, and keeps only that one to try again', async () => {
+    const contacts: string[] = [];
+    for (const name of ['Marta Canul', 'Pedro Uc']) {
+      const phone = uniquePhone();
+      const lead = await postJson(
+        `${server.url}/api/quick-quotes`,
+        quickQuote({ name, phone, marketing: true, utm_source: 'facebook', fbc: FBC, gclid: GCLID }),
+        { 'User-Agent': PHONE_BROWSER },
+      );
+      expect(lead.status).toBe(201);
+      const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+      contacts.push(contact?.id as string);
+    }
+    const [good, bad] = contacts as [string, string];
+    // Both houses sold in one statement: the queue finds their four conversions due together, one batch per platform.
+    ads.invalid.add(`won:${bad}`);
+    await sql(
+      `INSERT INTO ad_conversions (destination, event, event_id, contact_id, occurred_at, value_mxn)
+       SELECT d, 'won', 'won:' || c, c, now(), 1500000
+       FROM unnest($1::uuid[]) AS c, unnest(ARRAY['meta', 'google']) AS d`,
+      [contacts],
+    );
+    const status = async (id: string) =>
+      sql<{ destination: string; status: string; attempts: number; last_error: string | null }>(
+        `SELECT destination, status, attempts, last_error FROM ad_conversions WHERE event_id = $1 ORDER BY destination`,
+        [`won:${id}`],
+      );
+    await until(async () => (await status(good)).every((row) => row.status === 'enviado'), 'the valid sale sent');
+    await until(async () => (await status(bad)).every((row) => row.attempts === 1), 'the invalid sale tried once');
+    expect(sentTo('meta', `won:${good}`)).toHaveLength(1);
+    expect(sentTo('google', `won:${good}`)).toHaveLength(1);
+    expect(sentTo('meta', `won:${bad}`)).toEqual([]);
+    expect(await status(bad)).toEqual([
+      { destination: 'google', status: 'pendiente', attempts: 1, last_error: expect.stringMatching(/^Google 400: /) },
+      { destination: 'meta', status: 'pendiente', attempts: 1, last_error: 'Meta 400: Invalid parameter' },
+    ]);
+  });
+
   it('tells nothing about a person who did not consent, and the report counts what was not sent', async () => {
     const phone = uniquePhone();
     expect(

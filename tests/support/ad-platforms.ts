@@ -21,6 +21,12 @@ export interface AdPlatforms {
   tokens: URLSearchParams[];
   /** The next request to a platform answers this status (a platform down), once. */
   failNext(platform: 'meta' | 'google', status: number): void;
+  /**
+   * Conversions (Meta's event_id, Google's transactionId) the platforms find
+   * invalid: a request that carries one is refused whole with a 400, as both
+   * document (Meta names the event's index, Google the field).
+   */
+  invalid: Set<string>;
   close(): Promise<void>;
 }
 
@@ -35,6 +41,7 @@ export async function startAdPlatforms(): Promise<AdPlatforms> {
   const google: AdPlatforms['google'] = [];
   const tokens: URLSearchParams[] = [];
   const failing = new Map<'meta' | 'google', number>();
+  const invalid = new Set<string>();
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const answer = (status: number, body: unknown) => {
@@ -54,6 +61,22 @@ export async function startAdPlatforms(): Promise<AdPlatforms> {
         return answer(401, { error: { message: 'Invalid OAuth access token.', type: 'OAuthException', code: 190 } });
       }
       const body = JSON.parse(text) as { data: Record<string, unknown>[] };
+      const refused = body.data.findIndex((event) => invalid.has(String(event.event_id)));
+      if (refused >= 0) {
+        return answer(400, {
+          error: {
+            message: 'Invalid parameter',
+            type: 'OAuthException',
+            code: 100,
+            error_subcode: 2804003,
+            is_transient: false,
+            error_user_title: 'Invalid event',
+            error_user_msg: 'The event could not be processed.',
+            error_data: { event_index: refused },
+            fbtrace_id: 'AbCdEf400',
+          },
+        });
+      }
       meta.push({ dataset: events[1] as string, authorization: request.headers.authorization, body });
       return answer(200, { events_received: body.data.length, messages: [], fbtrace_id: 'AbCdEf123' });
     }
@@ -69,7 +92,18 @@ export async function startAdPlatforms(): Promise<AdPlatforms> {
           error: { code: 401, message: 'Request had invalid authentication credentials.', status: 'UNAUTHENTICATED' },
         });
       }
-      google.push({ authorization: request.headers.authorization, body: JSON.parse(text) as Record<string, unknown> });
+      const body = JSON.parse(text) as { events: Record<string, unknown>[] };
+      const refused = body.events.findIndex((event) => invalid.has(String(event.transactionId)));
+      if (refused >= 0) {
+        return answer(400, {
+          error: {
+            code: 400,
+            message: `Request contains an invalid argument. events[${refused}]`,
+            status: 'INVALID_ARGUMENT',
+          },
+        });
+      }
+      google.push({ authorization: request.headers.authorization, body });
       return answer(200, { requestId: `req-${google.length}` });
     }
     return answer(404, { error: { message: `No route ${request.method} ${url.pathname}` } });
@@ -82,6 +116,7 @@ export async function startAdPlatforms(): Promise<AdPlatforms> {
     google,
     tokens,
     failNext: (platform, status) => failing.set(platform, status),
+    invalid,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -255,6 +255,46 @@ async function googleAccessToken(google: NonNullable<ConversionsConfig['google']
   return token.access_token;
 }
 
+/**
+ * Sends `events` (by conversion id) in one request and settles them: sent,
+ * or failed to be tried again. Both platforms refuse a whole request for one
+ * invalid event (Meta's 400 names the event's index; Data Manager's
+ * INVALID_ARGUMENT, its field): a 400 for several events sends each half
+ * again, down to the one refused, so one bad conversion never keeps the
+ * others from their platform (at most about 2·log2(100) more requests for
+ * one bad event in a batch). A refused token, a limit or an outage is the
+ * whole request's: it fails as a whole.
+ */
+async function deliver(
+  db: Queryable,
+  events: Map<string, unknown>,
+  platform: string,
+  send: (batch: unknown[]) => Promise<Response>,
+): Promise<void> {
+  const ids = [...events.keys()];
+  let answer: Response;
+  try {
+    answer = await send([...events.values()]);
+  } catch (error) {
+    await failed(db, ids, (error as Error).message);
+    return;
+  }
+  if (answer.ok) {
+    await answer.body?.cancel();
+    await settle(db, ids, 'enviado', events);
+    return;
+  }
+  if (answer.status === 400 && ids.length > 1) {
+    await answer.body?.cancel();
+    const half = Math.ceil(ids.length / 2);
+    const entries = [...events];
+    await deliver(db, new Map(entries.slice(0, half)), platform, send);
+    await deliver(db, new Map(entries.slice(half)), platform, send);
+    return;
+  }
+  await failed(db, ids, `${platform} ${await refusal(answer)}`);
+}
+
 /** Sends what is due for `destination`; how many were settled (sent, or kept unsent with the reason). */
 export async function sendDue(
   db: Queryable,
@@ -283,19 +323,14 @@ export async function sendDue(
     );
     const events = new Map(allowed.filter(fromMeta).map((row) => [row.id, metaEvent(row, site)]));
     if (events.size > 0) {
-      const ids = [...events.keys()];
-      try {
-        const response = await fetch(`${meta.apiBase}/v26.0/${meta.datasetId}/events`, {
+      await deliver(db, events, 'Meta', (batch) =>
+        fetch(`${meta.apiBase}/v26.0/${meta.datasetId}/events`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${meta.accessToken}` },
-          body: JSON.stringify({ data: [...events.values()] }),
+          body: JSON.stringify({ data: batch }),
           signal: AbortSignal.timeout(15_000),
-        });
-        if (!response.ok) throw new Error(`Meta ${await refusal(response)}`);
-        await settle(db, ids, 'enviado', events);
-      } catch (error) {
-        await failed(db, ids, (error as Error).message);
-      }
+        }),
+      );
     }
   }
   if (destination === 'google' && config.google) {
@@ -314,9 +349,8 @@ export async function sendDue(
         built.filter(({ row, event }) => row.event === kind && event !== null).map(({ row, event }) => [row.id, event]),
       );
       if (events.size === 0 || !action) continue;
-      const ids = [...events.keys()];
-      try {
-        const response = await fetch(`${google.apiBase}/v1/events:ingest`, {
+      await deliver(db, events, 'Google', async (batch) =>
+        fetch(`${google.apiBase}/v1/events:ingest`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${await googleAccessToken(google)}` },
           body: JSON.stringify({
@@ -327,15 +361,11 @@ export async function sendDue(
               },
             ],
             encoding: 'HEX',
-            events: [...events.values()],
+            events: batch,
           }),
           signal: AbortSignal.timeout(15_000),
-        });
-        if (!response.ok) throw new Error(`Google ${await refusal(response)}`);
-        await settle(db, ids, 'enviado', events);
-      } catch (error) {
-        await failed(db, ids, (error as Error).message);
-      }
+        }),
+      );
     }
   }
   return rows.length;

@@ -284,6 +284,17 @@ describe('from ad to sale', () => {
       await panel(`/api/admin/contacts?source=google&campaign=${campaign}&from=${thisMonth()}-01&to=${from}`)
     ).json()) as { total: number; items: { id: string }[] };
     expect(list.items.map((item) => item.id)).toEqual([id]);
+    // A row of the report by ad: the people of that ad alone.
+    const byAd = async (ad: string) =>
+      (
+        (await (
+          await panel(
+            `/api/admin/contacts?source=google&campaign=${campaign}&ad=${ad}&from=${thisMonth()}-01&to=${from}`,
+          )
+        ).json()) as { items: { id: string }[] }
+      ).items.map((item) => item.id);
+    expect(await byAd('anuncio-ceiba-6-semanas')).toEqual([id]);
+    expect(await byAd('otro-anuncio')).toEqual([]);
 
     // The pipeline too: the campaign's people alone, with their counts.
     const board = (await (await panel(`/api/admin/pipeline?source=google&campaign=${campaign}`)).json()) as {

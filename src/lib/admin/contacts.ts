@@ -162,6 +162,8 @@ export const contactFilterSchema = z.object({
   kind: z.optional(z.enum(CONTACT_KINDS, { error: 'Tipo desconocido.' })),
   form: z.optional(z.enum(LEAD_FORMS, { error: 'Formulario desconocido.' })),
   campaign: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
+  /** The first touch's ad (utm_content), as the campaign report's rows by ad group them (issue #43). */
+  ad: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Anuncio demasiado largo.'))),
   /** The first touch's source (utm_source), as the campaign report groups them (issue #43). */
   source: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Fuente demasiado larga.'))),
   from: z.optional(isoDate),

@@ -65,6 +65,10 @@ function conditions(filter: ContactFilter, values: unknown[]): string[] {
     values.push(filter.source);
     where.push(`c.first_source = $${values.length}`);
   }
+  if (filter.ad) {
+    values.push(filter.ad);
+    where.push(`c.first_ad = $${values.length}`);
+  }
   if (filter.assigned === 'none') where.push('c.assigned_to IS NULL');
   else if (filter.assigned) {
     values.push(filter.assigned);
@@ -239,7 +243,7 @@ export async function contactsAfter(
 }
 
 /** The filters that narrow the people, besides the state and the assignment. */
-const NARROWING = ['q', 'kind', 'form', 'campaign', 'source', 'from', 'to', 'agenda'] as const;
+const NARROWING = ['q', 'kind', 'form', 'campaign', 'ad', 'source', 'from', 'to', 'agenda'] as const;
 const narrowed = (filter: ContactFilter) => NARROWING.some((name) => Boolean(filter[name]));
 
 /** Any filter but the state's (the counts per state then count the filter's contacts, not everyone). */

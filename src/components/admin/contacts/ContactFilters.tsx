@@ -36,7 +36,7 @@ export function ContactFilters({
   // The extra filters start open where there is room for them, folded on phones.
   const [moreOpen, setMoreOpen] = useState(false);
   useEffect(() => setMoreOpen(window.matchMedia('(min-width: 640px)').matches), []);
-  const activeFilters = (['kind', 'form', 'source', 'campaign', 'from', 'to'] as const).filter(
+  const activeFilters = (['kind', 'form', 'source', 'campaign', 'ad', 'from', 'to'] as const).filter(
     (name) => filter[name],
   ).length;
   const allCount = counts ? Object.values(counts).reduce((sum, n) => sum + n, 0) : null;
@@ -81,7 +81,7 @@ export function ContactFilters({
         <summary className="min-h-11 cursor-pointer py-2 font-semibold text-brand-800">
           Más filtros{activeFilters ? ` (${activeFilters})` : ''}
         </summary>
-        <div className="grid gap-3 pt-2 sm:grid-cols-2 lg:grid-cols-5">
+        <div className="grid gap-3 pt-2 sm:grid-cols-2 lg:grid-cols-4">
           <OptionFilter
             label="Tipo"
             value={filter.kind}
@@ -107,6 +107,13 @@ export function ContactFilters({
             onChange={(value) => set('campaign', value)}
             maxLength={200}
             placeholder="utm_campaign"
+          />
+          <InputFilter
+            label="Anuncio"
+            value={filter.ad}
+            onChange={(value) => set('ad', value)}
+            maxLength={200}
+            placeholder="utm_content"
           />
           <InputFilter label="Desde" type="date" value={filter.from} onChange={(value) => set('from', value)} />
           <InputFilter label="Hasta" type="date" value={filter.to} onChange={(value) => set('to', value)} />

@@ -12,7 +12,7 @@ import { contactsQuery, useContacts } from './queries.ts';
 /** Loaded with the first selection: advisers never load it. */
 const BulkBar = lazy(() => import('./BulkBar.tsx'));
 
-const FILTER_NAMES = ['state', 'kind', 'form', 'source', 'campaign', 'from', 'to', 'assigned', 'agenda'] as const;
+const FILTER_NAMES = ['state', 'kind', 'form', 'source', 'campaign', 'ad', 'from', 'to', 'assigned', 'agenda'] as const;
 
 /** The filters in the address, each checked on its own: one that does not parse is ignored, the others apply. */
 export function filterOf(params: URLSearchParams): Filter {

@@ -3,7 +3,8 @@ import type { CampaignReport, CampaignRow } from '../../../lib/admin/campaigns.t
 import { listOf } from './CampaignsReport.tsx';
 
 const report = (level: CampaignReport['level']) => ({ from: '2026-09', to: '2026-11', level }) as CampaignReport;
-const row = (source: string | null, campaign: string | null) => ({ source, campaign, ad: null }) as CampaignRow;
+const row = (source: string | null, campaign: string | null, ad: string | null = null) =>
+  ({ source, campaign, ad }) as CampaignRow;
 
 describe('a campaign row’s link to its people in Prospectos', () => {
   it('carries the report’s months at both ends, and the campaign below the source level', () => {
@@ -18,6 +19,17 @@ describe('a campaign row’s link to its people in Prospectos', () => {
     const bySource = new URL(listOf(row('google', null), report('source')) ?? '', 'https://x');
     expect(bySource.searchParams.get('to')).toBe('2026-11-30');
     expect(bySource.searchParams.has('campaign')).toBe(false);
+  });
+
+  it('carries the ad of a row by ad, and no ad above that level', () => {
+    const byAd = new URL(listOf(row('facebook', 'otono-2026', 'video-30s'), report('ad')) ?? '', 'https://x');
+    expect(byAd.searchParams.get('campaign')).toBe('otono-2026');
+    expect(byAd.searchParams.get('ad')).toBe('video-30s');
+    const byCampaign = new URL(
+      listOf(row('facebook', 'otono-2026', 'video-30s'), report('campaign')) ?? '',
+      'https://x',
+    );
+    expect(byCampaign.searchParams.has('ad')).toBe(false);
   });
 
   it('has none for the people without a source', () => {

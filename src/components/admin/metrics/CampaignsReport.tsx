@@ -31,7 +31,7 @@ const count = (value: number) => value.toLocaleString('es-MX');
 const money = (value: number | null) => (value === null ? '—' : formatPesos(value));
 const MONEY_COLUMNS = new Set(['wonValueMxn', 'spendMxn']);
 
-/** The row's name in the table, and the list of its people (Prospectos by source and campaign). */
+/** The row's name in the table, and the list of its people (Prospectos by source, campaign and ad). */
 function rowLabel(row: CampaignRow, level: CampaignLevel) {
   const parts = [row.source ?? 'Sin fuente (directo)'];
   if (level !== 'source') parts.push(row.campaign ?? 'sin campaña');
@@ -55,6 +55,7 @@ export function listOf(row: CampaignRow, report: CampaignReport): string | null 
     to: lastDayOf(report.to),
   });
   if (report.level !== 'source' && row.campaign) params.set('campaign', row.campaign);
+  if (report.level === 'ad' && row.ad) params.set('ad', row.ad);
   return `/admin?${params}`;
 }
 

@@ -514,6 +514,31 @@ describe('deleting requests', () => {
     expect(await countRows('contact_notes', 'contact_id = $1', [id])).toBe(0);
     expect((await api(`/api/admin/contacts/${id}`)).status).toBe(404);
   });
+
+  it('deleting a request keeps the person who also called, wrote on WhatsApp or was typed in by the team', async () => {
+    const phones = [uniquePhone(), uniquePhone(), uniquePhone()];
+    const [called, wrote, typed] = phones as [string, string, string];
+    const leads: string[] = [];
+    for (const phone of phones) {
+      leads.push((await (await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone }))).json()).id);
+    }
+    await sql(`INSERT INTO voice_calls (call_id, contact_id) VALUES ($1, $2)`, [
+      `call-${called}`,
+      await contactOfPhone(called),
+    ]);
+    await sql(
+      `INSERT INTO whatsapp_conversations (contact_id, last_message_at, last_direction) VALUES ($1, now(), 'in')`,
+      [await contactOfPhone(wrote)],
+    );
+    await sql(`INSERT INTO contact_events (contact_id, kind, to_value) VALUES ($1, 'captured', 'panel')`, [
+      await contactOfPhone(typed),
+    ]);
+    const ids = await Promise.all(phones.map(contactOfPhone));
+    for (const lead of leads) {
+      expect((await api(`/api/admin/quick-quotes/${lead}`, { method: 'DELETE' })).status).toBe(204);
+    }
+    expect(await countRows('contacts', 'id = ANY($1::uuid[])', [ids])).toBe(3);
+  });
 });
 
 describe('the contact endpoints are the administrator’s', () => {

@@ -52,10 +52,23 @@ export const LEADS_OF_CONTACT = LEAD_TABLES.map(
   (table) => `(SELECT count(*) FROM ${table} l WHERE l.contact_id = c.id)`,
 ).join('\n    + ');
 
-/** SQL: no lead of any kind names contact `c`. */
-export const CONTACT_WITHOUT_LEADS = LEAD_TABLES.map(
-  (table) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE contact_id = c.id)`,
-).join('\n         AND ');
+/**
+ * SQL: contact `c` has nothing left that a person asked or did: no request of
+ * any form, and no call, WhatsApp conversation, appointment or payment, nor
+ * was it typed in by the team (`captured`). Deleting the last request of such
+ * a contact deletes it; any of those keeps it (a booked, paid visit is never
+ * lost with a duplicate quote).
+ */
+export const CONTACT_WITH_NOTHING_LEFT = [
+  ...LEAD_TABLES,
+  'voice_calls',
+  'whatsapp_conversations',
+  'appointments',
+  'payments',
+]
+  .map((table) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE contact_id = c.id)`)
+  .concat(`NOT EXISTS (SELECT 1 FROM contact_events WHERE contact_id = c.id AND kind = 'captured')`)
+  .join('\n         AND ');
 
 /** `select(entry)` for every kind's table (aliased `l`), joined by UNION ALL, in the order of their forms. */
 export function everyLeadTable(select: (entry: LeadKindDefinition) => string): string {

@@ -5,7 +5,7 @@ import { type Actor, recordActivity } from '../audit/activity.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { deliveriesOfLeads } from '../outbox/deliveries.ts';
-import { CONTACT_WITHOUT_LEADS, LEAD_TABLE_OF_KIND as TABLES } from './kinds.ts';
+import { CONTACT_WITH_NOTHING_LEFT, LEAD_TABLE_OF_KIND as TABLES } from './kinds.ts';
 
 /** Rows newest first, after `cursor`; each with its own cursor, without the idempotency key. */
 export async function leadsAfter(db: Queryable, kind: LeadKind, cursor: Cursor | null, limit: number) {
@@ -60,8 +60,10 @@ export async function listLeads(
 
 /**
  * Deletes one lead and records it on the activity log, in one transaction;
- * when it was the person's last one, the contact goes too, with its notes and
- * history: deleting every request of someone leaves nothing of them.
+ * when it was the person's last one and nothing else of theirs is left (a
+ * call, a conversation, an appointment, a payment, a contact the team typed
+ * in: CONTACT_WITH_NOTHING_LEFT), the contact goes too, with its notes and
+ * history. Erasing a person is the contact's own action (person.ts).
  */
 export async function deleteLead(db: Database, kind: LeadKind, id: string, actor: Actor): Promise<boolean> {
   return db.transaction(async (tx) => {
@@ -73,7 +75,7 @@ export async function deleteLead(db: Database, kind: LeadKind, id: string, actor
     if (!contactId) return false;
     // Its notifications go with it (a queued job then finds nothing to send).
     await tx.query(`DELETE FROM notification_deliveries WHERE purpose = 'lead' AND lead_id = $1`, [id]);
-    await tx.query(`DELETE FROM contacts c WHERE c.id = $1 AND ${CONTACT_WITHOUT_LEADS}`, [contactId]);
+    await tx.query(`DELETE FROM contacts c WHERE c.id = $1 AND ${CONTACT_WITH_NOTHING_LEFT}`, [contactId]);
     await recordActivity(tx, {
       actor,
       kind: 'deletion',

@@ -326,4 +326,34 @@ describe('a person’s data (ARCO)', () => {
     // Outside the erasure, the log still refuses every change.
     await expect(sql(`UPDATE activity_log SET summary = 'x'`)).rejects.toThrow(/append-only/);
   });
+
+  it('erases and downloads only the person’s own: another contact’s request that carries their phone stays that contact’s', async () => {
+    // Ana typed Beto's number by mistake; the team corrected hers. Beto then writes, and asks for his data and its erasure.
+    const [wrong, hers] = ['9994441001', '9994441002'];
+    expect(
+      (await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Ana Chi', phone: wrong }))).status,
+    ).toBe(201);
+    const [ana] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+      `+52${wrong}`,
+    ]);
+    const corrected = await call(admin, `/api/admin/contacts/${ana?.id}/details`, {
+      method: 'PATCH',
+      body: JSON.stringify({ name: 'Ana Chi', phone: hers, version: ana?.version }),
+    });
+    expect(corrected.status).toBe(200);
+    expect(
+      (await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Beto Pool', phone: wrong }))).status,
+    ).toBe(201);
+    const [beto] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${wrong}`]);
+    expect(beto?.id).not.toBe(ana?.id);
+
+    const data = (await (await call(admin, `/api/admin/contacts/${beto?.id}/datos.json`)).json()) as {
+      cotizaciones_rapidas: { name: string }[];
+    };
+    expect(data.cotizaciones_rapidas.map((row) => row.name)).toEqual(['Beto Pool']);
+    const erased = await call(admin, `/api/admin/contacts/${beto?.id}`, { method: 'DELETE' });
+    expect(erased.status).toBe(200);
+    expect(((await erased.json()) as { requests: number }).requests).toBe(1);
+    expect(await countRows('cotizaciones_rapidas', 'contact_id = $1', [ana?.id])).toBe(1);
+  });
 });

@@ -9,6 +9,14 @@ import type { Database, Queryable } from '../db/database.ts';
 import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
 
 /**
+ * A call of the person's: theirs by the contact, or by the phone when the call
+ * was never joined to a contact. A request or a call joined to another
+ * contact is that contact's, whatever phone it carries (a phone corrected
+ * away from a number someone else typed, then asked about by its owner).
+ */
+const CALLS_OF_PERSON = 'contact_id = $1 OR (phone = $2 AND contact_id IS NULL)';
+
+/**
  * Every table that holds a person's rows, and how they are found: by the
  * contact, or also by the phone. The webhook's raw deliveries
  * (whatsapp_webhook_events, kept 30 days) and the statuses waiting for their
@@ -18,8 +26,8 @@ import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
  */
 const SOURCES = [
   { table: 'contacts', key: 'id', byPhone: false },
-  ...LEAD_TABLES.map((table) => ({ table, key: 'contact_id', byPhone: true })),
-  { table: 'voice_calls', key: 'contact_id', byPhone: true },
+  ...LEAD_TABLES.map((table) => ({ table, key: 'contact_id', byPhone: false })),
+  { table: 'voice_calls', key: 'contact_id', byPhone: true, where: CALLS_OF_PERSON },
   // What happened during their calls: what the agent's tools were told and answered (issue #42).
   {
     table: 'voice_call_events',
@@ -140,8 +148,8 @@ export async function erasePerson(db: Database, contactId: string, actor: Actor)
     const names = await tx.query<{ name: string }>(
       `SELECT DISTINCT name FROM (
          SELECT name FROM contacts WHERE id = $1
-         UNION ALL ${everyLeadTable(({ table }) => `SELECT name FROM ${table} WHERE contact_id = $1 OR phone = $2`)}
-         UNION ALL SELECT name FROM voice_calls WHERE (contact_id = $1 OR phone = $2) AND name IS NOT NULL
+         UNION ALL ${everyLeadTable(({ table }) => `SELECT name FROM ${table} WHERE contact_id = $1`)}
+         UNION ALL SELECT name FROM voice_calls WHERE (${CALLS_OF_PERSON}) AND name IS NOT NULL
          -- Names it had before a correction, and of the contacts merged into it (decision 0037).
          UNION ALL SELECT from_value FROM contact_events WHERE contact_id = $1 AND kind IN ('name', 'merged')
        ) AS known WHERE char_length(name) >= 2`,
@@ -166,16 +174,10 @@ export async function erasePerson(db: Database, contactId: string, actor: Actor)
     }
     let requests = 0;
     for (const table of LEAD_TABLES) {
-      const deleted = await tx.query(`DELETE FROM ${table} WHERE contact_id = $1 OR phone = $2`, [
-        contactId,
-        contact.phone,
-      ]);
+      const deleted = await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);
       requests += deleted.rowCount ?? 0;
     }
-    const calls = await tx.query('DELETE FROM voice_calls WHERE contact_id = $1 OR phone = $2', [
-      contactId,
-      contact.phone,
-    ]);
+    const calls = await tx.query(`DELETE FROM voice_calls WHERE ${CALLS_OF_PERSON}`, [contactId, contact.phone]);
     const counts = await tx.query<{ notes: number; messages: number }>(
       `SELECT (SELECT count(*)::int FROM contact_notes WHERE contact_id = $1) AS notes,
               (SELECT count(*)::int FROM whatsapp_messages WHERE contact_id = $1) AS messages`,

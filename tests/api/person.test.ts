@@ -183,6 +183,38 @@ describe('a person’s data (ARCO)', () => {
     await processed();
     expect(await countRows('whatsapp_messages', `contact_id = '${id}'`)).toBe(TEXTS.length);
     expect(await countRows('whatsapp_pending_statuses')).toBe(1);
+    // A consultation they paid (issue #41), and Stripe's event about it as the webhook stores it: the payer's
+    // name, e-mail and phone, and our contact in the metadata.
+    await sql(
+      `WITH appointment AS (
+         INSERT INTO appointments (contact_id, kind, place, starts_at, ends_at, blocked, status, source, price_mxn)
+         VALUES ($1, 'asesoria-personalizada', 'videollamada', now() + interval '2 days', now() + interval '50 hours',
+                 tstzrange(now() + interval '2 days', now() + interval '50 hours'), 'confirmada', 'sitio', 499)
+         RETURNING id),
+       payment AS (
+         INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn,
+                               concept, status, method, paid_at)
+         SELECT id, $1, 'cs_test_arco', 'https://checkout.stripe.com/c/pay/cs_test_arco', now() + interval '1 day', 499,
+                'Asesoría personalizada', 'pagado', 'tarjeta', now()
+         FROM appointment RETURNING id)
+       INSERT INTO payment_events (event_id, type, payload, payment_id, created_at, applied_at)
+       SELECT 'evt_arco_0001', 'checkout.session.completed', $2::jsonb, id, now(), now() FROM payment`,
+      [
+        id,
+        JSON.stringify({
+          id: 'evt_arco_0001',
+          type: 'checkout.session.completed',
+          data: {
+            object: {
+              id: 'cs_test_arco',
+              object: 'checkout.session',
+              customer_details: { name: NAME, email: 'teresa.arcos@example.com', phone: `+52${PHONE}` },
+              metadata: { contact_id: id },
+            },
+          },
+        }),
+      ],
+    );
     return id;
   }
 

@@ -16,6 +16,10 @@ import { everyLeadTable, LEAD_TABLES } from '../leads/kinds.ts';
  */
 const CALLS_OF_PERSON = 'contact_id = $1 OR (phone = $2 AND contact_id IS NULL)';
 
+/** Stripe's events about the person's payments, or naming their contact (one not yet joined to a payment). */
+const PAYMENT_EVENTS_OF_PERSON = `payment_id IN (SELECT id FROM payments WHERE contact_id = $1)
+  OR payload #>> '{data,object,metadata,contact_id}' = $1::text`;
+
 /**
  * Every table that holds a person's rows, and how they are found: by the
  * contact, or also by the phone. The webhook's raw deliveries
@@ -42,6 +46,14 @@ const SOURCES = [
   // Their appointments and what they paid for them (issues #40 and #41).
   { table: 'appointments', key: 'contact_id', byPhone: false },
   { table: 'payments', key: 'contact_id', byPhone: false },
+  // Stripe's events about them as received (the payer's name, e-mail and phone; our contact in the metadata).
+  {
+    table: 'payment_events',
+    key: 'event_id',
+    byPhone: false,
+    where: PAYMENT_EVENTS_OF_PERSON,
+    order: 'created_at, event_id',
+  },
   { table: 'whatsapp_conversations', key: 'contact_id', byPhone: false },
   {
     table: 'whatsapp_messages',
@@ -184,6 +196,12 @@ export async function erasePerson(db: Database, contactId: string, actor: Actor)
       [contactId],
     );
     const deliveries = await eraseWhatsappDeliveries(tx, contactId, contact.phone);
+    // Stripe's events keep their id (a delivery of one again is still known, and not applied twice) and nothing else.
+    await tx.query(
+      `UPDATE payment_events SET payload = '{}'::jsonb, payment_id = NULL, applied_at = coalesce(applied_at, now())
+       WHERE ${PAYMENT_EVENTS_OF_PERSON}`,
+      [contactId],
+    );
     // Notes, history, notifications, messages and the conversation go with the contact (ON DELETE CASCADE).
     await tx.query('DELETE FROM contacts WHERE id = $1', [contactId]);
     const erased: Erased = {

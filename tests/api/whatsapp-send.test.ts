@@ -284,6 +284,26 @@ describe('sending from the contact page', () => {
     );
   });
 
+  it('keeps the three a day when a script sends eight at once: three sent, five refused', async () => {
+    const contactId = await quietContact('+529991230013', 'Rosa Ek');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        call(admin, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+          kind: 'template',
+          template: 'retomar_conversacion',
+          idempotencyKey: randomUUID(),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([202, 202, 202, 409, 409, 409, 409, 409]);
+    expect(await countRows('whatsapp_messages', `contact_id = $1 AND kind = 'template'`, [contactId])).toBe(3);
+    await eventually(
+      () => countRows('whatsapp_messages', `contact_id = $1 AND status = 'sent'`, [contactId]),
+      (count) => count === 3,
+      'the three templates sent',
+    );
+  });
+
   it("stores the platform's refusal with its Spanish reason and never retries a 4xx", async () => {
     const contactId = await quietContact('+529991230004', 'Iván Tun');
     const cases = [

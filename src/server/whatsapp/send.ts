@@ -181,7 +181,9 @@ export async function enqueueMessage(
       } else {
         if (contact.opted_out_at) return { kind: 'refused', reason: 'opted_out' };
         // Each template is billed (one the platform refused is not): a member, or a script with their session,
-        // sends one person a few a day at most.
+        // sends one person a few a day at most. Templates to one contact queue here, so each count sees the
+        // ones before it (eight at once were eight counts of none).
+        await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`whatsapp-templates:${contactId}`]);
         const { rows: today } = await tx.query<{ sent: number }>(
           `SELECT count(*)::int AS sent FROM whatsapp_messages
            WHERE contact_id = $1 AND kind = 'template' AND sent_by IS NOT NULL AND status <> 'failed'

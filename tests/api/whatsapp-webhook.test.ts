@@ -244,6 +244,30 @@ describe('POST /api/whatsapp/webhook', () => {
     });
   });
 
+  it('keeps an ad’s long headline cut at a whole character, and the delivery’s other messages with it', async () => {
+    // An emoji across the 200th character of the headline: cut inside it, the attribution was no JSON PostgreSQL
+    // takes, and the whole delivery (another person's message too) failed at every retry.
+    const headline = `${'Casa '.repeat(39)}ABCD🏠 lista en seis semanas`;
+    const delivery = inboundPayload({
+      from: '5219990007171',
+      name: 'Luis Canul',
+      content: { body: 'Vi su anuncio largo' },
+      extra: { referral: { source_url: 'https://fb.me/x', source_id: '1202', source_type: 'ad', headline } },
+    });
+    const other = inboundPayload({ from: '5219990007272', name: 'Ana Poot', content: { body: 'Buenas tardes' } });
+    const value = delivery.entry[0]?.changes[0]?.value as { messages: unknown[]; contacts: unknown[] };
+    const otherValue = other.entry[0]?.changes[0]?.value as { messages: unknown[]; contacts: unknown[] };
+    value.messages.push(...otherValue.messages);
+    value.contacts.push(...otherValue.contacts);
+    expect((await postWebhook(server.url, delivery)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body IN ('Vi su anuncio largo', 'Buenas tardes')`)).toBe(2);
+    const [contact] = await sql<{ first_touch: Record<string, string> }>(
+      `SELECT first_touch FROM contacts WHERE phone = '+529990007171'`,
+    );
+    expect(contact?.first_touch.utm_campaign).toBe(`${'Casa '.repeat(39)}ABCD🏠`);
+  });
+
   it('joins a known contact by any format of its number, and counts the message as activity', async () => {
     const [known] = await sql<{ id: string; last_activity_at: Date }>(
       `INSERT INTO contacts (phone, name, is_buyer, last_activity_at) VALUES ('+529990003333', 'Marta Dzul', true, now() - interval '3 days')

@@ -81,14 +81,20 @@ async function processLocked(tx: Queryable, eventId: string | number, emailNotic
   return outcome;
 }
 
+/**
+ * At most `max` characters of `text`, cut between characters: a cut inside an emoji left half of it, which
+ * JSON carries as a lone \ud83c that PostgreSQL's jsonb refuses (the whole delivery failed at every retry).
+ */
+const cut = (text: string, max: number) => [...text.toWellFormed()].slice(0, max).join('');
+
 /** The attribution of a contact who first wrote on WhatsApp (decision 0039). */
 function touchOf(message: InboundMessage): Record<string, string> {
   const referral = message.referral;
   if (!referral) return { utm_source: 'whatsapp', utm_medium: 'mensaje' };
   const touch: Record<string, string> = { utm_source: 'whatsapp', utm_medium: 'anuncio' };
-  if (referral.sourceId) touch.utm_content = referral.sourceId.slice(0, 200);
-  if (referral.headline) touch.utm_campaign = referral.headline.slice(0, 200);
-  if (referral.sourceUrl) touch.referrer = referral.sourceUrl.slice(0, 2000);
+  if (referral.sourceId) touch.utm_content = cut(referral.sourceId, 200);
+  if (referral.headline) touch.utm_campaign = cut(referral.headline, 200);
+  if (referral.sourceUrl) touch.referrer = cut(referral.sourceUrl, 2000);
   if (referral.ctwaClid) touch.ctwa_clid = referral.ctwaClid;
   return touch;
 }

@@ -255,8 +255,8 @@ describe('POST /api/whatsapp/webhook', () => {
       extra: { referral: { source_url: 'https://fb.me/x', source_id: '1202', source_type: 'ad', headline } },
     });
     const other = inboundPayload({ from: '5219990007272', name: 'Ana Poot', content: { body: 'Buenas tardes' } });
-    const value = delivery.entry[0]?.changes[0]?.value as { messages: unknown[]; contacts: unknown[] };
-    const otherValue = other.entry[0]?.changes[0]?.value as { messages: unknown[]; contacts: unknown[] };
+    const value = delivery.entry[0]?.changes[0]?.value as unknown as { messages: unknown[]; contacts: unknown[] };
+    const otherValue = other.entry[0]?.changes[0]?.value as unknown as { messages: unknown[]; contacts: unknown[] };
     value.messages.push(...otherValue.messages);
     value.contacts.push(...otherValue.contacts);
     expect((await postWebhook(server.url, delivery)).status).toBe(200);

@@ -268,6 +268,20 @@ describe('POST /api/whatsapp/webhook', () => {
     expect(contact?.first_touch.utm_campaign).toBe(`${'Casa '.repeat(39)}ABCD🏠`);
   });
 
+  it('reads only our number’s messages: another number of the business account writes nothing here', async () => {
+    const delivery = inboundPayload({
+      from: '5219990007373',
+      name: 'Otra Línea',
+      content: { body: 'Para la otra línea' },
+    });
+    const value = delivery.entry[0]?.changes[0]?.value as unknown as { metadata: { phone_number_id: string } };
+    value.metadata.phone_number_id = '109876543210987';
+    expect((await postWebhook(server.url, delivery)).status).toBe(200);
+    await processed();
+    expect(await countRows('whatsapp_messages', `body = 'Para la otra línea'`)).toBe(0);
+    expect(await countRows('contacts', `phone = '+529990007373'`)).toBe(0);
+  });
+
   it('joins a known contact by any format of its number, and counts the message as activity', async () => {
     const [known] = await sql<{ id: string; last_activity_at: Date }>(
       `INSERT INTO contacts (phone, name, is_buyer, last_activity_at) VALUES ('+529990003333', 'Marta Dzul', true, now() - interval '3 days')

@@ -21,10 +21,10 @@ import { listReplyId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
 export function processEvent(
   db: Database,
   eventId: string | number,
-  { emailNotices }: { emailNotices: boolean },
+  options: { emailNotices: boolean; phoneNumberId: string },
 ): Promise<ProcessOutcome> {
   // Two deliveries touching two conversations in opposite orders: one of them is chosen and tried again.
-  return transactionRetried(db, (tx) => processLocked(tx, eventId, emailNotices));
+  return transactionRetried(db, (tx) => processLocked(tx, eventId, options));
 }
 
 export interface ProcessOutcome {
@@ -36,7 +36,11 @@ export interface ProcessOutcome {
   inbound: { messageId: string; contactId: string; created: boolean }[];
 }
 
-async function processLocked(tx: Queryable, eventId: string | number, emailNotices: boolean): Promise<ProcessOutcome> {
+async function processLocked(
+  tx: Queryable,
+  eventId: string | number,
+  { emailNotices, phoneNumberId }: { emailNotices: boolean; phoneNumberId: string },
+): Promise<ProcessOutcome> {
   const { rows } = await tx.query<{ body: string; processed: boolean }>(
     `SELECT body, processed_at IS NOT NULL AS processed FROM whatsapp_webhook_events WHERE id = $1 FOR UPDATE`,
     [eventId],
@@ -45,7 +49,10 @@ async function processLocked(tx: Queryable, eventId: string | number, emailNotic
   const outcome: ProcessOutcome = { already: true, stored: 0, statuses: 0, inbound: [] };
   if (!event || event.processed) return outcome;
   outcome.already = false;
-  const content = readWebhook(event.body);
+  const content = readWebhook(event.body, phoneNumberId);
+  if (content.otherNumbers > 0) {
+    logJson('warn', { event: 'whatsapp_other_number', delivery: String(eventId), changes: content.otherNumbers });
+  }
   // A known contact nobody follows gets the round-robin's next adviser with its message (when it is on).
   const unassigned = new Set<string>();
   const choices: string[] = [];

@@ -1,5 +1,5 @@
 import type { TaskList } from 'graphile-worker';
-import type { ServerConfig } from '../config.ts';
+import type { ServerConfig, WhatsappConfig } from '../config.ts';
 import { QUEUE_CONNECTIONS, withDatabase, withQueueDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
 import { bookChoice } from './booking.ts';
@@ -72,7 +72,10 @@ export function conversationTasks(config: ServerConfig): TaskList {
       const { eventId } = payload as { eventId: string | number };
       await processing(() =>
         withQueueDatabase(async (db) => {
-          await processEvent(db, eventId, { emailNotices: config.notifications.email !== null });
+          await processEvent(db, eventId, {
+            emailNotices: config.notifications.email !== null,
+            phoneNumberId: (config.whatsapp as WhatsappConfig).phoneNumberId,
+          });
         }, config),
       );
     },

@@ -83,7 +83,8 @@ describe('readWebhook', () => {
     });
 
   it('reads an opt-out from a text, a button or the title of a list or button reply, never a description or a caption', () => {
-    const words = (message: Record<string, unknown>) => readWebhook(delivery(message)).messages[0]?.words;
+    const words = (message: Record<string, unknown>) =>
+      readWebhook(delivery(message), '106540352242922').messages[0]?.words;
     expect(words({ type: 'text', text: { body: 'Baja' } })).toBe('Baja');
     expect(words({ type: 'button', button: { text: 'Alto', payload: 'STOP' } })).toBe('Alto');
     expect(

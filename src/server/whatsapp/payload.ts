@@ -55,6 +55,8 @@ export interface StatusUpdate {
 export interface WebhookContent {
   messages: InboundMessage[];
   statuses: StatusUpdate[];
+  /** Changes for another number of the business account, left unread. */
+  otherNumbers: number;
 }
 
 const MEDIA_KINDS = new Set(['image', 'audio', 'video', 'document', 'sticker']);
@@ -190,16 +192,26 @@ function status(value: Json): StatusUpdate | null {
  * replies, profile names and the raw JSON kept with each message (a
  * location's name) are shown to the team as they were written. PostgreSQL
  * cannot store a NUL character (the messages' raw jsonb): it becomes U+FFFD.
+ *
+ * Only our number's changes are read (`metadata.phone_number_id`): the app's
+ * webhook and secret serve every number of the business account (Meta's
+ * test number, another office's line), whose messages are not this site's
+ * people and whose windows ours cannot answer in; their count is returned.
  */
-export function readWebhook(json: string): WebhookContent {
+export function readWebhook(json: string, phoneNumberId: string): WebhookContent {
   const body: unknown = JSON.parse(json.replaceAll('\\u0000', '\\ufffd'), (_key, value: unknown) =>
     typeof value === 'string' ? withoutBidiControls(value) : value,
   );
-  const content: WebhookContent = { messages: [], statuses: [] };
+  const content: WebhookContent = { messages: [], statuses: [], otherNumbers: 0 };
   for (const entry of list(object(body)?.entry)) {
     for (const change of list(object(entry)?.changes)) {
       const value = object(object(change)?.value);
       if (!value) continue;
+      const number = text(object(value.metadata)?.phone_number_id);
+      if (number && number !== phoneNumberId) {
+        content.otherNumbers += 1;
+        continue;
+      }
       const names = new Map<string, string>();
       for (const contact of list(value.contacts)) {
         const card = object(contact);

@@ -26,7 +26,7 @@ export default endpoints('admin-push-subscriptions', [
       if (!isPushServiceEndpoint(subscription.endpoint, push.testService)) {
         return jsonError(400, PUSH_SERVICE_UNKNOWN, { fields: { endpoint: PUSH_SERVICE_UNKNOWN } });
       }
-      await saveSubscription(db, user.id, subscription);
+      await saveSubscription(db, user.id, user.sessionId, subscription);
       return empty(201);
     },
   },

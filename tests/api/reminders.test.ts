@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
 import { site } from '../../src/data/site.ts';
 import { PUSH_SERVICE_UNKNOWN } from '../../src/server/notifications/push-endpoint.ts';
-import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
+import { reminderMessage } from '../../src/server/notifications/reminders.ts';
+import { inboundMessageNotice } from '../../src/server/whatsapp/notify.ts';
+import { cookieOf, inviteAdviser, login, memberRequest, setupAdmin } from '../support/admin.ts';
 import { preFilter, quickQuote } from '../support/payloads.ts';
 import { type PushService, startPushService } from '../support/push-service.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
@@ -186,6 +188,75 @@ describe('a next contact comes due', () => {
       'the gone device to be forgotten',
     );
     expect(pushesTo(device.endpoint)).toHaveLength(1);
+  });
+
+  it('a device signed out of, or left behind by a change of password, gets no more names of leads', async () => {
+    const member = await inviteAdviser(server.url, adminCookie, 'mario@ceiba.mx', 'Mario Uc');
+    const signIn = async () => cookieOf(await login(server.url, 'mario@ceiba.mx', 'asesor-seguro-1'));
+    const [phoneSession, sharedSession] = [await signIn(), await signIn()];
+    const [phone, shared, laptop] = [push.device(), push.device(), push.device()];
+    for (const [cookie, device] of [
+      [phoneSession, phone],
+      [sharedSession, shared],
+      [member.cookie, laptop],
+    ] as const) {
+      const subscribed = await request(cookie, '/api/admin/push-subscriptions', {
+        method: 'POST',
+        body: JSON.stringify({ endpoint: device.endpoint, keys: device.keys }),
+      });
+      expect(subscribed.status).toBe(201);
+    }
+    const devices = async () =>
+      (
+        await sql<{ endpoint: string }>(
+          'SELECT endpoint FROM push_subscriptions WHERE user_id = $1 ORDER BY endpoint',
+          [member.id],
+        )
+      ).map((row) => row.endpoint);
+    // Signing out on a shared computer forgets its device.
+    expect((await request(sharedSession, '/api/auth/logout', { method: 'POST' })).status).toBe(204);
+    expect(await devices()).toEqual([phone.endpoint, laptop.endpoint].sort());
+    // A new password, chosen on the laptop to lock out a lost phone: the phone's session ends, and its device.
+    const changed = await request(member.cookie, '/api/auth/password', {
+      method: 'POST',
+      body: JSON.stringify({ current: 'asesor-seguro-1', password: 'otra-clave-segura-1' }),
+    });
+    expect(changed.status).toBe(204);
+    expect(await devices()).toEqual([laptop.endpoint]);
+
+    // Their next reminder reaches the laptop alone.
+    const contact = await newContact();
+    await patch(adminCookie, contact.id, {
+      assignedTo: member.id,
+      nextContactAt: new Date(Date.now() - 60_000).toISOString(),
+      version: contact.version,
+    });
+    await smtp.waitForMail(isReminder(contact.id));
+    await untilValue(
+      () => pushesTo(laptop.endpoint),
+      (list) => list.length === 1,
+      'the laptop’s push',
+    );
+    expect(pushesTo(phone.endpoint)).toEqual([]);
+    expect(pushesTo(shared.endpoint)).toEqual([]);
+  });
+});
+
+describe('a member who leaves the team', () => {
+  it('gets nothing queued for them before: a reminder or a WhatsApp notice tried again finds no one to write to', async () => {
+    const member = await inviteAdviser(server.url, adminCookie, 'rene@ceiba.mx', 'René Uc');
+    const contact = await newContact();
+    // The queue's retry builds the message again from the database (deliver.ts): what it finds decides.
+    const db = {
+      query: async (text: string, values?: unknown[]) => ({ rows: await sql(text, values), rowCount: null }),
+    };
+    const site = 'https://www.ceibacasas.mx';
+    expect(await reminderMessage(db as never, contact.id, member.id, new Date(), site)).toMatchObject({
+      to: 'rene@ceiba.mx',
+    });
+    await sql('UPDATE users SET deactivated_at = now() WHERE id = $1', [member.id]);
+    expect(await reminderMessage(db as never, contact.id, member.id, new Date(), site)).toBeNull();
+    expect(await inboundMessageNotice(db as never, contact.id, member.id, site)).toBeNull();
   });
 });
 

@@ -145,18 +145,29 @@ export async function openSession(
   return (rows[0] as { id: string }).id;
 }
 
-/** Ends every session of a member (deactivation, password reset), or all but `except` (password change). */
+/**
+ * Ends every session of a member (deactivation, password reset), or all but `except` (password change),
+ * and forgets the devices turned on for reminders in them (or before devices kept their session): a device
+ * no session of the member holds gets no more names and phones of leads (migration 0051).
+ */
 export async function revokeSessionsOf(db: Queryable, userId: string, except: string | null = null): Promise<void> {
   await db.query(
-    `UPDATE sessions SET revoked_at = now()
-     WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid)`,
+    `WITH ended AS (
+       UPDATE sessions SET revoked_at = now()
+       WHERE user_id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR id <> $2::uuid))
+     DELETE FROM push_subscriptions
+     WHERE user_id = $1 AND ($2::uuid IS NULL OR session_id IS DISTINCT FROM $2::uuid)`,
     [userId, except],
   );
 }
 
-/** Ends one session (signing out). */
+/** Ends one session (signing out), and forgets the device turned on for reminders in it. */
 export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
-  await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
+  await db.query(
+    `WITH ended AS (UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL)
+     DELETE FROM push_subscriptions WHERE session_id = $1`,
+    [sessionId],
+  );
 }
 
 /**

@@ -29,7 +29,8 @@ export async function sendPushReminder(db: Database, job: PushJob, config: Serve
   const push = config.push;
   if (!push) return 'push off';
   const { rows } = await db.query<{ endpoint: string; p256dh: string; auth: string; name: string; phone: string }>(
-    `SELECT s.endpoint, s.p256dh, s.auth, c.name, c.phone FROM push_subscriptions s, contacts c
+    `SELECT s.endpoint, s.p256dh, s.auth, c.name, c.phone
+     FROM push_subscriptions s JOIN users u ON u.id = s.user_id AND u.deactivated_at IS NULL, contacts c
      WHERE s.id = $1 AND c.id = $2`,
     [job.subscriptionId, job.contactId],
   );

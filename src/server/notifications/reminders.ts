@@ -111,7 +111,7 @@ export async function requeueLostReminders(db: Database): Promise<number> {
   return rows.length;
 }
 
-/** The e-mail's content of a reminder delivery; null when the contact or the member is gone. */
+/** The e-mail's content of a reminder delivery; null when the contact or the member is gone (or deactivated). */
 export async function reminderMessage(
   db: Queryable,
   contactId: string,
@@ -120,7 +120,7 @@ export async function reminderMessage(
   site: string,
 ): Promise<ReminderMessage | null> {
   const { rows } = await db.query<{ name: string; phone: string; email: string }>(
-    `SELECT c.name, c.phone, u.email FROM contacts c, users u WHERE c.id = $1 AND u.id = $2`,
+    `SELECT c.name, c.phone, u.email FROM contacts c, users u WHERE c.id = $1 AND u.id = $2 AND u.deactivated_at IS NULL`,
     [contactId, recipientId],
   );
   const row = rows[0];

@@ -9,19 +9,32 @@ export const DEVICES_PER_MEMBER = 10;
  * becomes this one's: the browser has one subscription per site), and
  * forgets the member's oldest devices beyond DEVICES_PER_MEMBER. One statement.
  */
-export async function saveSubscription(db: Queryable, userId: string, subscription: PushSubscriptionInput) {
+export async function saveSubscription(
+  db: Queryable,
+  userId: string,
+  sessionId: string,
+  subscription: PushSubscriptionInput,
+) {
   await db.query(
     `WITH saved AS (
-       INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth) VALUES ($1, $2, $3, $4)
+       INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, session_id) VALUES ($1, $2, $3, $4, $6)
        ON CONFLICT (endpoint) DO UPDATE
-         SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = now()
+         SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth,
+             session_id = EXCLUDED.session_id, created_at = now()
        RETURNING id
      )
      DELETE FROM push_subscriptions WHERE id IN (
        SELECT id FROM push_subscriptions WHERE user_id = $1 AND id NOT IN (SELECT id FROM saved)
        ORDER BY created_at DESC OFFSET $5
      )`,
-    [userId, subscription.endpoint, subscription.keys.p256dh, subscription.keys.auth, DEVICES_PER_MEMBER - 1],
+    [
+      userId,
+      subscription.endpoint,
+      subscription.keys.p256dh,
+      subscription.keys.auth,
+      DEVICES_PER_MEMBER - 1,
+      sessionId,
+    ],
   );
 }
 

@@ -82,7 +82,7 @@ export async function assignByRoundRobin(tx: Queryable, contactId: string): Prom
   );
 }
 
-/** The e-mail's content of a `message` delivery; null when the contact or the member is gone. */
+/** The e-mail's content of a `message` delivery; null when the contact or the member is gone (or deactivated). */
 export async function inboundMessageNotice(
   db: Queryable,
   contactId: string,
@@ -97,7 +97,8 @@ export async function inboundMessageNotice(
     email: string;
   }>(
     `SELECT c.name, c.phone, w.last_preview AS preview, w.unread_count AS unread, u.email
-     FROM contacts c JOIN users u ON u.id = $2 LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
+     FROM contacts c JOIN users u ON u.id = $2 AND u.deactivated_at IS NULL
+     LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE c.id = $1`,
     [contactId, recipientId],
   );

@@ -618,3 +618,34 @@ describe('a move that hands the appointment to another adviser', () => {
     }
   });
 });
+
+describe('an adviser who left the team with visits ahead', () => {
+  it('leaves no visit untold: its notices go to the administrators, none to the one who left', async () => {
+    const [admin] = await sql<{ id: string }>(
+      `INSERT INTO users (email, password_hash, name) VALUES ('direccion@ceiba.mx', '$2b$10$sinusoxxxxxxxxxxxxxxxx', 'Dirección')
+       RETURNING id`,
+    );
+    await sql(`INSERT INTO user_roles (user_id, role) VALUES ($1, 'admin')`, [admin?.id]);
+    const [slot] = await slotsAhead(30, 1);
+    const booked = await book(slot?.start as string, { name: 'Lidia Uc', phone: uniquePhone() });
+    const [given] = await sql<{ member_id: string }>('SELECT member_id FROM appointments WHERE id = $1', [booked.id]);
+    await mailTo('ana.citas@ceiba.mx', 'Nueva cita: Visita a la casa muestra con Lidia Uc');
+    await sql('UPDATE users SET deactivated_at = now() WHERE id = $1', [given?.member_id]);
+    try {
+      await change(booked.id, `UPDATE appointments SET status = 'cancelada', updated_at = now() WHERE id = $1`, [], {
+        kind: 'cancelled',
+      });
+      const told = await mailTo('direccion@ceiba.mx', 'Cita cancelada: Visita a la casa muestra con Lidia Uc');
+      expect(told.text).toContain('Lidia Uc');
+      expect(
+        smtp.messages.filter(
+          (mail) =>
+            mail.subject?.startsWith('Cita cancelada: Visita a la casa muestra con Lidia Uc') === true &&
+            JSON.stringify(mail.to).includes('ana.citas@ceiba.mx'),
+        ),
+      ).toEqual([]);
+    } finally {
+      await sql('UPDATE users SET deactivated_at = NULL WHERE id = $1', [given?.member_id]);
+    }
+  });
+});

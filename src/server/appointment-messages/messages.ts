@@ -365,7 +365,12 @@ export function adviserNotice(job: AppointmentMessageJob, facts: AppointmentFact
   };
 }
 
-function adviserEmail(job: AppointmentMessageJob, facts: AppointmentFacts, to: string, siteUrl: string): EmailContent {
+function adviserEmail(
+  job: AppointmentMessageJob,
+  facts: AppointmentFacts,
+  to: string[],
+  siteUrl: string,
+): EmailContent {
   const notice = adviserNotice(job, facts, siteUrl);
   const table = notice.rows
     .map(
@@ -384,7 +389,7 @@ function adviserEmail(job: AppointmentMessageJob, facts: AppointmentFacts, to: s
     ].join('\n'),
     html: `<!doctype html><html lang="es"><head><meta charset="utf-8"><title>${escapeHtml(notice.title)}</title></head><body style="font-family:Arial,Helvetica,sans-serif;color:#1f2937;line-height:1.5"><h1 style="font-size:20px">${escapeHtml(notice.title)}</h1><table style="border-collapse:collapse">${table}</table><p><a href="${escapeHtml(notice.url)}">Ver en el panel</a></p><p style="color:#6b7280;font-size:12px">${escapeHtml(site.brand.name)} · aviso automático del sitio</p></body></html>`,
     messageId: `<${messageJobKey(job).replaceAll(':', '.')}@notificaciones.${new URL(site.siteUrl).hostname}>`,
-    to: [to],
+    to,
   };
 }
 
@@ -392,15 +397,15 @@ async function pushToAdviser(
   db: Database,
   job: AppointmentMessageJob,
   facts: AppointmentFacts,
-  member: { id: string },
+  members: { id: string }[],
   config: ServerConfig,
 ): Promise<string> {
   const push = config.push;
   if (!push) return 'push off';
   const notice = adviserNotice(job, facts, '');
   const devices = await db.query<{ id: string; endpoint: string; p256dh: string; auth: string }>(
-    'SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1',
-    [member.id],
+    'SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = ANY($1::uuid[])',
+    [members.map((member) => member.id)],
   );
   let sent = 0;
   let failed = 0;
@@ -461,20 +466,35 @@ export async function runAppointmentMessage(
       throw error;
     }
   }
-  const member = job.memberId === undefined ? facts.member : await activeMember(db, job.memberId);
-  if (!member) return 'no adviser';
-  if (job.channel === 'push') return pushToAdviser(db, job, facts, member, config);
+  const members = await adviserRecipients(db, job, facts);
+  if (members.length === 0) return 'no adviser';
+  if (job.channel === 'push') return pushToAdviser(db, job, facts, members, config);
   if (job.channel !== 'email' || !email) return 'no e-mail';
-  return sendEmail(email, adviserEmail(job, facts, member.email, publicSiteUrl(config)), [member.email]);
+  const to = members.map((member) => member.email);
+  return sendEmail(email, adviserEmail(job, facts, to, publicSiteUrl(config)), to);
 }
 
-/** A member still on the team, with the address their notices go to; null when gone. */
-async function activeMember(db: Queryable, id: string): Promise<{ id: string; email: string } | null> {
+/**
+ * Who an adviser's notice goes to: the appointment's adviser while on the
+ * team; when they are gone (deactivated with visits still ahead) or it has
+ * none, every active administrator, as a contact's reminder does, so a visit
+ * is never left with nobody told. A hand-over's notice goes to the member it
+ * was taken from, or nobody once they are gone.
+ */
+async function adviserRecipients(
+  db: Queryable,
+  job: AppointmentMessageJob,
+  facts: AppointmentFacts,
+): Promise<{ id: string; email: string }[]> {
+  if (job.memberId === undefined && facts.member) return [facts.member];
   const { rows } = await db.query<{ id: string; email: string }>(
-    'SELECT id, email FROM users WHERE id = $1 AND deactivated_at IS NULL',
-    [id],
+    job.memberId === undefined
+      ? `SELECT u.id, u.email FROM users u JOIN user_roles r ON r.user_id = u.id
+         WHERE r.role = 'admin' AND u.deactivated_at IS NULL ORDER BY u.email`
+      : 'SELECT id, email FROM users WHERE id = $1 AND deactivated_at IS NULL',
+    job.memberId === undefined ? [] : [job.memberId],
   );
-  return rows[0] ?? null;
+  return rows;
 }
 
 /**

@@ -262,4 +262,52 @@ describe('merging two contacts', () => {
     expect(again?.id).toBeNull();
     expect(await countRows('whatsapp_messages', 'contact_id = $1 AND automated', [kept.id])).toBe(1);
   });
+
+  it('keeps the furthest state of the two: a sale and its deal are never lost, a lost contact with an open half reopens', async () => {
+    const pair = async (names: [string, string]) => {
+      const ids: { id: string; phone: string }[] = [];
+      for (const name of names) {
+        const phone = `99${uniqueDigits()}`;
+        expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name, phone }))).status).toBe(201);
+        const [row] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+        ids.push({ id: row?.id as string, phone });
+      }
+      return ids as [{ id: string; phone: string }, { id: string; phone: string }];
+    };
+    const merge = async (kept: { id: string }, gone: { id: string; phone: string }, name: string) => {
+      const { version } = (await (await call(admin, `/api/admin/contacts/${kept.id}`)).json()) as { version: number };
+      const merged = await call(admin, `/api/admin/contacts/${kept.id}/merge`, {
+        method: 'POST',
+        body: JSON.stringify({ from: gone.id, name, phone: gone.phone, email: null, version }),
+      });
+      expect(merged.status, await merged.clone().text()).toBe(200);
+      return (await merged.json()) as { state: string; lostReason: string | null; nextContactAt: string | null };
+    };
+
+    // The absorbed half was sold, with its value and Stripe customer: the person stays a client.
+    const [fresh, sold] = await pair(['Iván Chan', 'Iván C.']);
+    await sql(
+      `UPDATE contacts SET state = 'cerrado_ganado', model_id = 'ceiba', estimated_value_mxn = 850000,
+              payment_customer = 'cus_T1vanChan' WHERE id = $1`,
+      [sold.id],
+    );
+    expect(await merge(fresh, sold, 'Iván Chan')).toMatchObject({ state: 'cerrado_ganado' });
+    const [won] = await sql<{ estimated_value_mxn: number; model_id: string; payment_customer: string }>(
+      'SELECT estimated_value_mxn, model_id, payment_customer FROM contacts WHERE id = $1',
+      [fresh.id],
+    );
+    expect(won).toEqual({ estimated_value_mxn: 850000, model_id: 'ceiba', payment_customer: 'cus_T1vanChan' });
+
+    // The kept half was lost long ago; the other is a new request due tomorrow: open again, and on Hoy.
+    const [lost, open] = await pair(['Julia Kú', 'Julia K.']);
+    await sql(`UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'no_responde' WHERE id = $1`, [lost.id]);
+    const tomorrow = new Date(Date.now() + 24 * 3600_000).toISOString();
+    await sql(`UPDATE contacts SET state = 'en_seguimiento', next_contact_at = $2 WHERE id = $1`, [open.id, tomorrow]);
+    expect(await merge(lost, open, 'Julia Kú')).toMatchObject({
+      state: 'en_seguimiento',
+      lostReason: null,
+      nextContactAt: tomorrow,
+    });
+    expect(await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${lost.id}`])).toBe(1);
+  });
 });

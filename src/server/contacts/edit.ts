@@ -1,5 +1,5 @@
 import { type ContactEdit, type Merge, mayChangeIdentity, type OtherContact } from '../../lib/admin/contact-work.ts';
-import type { ContactDetail, ContactState } from '../../lib/admin/contacts.ts';
+import { CONTACT_STATES, type ContactDetail, type ContactState } from '../../lib/admin/contacts.ts';
 import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { LEADS_OF_CONTACT } from '../leads/kinds.ts';
@@ -59,9 +59,13 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
       phone: string;
       version: number;
       assigned_to: string | null;
-    }>('SELECT id, name, phone, version, assigned_to FROM contacts WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
-      [id, merge.from],
-    ]);
+      state: ContactState;
+      lost_reason: string | null;
+    }>(
+      `SELECT id, name, phone, version, assigned_to, state, lost_reason FROM contacts WHERE id = ANY($1::uuid[])
+       ORDER BY id FOR UPDATE`,
+      [[id, merge.from]],
+    );
     const kept = rows.find((row) => row.id === id);
     const gone = rows.find((row) => row.id === merge.from);
     if (!kept) return 'not_found';
@@ -94,8 +98,18 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
          AND NOT EXISTS (SELECT 1 FROM whatsapp_messages WHERE idempotency_key = 'first-reply:' || $1::uuid)`,
       [id, merge.from],
     );
+    // The person's state is the furthest of the two: a sale is never lost, and a lost contact whose other half is
+    // still open is open again (as a new request reopens it: touch_contact()); the deal goes with the state.
+    const state = mergedState(kept, gone);
     await tx.query(
       `UPDATE contacts k SET
+         state = $3, lost_reason = $4,
+         model_id = CASE WHEN $5 THEN coalesce(g.model_id, k.model_id) ELSE coalesce(k.model_id, g.model_id) END,
+         estimated_value_mxn = CASE WHEN $5 THEN coalesce(g.estimated_value_mxn, k.estimated_value_mxn)
+                                    ELSE coalesce(k.estimated_value_mxn, g.estimated_value_mxn) END,
+         expected_close_on = CASE WHEN $5 THEN coalesce(g.expected_close_on, k.expected_close_on)
+                                  ELSE coalesce(k.expected_close_on, g.expected_close_on) END,
+         payment_customer = coalesce(k.payment_customer, g.payment_customer),
          is_buyer = k.is_buyer OR g.is_buyer,
          is_partner = k.is_partner OR g.is_partner,
          municipality = coalesce(k.municipality, g.municipality),
@@ -113,7 +127,7 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
          first_moved_at = least(k.first_moved_at, g.first_moved_at),
          first_replied_at = least(k.first_replied_at, g.first_replied_at)
        FROM contacts g WHERE k.id = $1 AND g.id = $2`,
-      [id, merge.from],
+      [id, merge.from, state.state, state.lostReason, state.fromGone],
     );
     await tx.query('DELETE FROM contacts WHERE id = $1', [merge.from]);
     // The kept contact's reminder follows its next contact (perhaps the other's); the other's goes with it.
@@ -143,6 +157,25 @@ export async function mergeContacts(db: Database, id: string, merge: Merge, acto
   if (result !== 'done') return result as MergeResult;
   const contact = await getContact(db, id);
   return contact ? { contact } : 'not_found';
+}
+
+/**
+ * The state of two contacts made one (with the lost reason it requires, and
+ * whether it is the absorbed one's, whose deal then goes with it): won if
+ * either was; a lost one takes the other's open state; two open ones, the
+ * further along the pipeline (CONTACT_STATES' order); two lost, the kept one's.
+ */
+export function mergedState(
+  kept: { state: ContactState; lost_reason: string | null },
+  gone: { state: ContactState; lost_reason: string | null },
+): { state: ContactState; lostReason: string | null; fromGone: boolean } {
+  const own = { state: kept.state, lostReason: kept.lost_reason, fromGone: false };
+  const other = { state: gone.state, lostReason: gone.lost_reason, fromGone: true };
+  if (kept.state === 'cerrado_ganado') return own;
+  if (gone.state === 'cerrado_ganado') return other;
+  if (gone.state === 'cerrado_perdido') return own;
+  if (kept.state === 'cerrado_perdido') return other;
+  return CONTACT_STATES.indexOf(gone.state) > CONTACT_STATES.indexOf(kept.state) ? other : own;
 }
 
 /**

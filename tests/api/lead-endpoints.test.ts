@@ -253,6 +253,18 @@ describe('field mapping (docs/product.md §11)', () => {
     });
   });
 
+  it('keeps the municipality a person gave: an estimate’s fixed “Mérida” is the request’s, not theirs', async () => {
+    const phone = '9995550177';
+    expect(
+      (await postJson(`${server.url}/api/quote-requests`, preFilter({ phone, municipality: 'Tulum' }))).status,
+    ).toBe(201);
+    expect((await postJson(`${server.url}/api/quote-requests`, estimate({ phone }))).status).toBe(201);
+    const [contact] = await sql<{ municipality: string }>('SELECT municipality FROM contacts WHERE phone = $1', [
+      `+52${phone}`,
+    ]);
+    expect(contact?.municipality).toBe('Tulum');
+  });
+
   it('maps an estimate with a terrain size to has_land "si"', async () => {
     const row = await stored(
       '/api/quote-requests',

@@ -145,7 +145,8 @@ export async function insertLead(
       phone: String(row.phone),
       name: String(row.name),
       email: row.email ?? null,
-      municipality: row.municipality ?? null,
+      // An estimate's municipality is the form's fixed value (docs/product.md §11.2), not an answer of the person's.
+      municipality: row.source === 'estimacion' ? null : (row.municipality ?? null),
       buyer: contactKind === 'comprador',
       touch,
     },

@@ -284,6 +284,33 @@ describe('sending from the contact page', () => {
     );
   });
 
+  it('writes to the phone the team corrected, not to the number the person first wrote from', async () => {
+    const contactId = await contactWhoWrote('5219991237001', 'Sara Koh');
+    const { version } = (await (await call(admin, 'GET', `/api/admin/contacts/${contactId}`)).json()) as {
+      version: number;
+    };
+    const corrected = await call(admin, 'PATCH', `/api/admin/contacts/${contactId}/details`, {
+      name: 'Sara Koh',
+      phone: '9991237002',
+      version,
+    });
+    expect(corrected.status).toBe(200);
+    const template = await call(admin, 'POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
+      kind: 'template',
+      template: 'retomar_conversacion',
+      idempotencyKey: randomUUID(),
+    });
+    expect(template.status).toBe(202);
+    const { message } = (await template.json()) as SendMessageAnswer;
+    await eventually(
+      () => messageRow(message.id),
+      (row) => row?.status === 'sent',
+      'the template',
+    );
+    const request = platform.sent.find((entry) => entry.body.biz_opaque_callback_data === message.id);
+    expect(request?.to).toBe('529991237002');
+  });
+
   it('keeps the three a day when a script sends eight at once: three sent, five refused', async () => {
     const contactId = await quietContact('+529991230013', 'Rosa Ek');
     const answers = await Promise.all(

@@ -268,6 +268,8 @@ async function applyEdit(
   if (edit.phone !== old.phone) {
     const other = await otherWithPhone(tx, id, edit.phone);
     if (other) throw new Collision(other);
+    // WhatsApp's number for them was the one corrected away: what we send goes to the new phone (send.ts).
+    await tx.query('UPDATE whatsapp_conversations SET wa_id = NULL WHERE contact_id = $1', [id]);
   }
   const changes = (['name', 'phone', 'email'] as const).filter(
     (field) => (old[field] ?? null) !== (edit[field] ?? null),

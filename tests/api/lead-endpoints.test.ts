@@ -209,6 +209,15 @@ describe('field mapping (docs/product.md §11)', () => {
       email: '',
     });
     expect(row).toMatchObject({ email: null, origin: 'unknown' });
+    // Empty and null are absent too (docs/product.md §4): the lead is kept, its origin unknown.
+    for (const origin of ['', null]) {
+      const same = await stored('/api/quick-quotes', 'cotizaciones_rapidas', {
+        name: 'Ana',
+        phone: '9991234567',
+        origin,
+      });
+      expect(same).toMatchObject({ origin: 'unknown' });
+    }
   });
 
   it('maps the pre-filter: land option to has_land, objective to house_size, timeline to need_land_help', async () => {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { defineForm, emailQuestion, nameQuestion, phoneQuestion, SUBMITTING } from './definition.ts';
-import { leadSchema, nameField, optionalEmailField, phoneField } from './fields.ts';
+import { leadSchema, nameField, optionalChoice, optionalEmailField, phoneField } from './fields.ts';
 import { QUICK_QUOTE_ORIGINS } from './options.ts';
 
 /** The quick-quote dialog ("Obtén tu estimación rápida"), docs/product.md. */
@@ -8,7 +8,11 @@ export const quickQuoteSchema = leadSchema({
   name: nameField,
   phone: phoneField,
   email: optionalEmailField,
-  origin: z._default(z.enum(QUICK_QUOTE_ORIGINS, { error: 'Origen no válido.' }), 'unknown'),
+  // Not an input: empty, null and absent alike are `unknown` (docs/product.md §4, §10.13).
+  origin: z.pipe(
+    optionalChoice(QUICK_QUOTE_ORIGINS),
+    z.transform((value) => value ?? 'unknown'),
+  ),
 });
 
 export type QuickQuote = z.output<typeof quickQuoteSchema>;

@@ -113,6 +113,8 @@ describe('consent on record', () => {
 
 describe('a person’s data (ARCO)', () => {
   const NAME = 'Teresa Arcos Uc';
+  /** Another name they gave the team. */
+  const ALIAS = 'Tere Arcos';
   const PHONE = '9998887766';
   /** Their number as WhatsApp writes it (the old mobile 1 after 52). */
   const WA_ID = `521${PHONE}`;
@@ -183,6 +185,15 @@ describe('a person’s data (ARCO)', () => {
     await processed();
     expect(await countRows('whatsapp_messages', `contact_id = '${id}'`)).toBe(TEXTS.length);
     expect(await countRows('whatsapp_pending_statuses')).toBe(1);
+    // The team typed them in again under another name, and exported the contacts found by their name.
+    const captured = await call(admin, '/api/admin/contacts', {
+      method: 'POST',
+      body: JSON.stringify({ name: ALIAS, phone: PHONE, origin: 'llamada' }),
+    });
+    expect(captured.status).toBeLessThan(300);
+    const exported = await call(admin, `/api/admin/contacts/export.csv?q=${encodeURIComponent(NAME)}`);
+    expect(exported.status).toBe(200);
+    await exported.text();
     // A consultation they paid (issue #41), and Stripe's event about it as the webhook stores it: the payer's
     // name, e-mail and phone, and our contact in the metadata.
     await sql(
@@ -332,6 +343,7 @@ describe('a person’s data (ARCO)', () => {
     });
     expect(await rowsMentioning(id)).toEqual({});
     expect(await countRows('whatsapp_webhook_events', `body LIKE '%${PHONE}%'`)).toBe(0);
+    expect(await countRows('activity_log', `activity_log::text LIKE '%${ALIAS}%'`)).toBe(0);
     expect(await countRows('whatsapp_pending_statuses')).toBe(0);
     // The log still says what the team did, without whom.
     const entries = await sql<{ kind: string; summary: string }>(

@@ -164,6 +164,8 @@ export async function erasePerson(db: Database, contactId: string, actor: Actor)
          UNION ALL SELECT name FROM voice_calls WHERE (${CALLS_OF_PERSON}) AND name IS NOT NULL
          -- Names it had before a correction, and of the contacts merged into it (decision 0037).
          UNION ALL SELECT from_value FROM contact_events WHERE contact_id = $1 AND kind IN ('name', 'merged')
+         -- Other names it gave in a later request or to the team ("También se presentó como …").
+         UNION ALL SELECT to_value FROM contact_events WHERE contact_id = $1 AND kind = 'alias'
        ) AS known WHERE char_length(name) >= 2`,
       [contactId, contact.phone],
     );
@@ -184,6 +186,14 @@ export async function erasePerson(db: Database, contactId: string, actor: Actor)
         summary,
       ]);
     }
+    // An export searched by their name or phone (its filters kept with the entry): the search is theirs too.
+    await tx.query(
+      `UPDATE activity_log SET details = jsonb_set(details, '{filters,q}', '"[persona eliminada]"')
+       WHERE kind = 'export' AND char_length(details #>> '{filters,q}') >= 3
+         AND EXISTS (SELECT 1 FROM unnest($1::text[]) AS known (text)
+                     WHERE strpos(replace(lower(known.text), ' ', ''), replace(lower(details #>> '{filters,q}'), ' ', '')) > 0)`,
+      [[...known, contact.phone, contact.phone.replace(/^\+52/, '')]],
+    );
     let requests = 0;
     for (const table of LEAD_TABLES) {
       const deleted = await tx.query(`DELETE FROM ${table} WHERE contact_id = $1`, [contactId]);

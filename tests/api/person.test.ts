@@ -400,4 +400,28 @@ describe('a person’s data (ARCO)', () => {
     expect(((await erased.json()) as { requests: number }).requests).toBe(1);
     expect(await countRows('cotizaciones_rapidas', 'contact_id = $1', [ana?.id])).toBe(1);
   });
+
+  it('erases the WhatsApp deliveries of the number a person had before the team corrected it', async () => {
+    const [old, corrected] = ['9994442001', '9994442002'];
+    expect(
+      (
+        await postWebhook(
+          server.url,
+          inboundPayload({ from: `521${old}`, name: 'Olga Tun', content: { body: 'Hola' } }),
+        )
+      ).status,
+    ).toBe(200);
+    await processed();
+    const [contact] = await sql<{ id: string; version: number }>('SELECT id, version FROM contacts WHERE phone = $1', [
+      `+52${old}`,
+    ]);
+    const edited = await call(admin, `/api/admin/contacts/${contact?.id}/details`, {
+      method: 'PATCH',
+      body: JSON.stringify({ name: 'Olga Tun', phone: corrected, version: contact?.version }),
+    });
+    expect(edited.status).toBe(200);
+    expect(await countRows('whatsapp_webhook_events', `body LIKE '%${old}%'`)).toBe(1);
+    expect((await call(admin, `/api/admin/contacts/${contact?.id}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await countRows('whatsapp_webhook_events', `body LIKE '%${old}%'`)).toBe(0);
+  });
 });

@@ -262,7 +262,22 @@ async function eraseWhatsappDeliveries(tx: Queryable, contactId: string, phone: 
        RETURNING 1
      )
      SELECT (SELECT count(*)::int FROM events) AS events, (SELECT count(*)::int FROM statuses) AS statuses`,
-    [contactId, whatsappIdsOf(phone)],
+    [contactId, (await numbersOf(tx, contactId, phone)).flatMap(whatsappIdsOf)],
   );
   return (rows[0]?.events ?? 0) + (rows[0]?.statuses ?? 0);
+}
+
+/**
+ * Every phone the person is known by: the contact's, the ones it had before a
+ * correction, and those of the contacts merged into it (whose conversations it
+ * folded in, keeping one number).
+ */
+async function numbersOf(tx: Queryable, contactId: string, phone: string): Promise<string[]> {
+  const { rows } = await tx.query<{ phone: string }>(
+    `SELECT DISTINCT from_value AS phone FROM contact_events
+     WHERE contact_id = $1 AND kind = 'phone' AND from_value LIKE '+%'
+     UNION SELECT to_value FROM contact_events WHERE contact_id = $1 AND kind = 'merged' AND to_value LIKE '+%'`,
+    [contactId],
+  );
+  return [phone, ...rows.map((row) => row.phone).filter((other) => other !== phone)];
 }

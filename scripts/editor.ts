@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PROJECT_ROOT } from '../src/data/content-check.ts';
 import { buildEditor } from '../src/editor/build.ts';
-import { contentProblem, editorOrigin, requestOriginProblem } from '../src/editor/local-proxy.ts';
+import { contentProblem, editorOrigin, listedContent, requestOriginProblem } from '../src/editor/local-proxy.ts';
 import { EDITOR_LOCAL_CSP, staticHeadersFor } from '../src/server/http/headers.ts';
 
 const root = path.resolve(process.env.EDITOR_ROOT ?? PROJECT_ROOT);
@@ -71,8 +71,15 @@ app.use(guard);
 // An upload's image is at most 1.5 MB (base64: 2 MB); a data file is far less.
 app.post('/api/v1', express.json({ limit: '4mb' }), (request, response, next) => {
   const problem = contentProblem(root, request.body);
-  if (problem) refuse(response, 403, problem);
-  else next();
+  if (problem) {
+    refuse(response, 403, problem);
+    return;
+  }
+  // A listing's answer keeps the content only (links out of it left out): decap-server answers with json().
+  const answered = response as ServerResponse & { json?(body: unknown): unknown };
+  const json = answered.json?.bind(answered);
+  if (json) answered.json = (answer: unknown) => json(listedContent(root, request.body, answer));
+  next();
 });
 process.env.GIT_REPO_DIRECTORY = root;
 await registerLocalFs(app, { logLevel: process.env.EDITOR_LOG_LEVEL ?? 'warn' });

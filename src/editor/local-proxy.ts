@@ -36,16 +36,23 @@ export function requestOriginProblem(
   return undefined;
 }
 
-type Access = 'read' | 'write' | 'list';
+/**
+ * `rename`: a legal page's new name (persistEntry's `newPath`), in its own
+ * folder. decap-server moves every file of the old name's folder to the new
+ * name's (its `hasSubfolders` default): a data file moved to a legal page's
+ * name took src/data's code along with it.
+ */
+type Access = 'read' | 'write' | 'list' | 'rename';
 
 const DATA = new Set<string>(Object.values(DATA_FILES));
 const LEGAL_PAGE = new RegExp(`^${LEGAL_DIR}/[a-z0-9]+(?:-[a-z0-9]+)*\\.md$`);
 const FOLDERS_OF_IMAGES = new Set(MEDIA_FOLDERS);
 
 /** True when `file` (a path from the project's root, as the editor names it) is content the proxy may touch so. */
-export function isContentPath(file: unknown, access: Access): boolean {
+export function isContentPath(file: unknown, access: Access, from?: unknown): boolean {
   if (typeof file !== 'string' || file !== path.posix.normalize(file) || file.startsWith('/') || file.includes('\\'))
     return false;
+  if (access === 'rename') return LEGAL_PAGE.test(file) && typeof from === 'string' && LEGAL_PAGE.test(from);
   if (access === 'list') return file === LEGAL_DIR || file === MEDIA_ROOT || FOLDERS_OF_IMAGES.has(file);
   if (DATA.has(file) || LEGAL_PAGE.test(file)) return true;
   if (!IMAGE_FILE.test(file)) return false;
@@ -57,7 +64,7 @@ export function isContentPath(file: unknown, access: Access): boolean {
 }
 
 /** The paths a request of decap-server's protocol (`{ action, params }`) names, with how it uses each. */
-export function requestedPaths(body: unknown): { path: unknown; access: Access }[] | undefined {
+export function requestedPaths(body: unknown): { path: unknown; access: Access; from?: unknown }[] | undefined {
   const { action, params = {} } = (body ?? {}) as { action?: unknown; params?: Record<string, unknown> };
   const list = (value: unknown) => (Array.isArray(value) ? value : [value]);
   const field = (value: unknown, key: string) => (value as Record<string, unknown> | undefined)?.[key];
@@ -79,7 +86,9 @@ export function requestedPaths(body: unknown): { path: unknown; access: Access }
       return [
         ...files.flatMap((file) => [
           { path: field(file, 'path'), access: 'write' as const },
-          ...(field(file, 'newPath') === undefined ? [] : [{ path: field(file, 'newPath'), access: 'write' as const }]),
+          ...(field(file, 'newPath') === undefined
+            ? []
+            : [{ path: field(file, 'newPath'), access: 'rename' as const, from: field(file, 'path') }]),
         ]),
         ...list(params.assets ?? []).map((asset) => ({ path: field(asset, 'path'), access: 'write' as const })),
       ];
@@ -118,8 +127,23 @@ function staysInside(root: string, file: string): boolean {
 export function contentProblem(root: string, body: unknown): string | undefined {
   const paths = requestedPaths(body);
   if (!paths) return 'El editor no hace esa operación.';
-  for (const { path: file, access } of paths)
-    if (!isContentPath(file, access) || !staysInside(root, file as string))
+  for (const { path: file, access, from } of paths)
+    if (!isContentPath(file, access, from) || !staysInside(root, file as string))
       return 'El editor solo lee y guarda el contenido: los datos de src/data, las páginas legales y las imágenes.';
   return undefined;
+}
+
+/**
+ * What a listing (entriesByFolder, getMedia) may answer: decap-server lists
+ * a folder's files as it finds them, a link to .env among them, with its
+ * content. Entries that are not content to read, or not where their name says
+ * (a link), are left out of the answer. Anything else passes as it is.
+ */
+export function listedContent(root: string, body: unknown, answer: unknown): unknown {
+  const { action } = (body ?? {}) as { action?: unknown };
+  if ((action !== 'entriesByFolder' && action !== 'getMedia') || !Array.isArray(answer)) return answer;
+  return answer.filter((entry: { path?: unknown; file?: { path?: unknown } }) => {
+    const file = entry?.file?.path ?? entry?.path;
+    return isContentPath(file, 'read') && staysInside(root, file as string);
+  });
 }

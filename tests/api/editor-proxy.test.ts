@@ -94,6 +94,8 @@ beforeAll(async () => {
   writeFileSync(inCopy('.git/config'), '[core]\n');
   // A link inside the content to a file that is not: read through it, it would give the secret.
   symlinkSync('../../../.env', inCopy('src/content/legal/enlace.md'));
+  // The same among the images (a listing of the media library reads every file's content).
+  symlinkSync('../../../.env', inCopy('src/assets/gallery/enlace.svg'));
 
   otherSite = http.createServer((_, response) => response.end('<!doctype html><title>otro</title>'));
   await new Promise<void>((resolve) => otherSite.listen(0, '127.0.0.1', resolve));
@@ -221,6 +223,26 @@ describe("npm run editor's proxy", () => {
     const moved = write('src/data/steps.json', '{}') as { params: { dataFiles: Record<string, string>[] } };
     (moved.params.dataFiles[0] as Record<string, string>).newPath = 'src/data/rules.ts';
     expect((await send(moved)).status).toBe(403);
+    // A data file "renamed" to a legal page: decap-server would move its whole folder (the code of src/data) there.
+    const carried = write('src/data/site.json', '{}') as { params: { dataFiles: Record<string, string>[] } };
+    (carried.params.dataFiles[0] as Record<string, string>).newPath = 'src/content/legal/nuevo.md';
+    expect((await send(carried)).status).toBe(403);
+    // Listings answer the content only: the links among the legal pages and the images are left out.
+    const legal = await send({
+      action: 'entriesByFolder',
+      params: { branch: 'main', folder: 'src/content/legal', extension: 'md', depth: 1 },
+    });
+    expect(legal.status).toBe(200);
+    const pages = (JSON.parse(legal.body) as { file: { path: string } }[]).map((entry) => entry.file.path);
+    expect(pages.length).toBeGreaterThan(0);
+    expect(pages).not.toContain('src/content/legal/enlace.md');
+    expect(legal.body).not.toContain('JWT_SECRET');
+    const images = await send({ action: 'getMedia', params: { branch: 'main', mediaFolder: 'src/assets/gallery' } });
+    expect(images.status).toBe(200);
+    expect((JSON.parse(images.body) as { path: string }[]).map((image) => image.path)).not.toContain(
+      'src/assets/gallery/enlace.svg',
+    );
+    expect(Buffer.from(images.body).toString()).not.toContain(Buffer.from(SECRET).toString('base64').slice(0, 20));
     for (const file of ['.env', 'astro.config.mjs'])
       expect(
         (await send({ action: 'deleteFile', params: { branch: 'main', path: file, options: { commitMessage: 'x' } } }))
@@ -240,5 +262,6 @@ describe("npm run editor's proxy", () => {
     expect(text('src/data/steps.json')).not.toBe('{}');
     for (const file of ['src/data/nuevo.ts', 'src/pages/x.svg', 'src/assets/models/x.ts', 'src/data/x.svg'])
       expect(existsSync(inCopy(file)), file).toBe(false);
+    expect(existsSync(inCopy('src/content/legal/rules.ts'))).toBe(false);
   });
 });

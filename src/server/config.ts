@@ -168,6 +168,8 @@ export const environmentSchema = z.object({
   WHATSAPP_FIRST_REPLY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(50),
   // Appointments' automatic templates (confirmations, reminders, notices) per day, counted apart (decision 0068).
   WHATSAPP_APPOINTMENT_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(150),
+  // The team's WhatsApp notices of new leads (WHATSAPP_TO) per day: each is a paid template (migration 0052).
+  WHATSAPP_NOTIFY_DAILY_LIMIT: z.coerce.number().int().min(1).max(100_000).default(500),
   NOTIFY_RETRY_DELAYS: z
     .string()
     .default('60,300,1800,7200,43200')
@@ -386,6 +388,8 @@ export interface NotificationConfig {
     language: Environment['WHATSAPP_TEMPLATE_LANGUAGE'];
     to: string;
     apiUrl: string;
+    /** Notices of new leads sent per day (Mérida); the rest fail with the reason, the lead kept. */
+    dailyLimit: number;
   } | null;
   /** Seconds before each retry; after the last one a delivery is `failed`. */
   retryDelays: Environment['NOTIFY_RETRY_DELAYS'];
@@ -475,6 +479,7 @@ function notificationConfig(env: Environment): NotificationConfig {
         language: env.WHATSAPP_TEMPLATE_LANGUAGE,
         to: env.WHATSAPP_TO as string,
         apiUrl: env.WHATSAPP_API_URL.replace(/\/+$/, ''),
+        dailyLimit: env.WHATSAPP_NOTIFY_DAILY_LIMIT,
       }),
     ),
     retryDelays: env.NOTIFY_RETRY_DELAYS,

@@ -315,6 +315,47 @@ describe('with every channel on', () => {
   }, 120_000);
 });
 
+describe('the team’s WhatsApp notice of a lead', () => {
+  it('is capped per day: over the limit it fails with the reason, and the lead reaches the other channels', async () => {
+    const server = await startServer(channelEnv({ PLATFORM_RATE_LIMIT: '0', WHATSAPP_NOTIFY_DAILY_LIMIT: '2' }));
+    try {
+      // Today's count starts again (the stories above, on this database, sent theirs under the default limit).
+      await sql(`DELETE FROM whatsapp_allowance_days WHERE purpose = 'lead_notice'`);
+      const before = whatsapp.accepted.length;
+      const ids: string[] = [];
+      for (let lead = 0; lead < 3; lead += 1) {
+        const answer = await postJson(`${server.url}/api/quick-quotes`, quickQuote({ phone: uniquePhone() }));
+        expect(answer.status).toBe(201);
+        ids.push(((await answer.json()) as { id: string }).id);
+      }
+      const settled = await untilValue(
+        () =>
+          sql<{ status: string; last_error: string | null }>(
+            `SELECT status, last_error FROM notification_deliveries
+             WHERE channel = 'whatsapp' AND lead_id = ANY($1::uuid[]) AND status IN ('sent', 'failed')
+             ORDER BY status DESC`,
+            [ids],
+          ),
+        (rows) => rows.length === 3,
+        'the three WhatsApp notices settled',
+      );
+      expect(settled.map((row) => row.status)).toEqual(['sent', 'sent', 'failed']);
+      expect(settled[2]?.last_error).toBe(
+        'Se alcanzó el límite diario de avisos por WhatsApp (2); el prospecto está guardado en el panel.',
+      );
+      expect(whatsapp.accepted.length - before).toBe(2);
+      for (const id of ids)
+        await untilValue(
+          () => Promise.resolve(forLead(id).email()),
+          (mails) => mails.length === 1,
+          'its e-mail',
+        );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('channels off', () => {
   it('with no channel configured a lead enqueues nothing', async () => {
     const server = await startServer({ SMTP_URL: undefined });

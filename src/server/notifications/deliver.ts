@@ -271,7 +271,33 @@ function render<S>(channel: ChannelModule<S>, notice: Notice): unknown {
 async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
   const notice = await noticeOf(db, delivery, publicSiteUrl(config));
   if (!notice) return null;
+  const whatsapp = config.notifications.whatsapp;
+  if (delivery.channel === 'whatsapp' && delivery.purpose === 'lead' && whatsapp) {
+    await takeNoticeAllowance(db, whatsapp.dailyLimit);
+  }
   return sendThrough(delivery.channel, config, notice);
+}
+
+/**
+ * One of today's WhatsApp notices of new leads (each a paid template to the
+ * sales number), counted and checked in one statement (migration 0052); over
+ * the day's limit the notice fails at once with the reason: the lead is
+ * stored, in the panel and told by the other channels. A retry of a failed
+ * send takes one again (a few too many, never too few).
+ */
+async function takeNoticeAllowance(db: Database, limit: number): Promise<void> {
+  const { rows } = await db.query(
+    `INSERT INTO whatsapp_allowance_days AS d (day, purpose, sent)
+     VALUES ((now() AT TIME ZONE 'America/Merida')::date, 'lead_notice', 1)
+     ON CONFLICT (day, purpose) DO UPDATE SET sent = d.sent + 1 WHERE d.sent < $1
+     RETURNING day`,
+    [limit],
+  );
+  if (rows.length === 0) {
+    throw new PermanentFailure(
+      `Se alcanzó el límite diario de avisos por WhatsApp (${limit}); el prospecto está guardado en el panel.`,
+    );
+  }
 }
 
 async function sendThrough<C extends NotificationChannel>(channel: C, config: ServerConfig, notice: Notice) {

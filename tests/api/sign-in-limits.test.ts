@@ -177,6 +177,21 @@ describe('failed sign-ins in the activity log (item 4)', () => {
 
   it("a member's passkey tried from 300 addresses: at most 30 rows, bounded at 50 failures, and the password still works", async () => {
     const site = await freshSite();
+    // A made-up authenticator whose attested credential id (8 bytes) is too short for the table, under an answer
+    // id of a good length: refused as unverified (400), not a 503 of a database refusing the row.
+    const { challengeId, options } = await (
+      await site.send('/api/auth/passkeys/register/options', { cookie: site.admin, body: {} })
+    ).json();
+    const crafted = new SoftPasskey('c2hvcnQtaWQ').register(options, new URL(site.url).origin);
+    const short = await site.send('/api/auth/passkeys/register', {
+      cookie: site.admin,
+      body: {
+        challengeId,
+        name: 'Teléfono',
+        response: { ...crafted, id: 'AAAAAAAAAAAAAAAAAAAAAA', rawId: 'AAAAAAAAAAAAAAAAAAAAAA' },
+      },
+    });
+    expect(short.status).toBe(400);
     const passkey = new SoftPasskey();
     expect((await site.register(site.admin, passkey)).status).toBe(201);
     const before = await site.failedRows();

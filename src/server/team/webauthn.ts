@@ -109,7 +109,9 @@ export async function registerPasskey(
     ...expected(url, challenge),
   }).catch(() => null);
   const credential = verification?.verified ? verification.registrationInfo?.credential : undefined;
-  if (!credential) return 'unverified';
+  // The credential id is the authenticator's, unchecked in length by the library: one the table cannot hold
+  // (16 to 1,400 base64url characters) is no credential of a real authenticator.
+  if (!credential || !/^[A-Za-z0-9_-]{16,1400}$/.test(credential.id)) return 'unverified';
   return db.transaction(async (tx): Promise<'added' | 'duplicate'> => {
     // A credential already registered (to this member or another) is refused whole, races included.
     const { rows } = await tx.query(

@@ -4,7 +4,7 @@ import { cookieOf, login, memberRequest, originOf, setupAdmin } from '../support
 import { quickQuote } from '../support/payloads.ts';
 import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
-import { sql } from '../support/sql.ts';
+import { countRows, sql } from '../support/sql.ts';
 import { until } from '../support/until.ts';
 
 /** Issue #12: advisers' accounts, invitations, roles enforced on the server, deactivation, password change, activity log. */
@@ -314,8 +314,22 @@ describe('nobody locked out for good', () => {
     expect(row?.minutes).toBe(30);
 
     expect(await (await post(null, '/api/auth/recovery/check', { token })).json()).toEqual({ email: adviser.email });
+    // A passkey added from a session someone borrowed: the reset starts the account over, without it.
+    const [member] = await sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [adviser.email]);
+    await sql(
+      `INSERT INTO passkeys (id, user_id, public_key, counter, transports, name)
+       VALUES ('cHJlc3RhZGEtZGUtb3Ryby0x', $1, '\\x00', 0, '{}', 'Teléfono prestado')`,
+      [member?.id],
+    );
     const done = await post(null, '/api/auth/recovery/reset', { token, password: 'la-nueva-clave-2' });
     expect(done.status).toBe(204);
+    expect(await countRows('passkeys', 'user_id = $1', [member?.id])).toBe(0);
+    const [entry] = await sql<{ summary: string }>(
+      `SELECT summary FROM activity_log WHERE kind = 'password_reset' ORDER BY at DESC LIMIT 1`,
+    );
+    expect(entry?.summary).toBe(
+      'Elena Kú restableció su contraseña (se cerraron todas sus sesiones y se quitó su llave de acceso)',
+    );
     expect((await call(adviser.cookie, '/api/admin/contacts')).status).toBe(401);
     expect((await login(server.url, adviser.email, 'la-que-olvide-1')).status).toBe(401);
     expect((await login(server.url, adviser.email, 'la-nueva-clave-2')).status).toBe(200);

@@ -93,8 +93,11 @@ export async function findReset(db: Queryable, token: string): Promise<{ email: 
 }
 
 /**
- * Sets the new password through a valid link, once, and ends every session
- * of the member. False when the link is no longer valid.
+ * Sets the new password through a valid link, once, ends every session of
+ * the member and removes their passkeys: a reset starts the account over
+ * (a passkey added from a session someone borrowed would otherwise let them
+ * back in after it); the member adds theirs again once signed in. False when
+ * the link is no longer valid.
  */
 export async function redeemReset(
   db: Database,
@@ -115,12 +118,20 @@ export async function redeemReset(
     await tx.query('UPDATE password_resets SET used_at = now() WHERE id = $1', [reset.id]);
     await tx.query('UPDATE users SET password_hash = $2 WHERE id = $1', [reset.user_id, passwordHash]);
     await revokeSessionsOf(tx, reset.user_id);
+    const passkeys = await tx.query('DELETE FROM passkeys WHERE user_id = $1', [reset.user_id]);
+    const removed = passkeys.rowCount ?? 0;
     // The link proved the mailbox: earlier failed sign-ins of this e-mail no longer hold it locked.
     await tx.query(`DELETE FROM login_failures WHERE email = $1 AND method = 'password'`, [reset.email]);
     await recordActivity(tx, {
       actor: { id: reset.user_id, name: reset.name },
       kind: 'password_reset',
-      summary: `${reset.name} restableció su contraseña (se cerraron todas sus sesiones)`,
+      summary: `${reset.name} restableció su contraseña (se cerraron todas sus sesiones${
+        removed === 0
+          ? ''
+          : removed === 1
+            ? ' y se quitó su llave de acceso'
+            : ` y se quitaron sus ${removed} llaves de acceso`
+      })`,
       ip,
     });
     return true;

@@ -115,7 +115,7 @@ export default function RecoveryPanel({ mode }: { mode: 'request' | 'reset' }) {
         <p className="mt-1 text-brand-800">
           {mode === 'request'
             ? 'Escribe el correo con el que entras al panel y te enviaremos un enlace.'
-            : `Para ${reset?.email}. Al guardarla se cerrarán todas tus sesiones.`}
+            : `Para ${reset?.email}. Al guardarla se cerrarán todas tus sesiones y se quitarán tus llaves de acceso (puedes agregarlas de nuevo desde Mi cuenta).`}
         </p>
       </div>
       {mode === 'request' ? (

@@ -129,6 +129,12 @@ test('the follow-up story: one prospect from three forms, state, note, next cont
 
   // Filters and counts at 1280 px, then the CSV of what the filters show.
   await page.setViewportSize({ width: 1280, height: 800 });
+  // A row of the campaign report by ad opens Prospectos filtered by that ad (utm_content), as its filters show.
+  await page.goto('/admin?vista=prospectos&source=google&campaign=otono&ad=video-30s');
+  await expect(page.getByLabel('Anuncio')).toHaveValue('video-30s');
+  await expect(page.getByText('Más filtros (3)')).toBeVisible();
+  await expect(page.getByText('Ningún prospecto coincide con la búsqueda o los filtros.')).toBeVisible();
+  await picture(page, { path: 'test-results/e2e/filtros-anuncio-1280.png' });
   await page.goto('/admin?vista=prospectos');
   await page.getByLabel('Buscar por nombre, teléfono, correo o municipio').fill(digits);
   await expect(page.getByRole('button', { name: 'Contactado (1)' })).toBeVisible();

@@ -16,6 +16,13 @@ const TOGGLE_CHIP =
 
 export type Filter = Omit<ContactFilter, 'q'>;
 
+/** Where the person first came from, as the campaign report groups them (its rows link here). */
+const TRACKED_FILTERS = [
+  { name: 'source', label: 'Fuente', placeholder: 'utm_source' },
+  { name: 'campaign', label: 'Campaña', placeholder: 'utm_campaign' },
+  { name: 'ad', label: 'Anuncio', placeholder: 'utm_content' },
+] as const;
+
 /**
  * The search box and the filters of "Prospectos": `counts` numbers the state
  * chips (null past the server's counting cap, undefined before the first answer).
@@ -94,27 +101,16 @@ export function ContactFilters({
             labels={FORM_LABELS}
             onChange={(value) => set('form', value)}
           />
-          <InputFilter
-            label="Fuente"
-            value={filter.source}
-            onChange={(value) => set('source', value)}
-            maxLength={200}
-            placeholder="utm_source"
-          />
-          <InputFilter
-            label="Campaña"
-            value={filter.campaign}
-            onChange={(value) => set('campaign', value)}
-            maxLength={200}
-            placeholder="utm_campaign"
-          />
-          <InputFilter
-            label="Anuncio"
-            value={filter.ad}
-            onChange={(value) => set('ad', value)}
-            maxLength={200}
-            placeholder="utm_content"
-          />
+          {TRACKED_FILTERS.map(({ name, label, placeholder }) => (
+            <InputFilter
+              key={name}
+              label={label}
+              value={filter[name]}
+              onChange={(value) => set(name, value)}
+              maxLength={200}
+              placeholder={placeholder}
+            />
+          ))}
           <InputFilter label="Desde" type="date" value={filter.from} onChange={(value) => set('from', value)} />
           <InputFilter label="Hasta" type="date" value={filter.to} onChange={(value) => set('to', value)} />
         </div>

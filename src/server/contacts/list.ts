@@ -48,7 +48,8 @@ const AGENDA_CONDITIONS: Record<AgendaFilter, string> = {
   vencidos: OVERDUE('now()'),
   hoy: `${OPEN} AND ${NEXT_CONTACT_AT} >= ${meridaDayStart('now()')} AND ${NEXT_CONTACT_AT} < ${meridaDayEnd('now()')}`,
   nuevos: `c.state = 'nuevo' AND ${NEXT_CONTACT_AT} IS NULL`,
-  sin_atender: `c.state = 'nuevo' AND c.created_at < now() - interval '${UNATTENDED_AFTER_HOURS} hours'`,
+  sin_atender: `c.state = 'nuevo' AND c.first_replied_at IS NULL
+    AND c.created_at < now() - interval '${UNATTENDED_AFTER_HOURS} hours'`,
 };
 
 /** The WHERE conditions of a filter (the state's apart: the counts per state ignore it). */

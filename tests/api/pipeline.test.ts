@@ -141,6 +141,12 @@ describe('the board', () => {
     expect(new Set(names).size).toBe(12);
     expect(names[0]).toBe('Nuevo 1');
     expect(names.at(-1)).toBe('Nuevo 12');
+    // A filter with a NUL (PostgreSQL refuses it): a Spanish 400, as Prospectos', not the 503 of a refused query.
+    for (const query of ['source=%00', 'campaign=a%00b']) {
+      const refused = await call(admin, `/api/admin/pipeline?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(JSON.stringify(await refused.json())).toContain('Contiene caracteres no válidos.');
+    }
   });
 
   it('a member sees what Prospectos shows them: everyone’s by default, their own with assigned=me, nobody’s with none', async () => {

@@ -7,6 +7,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import { CONTACT_STATES, type ContactDeal, type ContactState, type ContactSummary } from './contacts.ts';
+import { singleLineChecks } from './text.ts';
 
 /** Cards per column on the first page and per "Cargar más". */
 export const PIPELINE_PAGE = 10;
@@ -17,8 +18,8 @@ export const pipelineQuerySchema = z.object({
   assigned: z.optional(z.union([z.enum(['me', 'none']), z.uuid()], { error: 'Asignación desconocida.' })),
   state: z.optional(z.enum(CONTACT_STATES, { error: 'Estado desconocido.' })),
   /** The first touch's source and campaign (issue #43), as Prospectos filters them. */
-  source: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Fuente demasiado larga.'))),
-  campaign: z.optional(z.string().check(z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
+  source: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Fuente demasiado larga.'))),
+  campaign: z.optional(z.string().check(...singleLineChecks, z.trim(), z.maxLength(200, 'Campaña demasiado larga.'))),
   cursor: z.optional(z.string({ error: 'Parámetros de paginación no válidos.' }).check(z.maxLength(200))),
 });
 export type PipelineQuery = z.output<typeof pipelineQuerySchema>;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContactDetail, Metrics } from '../../src/lib/admin/contacts.ts';
@@ -116,6 +117,14 @@ describe('"Hoy"', () => {
     expect((await call(null, '/api/admin/today')).status).toBe(401);
     expect((await call(admin, '/api/admin/today?section=manana')).status).toBe(400);
     expect((await call(admin, '/api/admin/today?section=new&cursor=roto')).status).toBe(400);
+    // A cursor of year 0 (JavaScript's dates take it, PostgreSQL's do not): 400, not the 503 of a refused query.
+    const yearZero = Buffer.from(`0000-01-01T00:00:00.000000Z|${randomUUID()}`).toString('base64url');
+    for (const path of [
+      `/api/admin/today?section=new&cursor=${yearZero}`,
+      `/api/admin/contacts?cursor=${yearZero}`,
+      `/api/admin/pipeline?state=nuevo&cursor=${yearZero}`,
+    ])
+      expect((await call(admin, path)).status, path).toBe(400);
   });
 
   it('a long section comes 10 at a time, in its order, with its total on every page', async () => {
@@ -209,6 +218,11 @@ describe('the list’s filters in the URL count what they list', () => {
     const overdue = await get<ContactPage>(admin, '/api/admin/contacts?agenda=vencidos');
     expect(overdue.total).toBe(metrics.overdue);
     expect(overdue.items.map((item) => item.name).sort()).toEqual(['Vencido ayer de Beto', 'Vencido dos días']);
+    // A new contact already answered on WhatsApp, two days old: attended, in neither the figure nor its list.
+    await sql(
+      `INSERT INTO contacts (phone, name, is_buyer, created_at, first_replied_at)
+       VALUES ('+529994440777', 'Respondido por WhatsApp', true, now() - interval '48 hours', now() - interval '40 hours')`,
+    );
     const unattended = await get<ContactPage>(admin, '/api/admin/contacts?agenda=sin_atender');
     expect(unattended.total).toBe(metrics.unattended);
     expect(unattended.items.every((item) => item.state === 'nuevo' && item.unattended)).toBe(true);

@@ -25,7 +25,9 @@ function isRealTime(value: string): boolean {
   const seconds = CURSOR_TIME.exec(value)?.[1];
   if (!seconds) return false;
   const time = new Date(`${seconds}Z`);
-  return !Number.isNaN(time.getTime()) && time.toISOString().startsWith(seconds);
+  // A year PostgreSQL takes as a timestamptz (JavaScript takes year 0, which PostgreSQL refuses: a 503).
+  const year = time.getUTCFullYear();
+  return !Number.isNaN(time.getTime()) && year >= 1900 && year <= 2999 && time.toISOString().startsWith(seconds);
 }
 
 /** null for an absent cursor; 'invalid' for one that was not made by encodeCursor. */

@@ -159,6 +159,8 @@ describe('state, next contact, history', () => {
         to: '2026-12-01T16:00:00.000Z',
       }),
       expect.objectContaining({ kind: 'state', from: 'contactado', to: 'cerrado_perdido:sin_terreno' }),
+      // Closed, it has no next contact (its reminder is off): the history says it went.
+      expect.objectContaining({ kind: 'next_contact', from: '2026-12-01T16:00:00.000Z', to: null }),
     ]);
   });
 

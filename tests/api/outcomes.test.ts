@@ -133,6 +133,54 @@ describe('an outcome in one tap', () => {
     expect((await detail(id)).state).toBe('cerrado_ganado');
   });
 
+  it('an outcome on a closed contact keeps it as it was closed: its reason, and no next contact', async () => {
+    const id = await newContact();
+    const lost = (await (
+      await outcome(adminCookie, id, { outcome: 'no_le_interesa', lostReason: 'sin_presupuesto' })
+    ).json()) as Detail;
+    expect(lost).toMatchObject({ state: 'cerrado_perdido', lostReason: 'sin_presupuesto', nextContactAt: null });
+    // "Hablamos" on its card, the sheet's picker still at «Otro» and its proposed next contact sent.
+    const talked = await outcome(adminCookie, id, {
+      outcome: 'hablamos',
+      lostReason: 'otro',
+      nextContactAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
+    expect(talked.status).toBe(200);
+    expect(await talked.json()).toMatchObject({
+      state: 'cerrado_perdido',
+      lostReason: 'sin_presupuesto',
+      nextContactAt: null,
+    });
+    expect(await countRows('graphile_worker.jobs', 'key = $1', [`reminder:${id}`])).toBe(0);
+  });
+
+  it('closing a contact clears its next contact; a save of the same state writes no state change to the log', async () => {
+    const id = await newContact();
+    const { version } = await detail(id);
+    const soon = new Date(Date.now() + 86_400_000).toISOString();
+    const followed = (await (
+      await request(adminCookie, `/api/admin/contacts/${id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ state: 'contactado', nextContactAt: soon, version }),
+      })
+    ).json()) as Detail & { version: number };
+    // The follow-up form sends its state with every save: only the date changes here.
+    const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const moved = (await (
+      await request(adminCookie, `/api/admin/contacts/${id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ state: 'contactado', nextContactAt: later, version: followed.version }),
+      })
+    ).json()) as Detail & { version: number };
+    expect(await countRows('activity_log', `kind = 'state_change' AND details ->> 'contact' = $1`, [id])).toBe(1);
+    const won = await request(adminCookie, `/api/admin/contacts/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'cerrado_ganado', version: moved.version }),
+    });
+    expect(won.status).toBe(200);
+    expect(await won.json()).toMatchObject({ state: 'cerrado_ganado', nextContactAt: null });
+  });
+
   it('the outcome and its history commit together: a refused history line leaves the contact as it was', async () => {
     const id = await newContact();
     await sql(`CREATE FUNCTION refuse_outcome() RETURNS trigger LANGUAGE plpgsql AS $$

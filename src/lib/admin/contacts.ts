@@ -27,6 +27,9 @@ export const CONTACT_STATES = [
 ] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
 
+/** Won or lost: off the day's lists, without a next contact. */
+export const isClosed = (state: ContactState): boolean => state === 'cerrado_ganado' || state === 'cerrado_perdido';
+
 export const STATE_LABELS: Record<ContactState, string> = {
   nuevo: 'Nuevo',
   contactado: 'Contactado',

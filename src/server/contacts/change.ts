@@ -2,6 +2,7 @@ import {
   type ContactChange,
   type ContactDetail,
   type ContactState,
+  isClosed,
   type LostReason,
   mayDeleteNote,
   nextContactInstant,
@@ -162,8 +163,11 @@ export async function applyChange(
   const state = change.state ?? old.state;
   const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
   if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
-  const next =
-    change.nextContactAt === undefined
+  // A closed contact has no next contact: its reminder is off, and a date kept would read "(vencido)" on its card
+  // and come back stale if a new request reopened it.
+  const next = isClosed(state)
+    ? null
+    : change.nextContactAt === undefined
       ? old.next
       : change.nextContactAt === null
         ? null
@@ -182,7 +186,8 @@ export async function applyChange(
   await writeFollowUp(tx, id, old, { state, lostReason, next, assignedTo, assignedName }, actor);
   await writeDeal(tx, id, old, change, actor);
   const sameState = state === old.state && lostReason === old.lost_reason;
-  if (change.state && !(options.quiet && sameState)) {
+  // The follow-up form sends its state with every save: only a change is one.
+  if (change.state && !sameState) {
     await recordActivity(tx, {
       actor,
       kind: 'state_change',

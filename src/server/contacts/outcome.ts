@@ -1,4 +1,4 @@
-import { STATE_LABELS } from '../../lib/admin/contacts.ts';
+import { isClosed, STATE_LABELS } from '../../lib/admin/contacts.ts';
 import { meridaDaysAhead } from '../../lib/admin/merida-time.ts';
 import {
   type AttemptChannel,
@@ -80,16 +80,18 @@ export async function recordOutcome(
     const old = await lockContact(tx, id);
     if (!old) return 'not_found';
     const state = stateAfter(old.state, outcome);
+    // A closed contact stays as it was closed (stateAfter): its reason kept, no next contact; the outcome is a
+    // line of its history and an attempt.
     const lostReason =
       state !== 'cerrado_perdido'
         ? null
-        : (input.lostReason ??
-          (old.state === 'cerrado_perdido' ? old.lost_reason : null) ??
-          outcome.lostReason ??
-          'otro');
+        : isClosed(old.state)
+          ? old.lost_reason
+          : (input.lostReason ?? outcome.lostReason ?? 'otro');
     const proposed = outcome.next ? meridaDaysAhead(outcome.next.days, outcome.next.time, now) : null;
-    const next =
-      input.nextContactAt === undefined
+    const next = isClosed(state)
+      ? null
+      : input.nextContactAt === undefined
         ? proposed
         : input.nextContactAt === null
           ? null

@@ -1,5 +1,5 @@
 import { type FormEvent, lazy, Suspense, useId, useRef, useState } from 'react';
-import type { ContactState, LostReason } from '../../../lib/admin/contacts.ts';
+import { type ContactState, isClosed, type LostReason } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import {
   OUTCOME_KEYS,
@@ -108,7 +108,9 @@ function OutcomeSheet({
 }) {
   const outcome: Outcome = OUTCOMES[outcomeKey];
   const state = stateAfter(contact.state, outcome);
-  const proposed = outcome.next ? meridaWallTime(meridaDaysAhead(outcome.next.days, outcome.next.time)) : '';
+  // A closed contact stays closed (its reason kept, no next contact): the outcome is a line of its history.
+  const closed = isClosed(contact.state);
+  const proposed = outcome.next && !closed ? meridaWallTime(meridaDaysAhead(outcome.next.days, outcome.next.time)) : '';
   const [next, setNext] = useState(proposed);
   const [reason, setReason] = useState<LostReason>(outcome.lostReason ?? 'otro');
   const [note, setNote] = useState('');
@@ -125,8 +127,8 @@ function OutcomeSheet({
     save.mutate(
       {
         outcome: outcomeKey,
-        nextContactAt: instant,
-        ...(state === 'cerrado_perdido' ? { lostReason: reason } : {}),
+        nextContactAt: closed ? null : instant,
+        ...(state === 'cerrado_perdido' && !closed ? { lostReason: reason } : {}),
         ...(note.trim() ? { note: note.trim() } : {}),
       },
       {
@@ -149,7 +151,7 @@ function OutcomeSheet({
       <h2 id={titleId} className="text-lg font-bold wrap-anywhere">
         {outcome.label} · {contact.name}
       </h2>
-      {state === 'cerrado_perdido' ? (
+      {closed ? null : state === 'cerrado_perdido' ? (
         <LostReasonField value={reason} onChange={(value) => setReason(value as LostReason)} />
       ) : (
         <div className="field">

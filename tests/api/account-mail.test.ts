@@ -2,6 +2,7 @@ import { request as httpRequest } from 'node:http';
 import type { ParsedMail } from 'mailparser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { ACCOUNT_EMAIL_TASK } from '../../src/server/team/account-mail.ts';
 import { cookieOf, login, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
 import { type HeldSmtpReceiver, startHeldSmtpReceiver } from '../support/receivers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
@@ -260,6 +261,25 @@ describe('recovery limits and a mail server that is slow or down', () => {
     });
     expect(reset.status).toBe(204);
     expect((await login(server.url, 'reintento@ceiba.mx', 'clave-nueva-del-reintento')).status).toBe(200);
+  });
+
+  it('a reset e-mail refused many times (a mail server down for longer than minutes) is sent while its link works', async () => {
+    await addMember('paciente@ceiba.mx');
+    smtp.refuse(8);
+    expect((await recover('paciente@ceiba.mx', '203.0.113.5')).status).toBe(202);
+    // Each try made due at once instead of waiting its pause (graphile-worker's e^n seconds).
+    const due = setInterval(() => {
+      void sql(
+        `UPDATE graphile_worker._private_jobs SET run_at = now()
+         WHERE locked_at IS NULL AND task_id IN (SELECT id FROM graphile_worker._private_tasks WHERE identifier = $1)`,
+        [ACCOUNT_EMAIL_TASK],
+      ).catch(() => undefined);
+    }, 250);
+    try {
+      await mailTo(smtp, 'paciente@ceiba.mx', 'the reset e-mail after eight refusals', 60_000);
+    } finally {
+      clearInterval(due);
+    }
   });
 });
 

@@ -23,8 +23,12 @@ import { linkEmail } from '../notifications/render.ts';
 
 /** The graphile-worker task that retries an account e-mail. */
 export const ACCOUNT_EMAIL_TASK = 'send_account_email';
-/** Tries of a queued account e-mail (graphile-worker waits e^n seconds between them: about 4 minutes in all). */
-const ATTEMPTS = 6;
+/**
+ * Tries of a queued account e-mail: graphile-worker waits e^n seconds between them, about 3 days in all, as
+ * long as an invitation's link works (a reset's, 30 minutes, is dropped once expired: runAccountEmail). Six
+ * tries were 4 minutes: a mail server down for longer lost the e-mail for good, nobody told.
+ */
+const ATTEMPTS = 13;
 
 export interface AccountEmail {
   to: string;

@@ -68,6 +68,10 @@ describe('with every channel on', () => {
     // Its 200-lead burst comes from this machine: past the function's own rateLimit (tested in platform-rate-limit).
     server = await startServer(channelEnv({ PLATFORM_RATE_LIMIT: '0' }));
   });
+  // Stopped with its stories: its worker would otherwise take the next stories' deliveries under its settings.
+  afterAll(async () => {
+    await server?.stop();
+  });
 
   it('an estimate reaches e-mail, webhook and WhatsApp once, with its fields, attribution and links', async () => {
     const phone = uniquePhone();
@@ -350,6 +354,28 @@ describe('the team’s WhatsApp notice of a lead', () => {
           (mails) => mails.length === 1,
           'its e-mail',
         );
+      // "Enviar prueba" by WhatsApp is a paid template too: over the day's limit it fails the same way.
+      // The administrator of the stories above (this database's), or the first one when this story runs alone.
+      const cookie =
+        (await countRows('users')) === 0
+          ? await setupAdmin(server.url)
+          : cookieOf(await login(server.url, 'admin@ceiba.mx', 'contraseña-segura'));
+      const test = await fetch(`${server.url}/api/admin/notifications/test`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ channel: 'whatsapp' }),
+      });
+      expect(test.status).toBe(202);
+      const [tried] = await untilValue(
+        () =>
+          sql<{ last_error: string | null }>(
+            `SELECT last_error FROM notification_deliveries WHERE purpose = 'test' AND channel = 'whatsapp' AND status = 'failed'`,
+          ),
+        (rows) => rows.length === 1,
+        'the WhatsApp test refused by the limit',
+      );
+      expect(tried?.last_error).toMatch(/^Se alcanzó el límite diario de avisos por WhatsApp \(2\)/);
+      expect(whatsapp.accepted.length - before).toBe(2);
     } finally {
       await server.stop();
     }

@@ -272,15 +272,14 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
   const notice = await noticeOf(db, delivery, publicSiteUrl(config));
   if (!notice) return null;
   const whatsapp = config.notifications.whatsapp;
-  if (delivery.channel === 'whatsapp' && delivery.purpose === 'lead' && whatsapp) {
-    await takeNoticeAllowance(db, whatsapp.dailyLimit);
-  }
+  // Every notice by WhatsApp is a paid template: a lead's, and "Enviar prueba" pressed again and again.
+  if (delivery.channel === 'whatsapp' && whatsapp) await takeNoticeAllowance(db, whatsapp.dailyLimit);
   return sendThrough(delivery.channel, config, notice);
 }
 
 /**
- * One of today's WhatsApp notices of new leads (each a paid template to the
- * sales number), counted and checked in one statement (migration 0052); over
+ * One of today's WhatsApp notices (each a paid template to the sales number:
+ * a new lead's, a test's), counted and checked in one statement (migration 0052); over
  * the day's limit the notice fails at once with the reason: the lead is
  * stored, in the panel and told by the other channels. A retry of a failed
  * send takes one again (a few too many, never too few).

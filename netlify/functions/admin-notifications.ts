@@ -1,5 +1,10 @@
 import type { Config } from '@netlify/functions';
-import { CHANNEL_OFF, DELIVERY_NOT_RETRYABLE, testNotificationSchema } from '../../src/lib/admin/notifications.ts';
+import {
+  CHANNEL_OFF,
+  DELIVERY_NOT_RETRYABLE,
+  DELIVERY_SUPERSEDED,
+  testNotificationSchema,
+} from '../../src/lib/admin/notifications.ts';
 import { getConfig } from '../../src/server/config.ts';
 import { uuidSegment } from '../../src/server/http/admin-handler.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
@@ -47,6 +52,7 @@ export default endpoints('admin-notifications', [
       const result = await retryDelivery(db, id, getConfig().notifications);
       if (result === 'missing') return jsonError(404, 'No encontramos esta notificación.');
       if (result === 'not-retryable') return jsonError(409, DELIVERY_NOT_RETRYABLE);
+      if (result === 'superseded') return jsonError(409, DELIVERY_SUPERSEDED);
       if (result === 'channel-off') return jsonError(409, CHANNEL_OFF);
       context.waitUntil?.(deliverSoon([id]));
       return json(202, { id });

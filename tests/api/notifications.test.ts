@@ -284,6 +284,28 @@ describe('with every channel on', () => {
     // Signed in again, nothing changes: the session is the administrator's.
     expect((await login(server.url, 'admin@ceiba.mx', 'contraseña-segura')).status).toBe(200);
     expect(cookieOf(await login(server.url, 'admin@ceiba.mx', 'contraseña-segura'))).toContain('=');
+
+    // "Reintentar" on a failed notice of WhatsApp messages while a newer one for the same conversation waits:
+    // the newer covers it (one waiting notice per conversation and member), a 409 in Spanish, not a 500.
+    const [contact] = await sql<{ contact_id: string }>('SELECT contact_id FROM cotizaciones_rapidas WHERE id = $1', [
+      id,
+    ]);
+    const [member] = await sql<{ id: string }>(`SELECT id FROM users WHERE email = 'admin@ceiba.mx'`);
+    const [failed] = await sql<{ id: string }>(
+      `INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, status, attempts, last_error)
+       VALUES ('message', 'email', $1, $2, 'failed', 6, 'El servidor SMTP no respondió') RETURNING id`,
+      [contact?.contact_id, member?.id],
+    );
+    await sql(
+      `INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, status, attempts, next_attempt_at)
+       VALUES ('message', 'email', $1, $2, 'pending', 1, now() + interval '1 hour')`,
+      [contact?.contact_id, member?.id],
+    );
+    const retried = await api(`/api/admin/notifications/${failed?.id}/retry`, { method: 'POST' });
+    expect(retried.status).toBe(409);
+    expect(((await retried.json()) as { error: string }).error).toBe(
+      'Ya hay un aviso más reciente de esta conversación en camino: ese incluye estos mensajes.',
+    );
   });
 
   it('200 leads in a burst: 200 deliveries per channel, none twice', async () => {

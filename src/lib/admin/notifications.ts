@@ -113,3 +113,6 @@ export const testNotificationSchema = z.object({
 
 export const CHANNEL_OFF = 'Este canal está desactivado: configura sus variables de entorno (README, Notificaciones).';
 export const DELIVERY_NOT_RETRYABLE = 'Esta notificación ya se envió o se está enviando.';
+/** "Reintentar" on a conversation's notice while a newer one for it waits. */
+export const DELIVERY_SUPERSEDED =
+  'Ya hay un aviso más reciente de esta conversación en camino: ese incluye estos mensajes.';

@@ -67,7 +67,7 @@ export async function retryDelivery(
   db: Database,
   id: string,
   config: NotificationConfig,
-): Promise<'queued' | 'not-retryable' | 'missing' | 'channel-off'> {
+): Promise<'queued' | 'not-retryable' | 'missing' | 'channel-off' | 'superseded'> {
   return db.transaction(async (tx) => {
     const channel = await tx.query<{ channel: NotificationChannel }>(
       'SELECT channel FROM notification_deliveries WHERE id = $1',
@@ -77,6 +77,16 @@ export async function retryDelivery(
     if (!current) return 'missing';
     // With its channel off nothing would send it: say so instead of "on its way".
     if (!channelOn(current.channel, config)) return 'channel-off';
+    // A conversation's notice to a member waits once (notification_deliveries_message_key): a newer one waiting
+    // says the same and more.
+    const newer = await tx.query(
+      `SELECT 1 FROM notification_deliveries d JOIN notification_deliveries o
+         ON o.purpose = 'message' AND o.contact_id = d.contact_id AND o.recipient_id = d.recipient_id
+        AND o.channel = d.channel AND o.status IN ('pending', 'sending') AND o.id <> d.id
+       WHERE d.id = $1 AND d.purpose = 'message' AND d.status = 'failed'`,
+      [id],
+    );
+    if (newer.rows.length > 0) return 'superseded';
     const { rows } = await tx.query<{ id: string }>(
       `UPDATE notification_deliveries
        SET status = 'pending', attempts = 0, next_attempt_at = NULL, claimed_at = NULL, claim_id = NULL,

@@ -258,6 +258,30 @@ describe('a member who leaves the team', () => {
     expect(await reminderMessage(db as never, contact.id, member.id, new Date(), site)).toBeNull();
     expect(await inboundMessageNotice(db as never, contact.id, member.id, site)).toBeNull();
   });
+
+  it('a reminder still being tried when its adviser leaves goes to the administrators, not nowhere', async () => {
+    const member = await inviteAdviser(server.url, adminCookie, 'ines@ceiba.mx', 'Inés Pool');
+    const contact = await newContact();
+    const at = new Date(Date.now() - 60_000);
+    // Due and reminded: its e-mail to the adviser waits for its next try (the mail server refused the first).
+    await sql('UPDATE contacts SET assigned_to = $2, next_contact_at = $3, reminded_for = $3 WHERE id = $1', [
+      contact.id,
+      member.id,
+      at,
+    ]);
+    const [delivery] = await sql<{ id: string }>(
+      `INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, remind_at, status, attempts,
+                                            next_attempt_at, last_error)
+       VALUES ('reminder', 'email', $1, $2, $3, 'pending', 1, now() + interval '1 hour', 'El servidor SMTP no respondió')
+       RETURNING id`,
+      [contact.id, member.id, at],
+    );
+    await sql('UPDATE users SET deactivated_at = now() WHERE id = $1', [member.id]);
+    const retried = await request(adminCookie, `/api/admin/notifications/${delivery?.id}/retry`, { method: 'POST' });
+    expect(retried.status).toBe(202);
+    const mail = await smtp.waitForMail(isReminder(contact.id));
+    expect(mail.to).toMatchObject({ value: [{ address: 'admin@ceiba.mx' }] });
+  });
 });
 
 describe('the push subscription endpoint', () => {

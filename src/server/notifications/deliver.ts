@@ -8,7 +8,7 @@ import { inboundMessageNotice } from '../whatsapp/notify.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
-import { reminderMessage } from './reminders.ts';
+import { reminderMessage, remindOthers } from './reminders.ts';
 import { dailySummary } from './summary.ts';
 
 interface DeliveryRow {
@@ -104,11 +104,17 @@ async function sendClaimed(db: Database, delivery: DeliveryRow, config: ServerCo
   try {
     const sent = await withDeadline(send(db, delivery, config), sendDeadlineMs(lockTimeoutSeconds));
     if (sent === null) {
-      // The lead was deleted after it was queued: nothing to say about it.
-      await db.query('DELETE FROM notification_deliveries WHERE id = $1 AND claim_id = $2', [
-        delivery.id,
-        delivery.claim_id,
-      ]);
+      // The lead was deleted after it was queued: nothing to say about it. A reminder whose member left the
+      // team goes to whoever is reminded now.
+      await db.transaction(async (tx) => {
+        const removed = await tx.query('DELETE FROM notification_deliveries WHERE id = $1 AND claim_id = $2', [
+          delivery.id,
+          delivery.claim_id,
+        ]);
+        if (removed.rowCount && delivery.purpose === 'reminder' && delivery.contact_id && delivery.remind_at) {
+          await remindOthers(tx, delivery.contact_id, delivery.remind_at);
+        }
+      });
       return 'gone';
     }
     receipt = sent;

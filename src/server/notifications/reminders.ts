@@ -89,6 +89,29 @@ export async function runReminder(db: Database, contactId: string, config: Serve
 }
 
 /**
+ * A reminder whose member can no longer get it (deactivated since it was
+ * queued, while its e-mail was being retried): the contact's reminders of
+ * that moment go to whom RECIPIENTS names now (the administrators, or a new
+ * adviser), unless it was moved, cleared or closed meanwhile. In the
+ * caller's transaction, with the old delivery's removal.
+ */
+export async function remindOthers(tx: Queryable, contactId: string, at: Date): Promise<void> {
+  const { rows } = await tx.query<{ id: string }>(
+    `WITH recipients AS (${RECIPIENTS})
+     INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, remind_at)
+     SELECT 'reminder', 'email', c.id, r.id, $2 FROM contacts c, recipients r
+     WHERE c.id = $1 AND c.next_contact_at = $2 AND c.state NOT IN ('cerrado_ganado', 'cerrado_perdido')
+     ON CONFLICT DO NOTHING RETURNING id`,
+    [contactId, at],
+  );
+  await scheduleDeliveries(
+    tx,
+    rows.map((row) => row.id),
+    null,
+  );
+}
+
+/**
  * The queue's upkeep (maintainQueue): a reminder come due in the last day
  * whose job is gone (a job that gave up, a next contact stored while no
  * channel was configured) gets one; older moments are not sent late, so

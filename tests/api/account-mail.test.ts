@@ -294,6 +294,12 @@ describe('an account e-mail whose server dies on its first try', () => {
       // A send claimed this long ago by a process that died is taken over (the queue's upkeep).
       NOTIFY_LOCK_TIMEOUT_SECONDS: '2',
     };
+    // The stories above may leave e-mails of theirs still being tried (for as long as their links work).
+    const earlier = (
+      await sql<{ id: string }>(
+        `SELECT id::text FROM graphile_worker.jobs WHERE task_identifier = 'send_account_email'`,
+      )
+    ).map((row) => row.id);
     let server = await startServer({ ...env, SMTP_URL: dying.url });
     try {
       const admin = await signedInAdmin(server.url);
@@ -309,7 +315,12 @@ describe('an account e-mail whose server dies on its first try', () => {
       const mail = await mailTo(working, 'sobreviviente@ceiba.mx', 'the invitation, sent by the next server');
       expect(linkIn(mail)).toMatch(/\/auth\/invitacion#/);
       await until(
-        async () => (await countRows('graphile_worker.jobs', `task_identifier = 'send_account_email'`)) === 0,
+        async () =>
+          (await countRows(
+            'graphile_worker.jobs',
+            `task_identifier = 'send_account_email' AND id::text <> ALL($1::text[])`,
+            [earlier],
+          )) === 0,
         'its job done',
       );
       expect(working.messages.filter(addressedTo('sobreviviente@ceiba.mx'))).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { expect, test, toast, uniqueName } from './fixtures.ts';
+import { expect, keptToasts, test, toast, uniqueName } from './fixtures.ts';
 
 test.describe('/prefiltro', () => {
   test('shows "Primer paso hacia tu casa" with the 31 states, without Ciudad de México', async ({ page }) => {
@@ -145,6 +145,7 @@ test.describe('/estimacion', () => {
     sql,
   }) => {
     const name = uniqueName('Estimación');
+    const toasts = await keptToasts(page);
     await page.goto('/estimacion');
     await page.getByLabel('Nombre').fill(name);
     await page.getByLabel('WhatsApp').fill('999 555 0101');
@@ -155,7 +156,7 @@ test.describe('/estimacion', () => {
     await page.getByRole('button', { name: 'Calcular mi estimación' }).click();
 
     await expect(page).toHaveURL(/\/modelos$/);
-    await expect(toast(page, '¡Solicitud enviada!')).toContainText('Un asesor te contactará en las próximas 24 horas');
+    await expect.poll(toasts).toMatch(/¡Solicitud enviada!Un asesor te contactará en las próximas 24 horas/);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('estimateData'))) ?? 'null')).toEqual({
       name,
       phone: '999 555 0101',

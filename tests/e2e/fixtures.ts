@@ -57,6 +57,23 @@ export function toast(page: Page, title: string) {
  * within a story's 90 s, and site.spec's video story failed so. The page's own idle callbacks, queued at its
  * load event, run before these two.
  */
+/**
+ * Every toast the page's documents show, as text, kept from now on: a toast lives 5 s, and a story checked on
+ * a busy machine (two suites at once) may look for one after it is gone. Read it with `expect.poll`.
+ */
+export async function keptToasts(page: Page): Promise<() => Promise<string>> {
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { keptToasts: seen });
+    new MutationObserver((records) => {
+      for (const record of records)
+        for (const node of Array.from(record.addedNodes))
+          if (node instanceof HTMLElement && node.classList.contains('toast')) seen.push(node.textContent ?? '');
+    }).observe(document, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => ((window as unknown as { keptToasts?: string[] }).keptToasts ?? []).join('\n'));
+}
+
 export async function pastFirstIdle(page: Page): Promise<void> {
   await page.waitForLoadState('load');
   await page.evaluate(

@@ -1,6 +1,6 @@
 import type { Page, Route } from '@playwright/test';
 import { PRIVACY_NOTICE_VERSION } from '../../src/data/legal.ts';
-import { expect, picture, test, toast, uniqueName, waitForForm } from './fixtures.ts';
+import { expect, keptToasts, picture, test, toast, uniqueName, waitForForm } from './fixtures.ts';
 
 /**
  * Issue #14: a request that cannot reach us for a network reason waits in
@@ -89,6 +89,7 @@ test('submitted without signal, page closed: the next visit to any page sends it
 
 test('a server error (5xx) waits too; a 4xx is shown and never retried', async ({ page, sql, consoleErrors }) => {
   const name = uniqueName('Pasarela');
+  const toasts = await keptToasts(page);
   let answers = 0;
   await page.route('**/api/quote-requests', (route) =>
     ++answers === 1
@@ -102,7 +103,7 @@ test('a server error (5xx) waits too; a 4xx is shown and never retried', async (
     'No pudimos enviarla en este momento: la guardamos en este navegador y la enviaremos en cuanto sea posible.',
   );
   await expect(page).toHaveURL(/\/modelos$/);
-  await expect(toast(page, 'Solicitud enviada')).toBeVisible();
+  await expect.poll(toasts).toContain('Solicitud enviada');
   expect(await sql('SELECT 1 FROM quote_requests WHERE name = $1', [name])).toHaveLength(1);
 
   // A request the server refuses (here: kept with a phone it does not accept) is shown once and dropped.

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test, toast, uniqueName } from './fixtures.ts';
+import { expect, keptToasts, test, toast, uniqueName } from './fixtures.ts';
 
 test.describe('quick-quote dialog', () => {
   test('opens from the hero, traps focus, closes on Esc and returns focus to its opener', async ({ page }) => {
@@ -37,6 +37,7 @@ test.describe('quick-quote dialog', () => {
     sql,
   }) => {
     const name = uniqueName('Hero');
+    const toasts = await keptToasts(page);
     await page.goto('/');
     await page.getByRole('button', { name: 'Estimación rápida (2 min)' }).click();
     const dialog = page.getByRole('dialog');
@@ -45,9 +46,9 @@ test.describe('quick-quote dialog', () => {
     await dialog.getByRole('button', { name: 'Ver modelos y precios' }).click();
 
     await expect(page).toHaveURL(/\/modelos$/);
-    await expect(toast(page, '¡Gracias por tu interés!')).toContainText(
-      'Te mostramos modelos y rangos de precio. Un asesor te contactará pronto.',
-    );
+    await expect
+      .poll(toasts)
+      .toContain('¡Gracias por tu interés!Te mostramos modelos y rangos de precio. Un asesor te contactará pronto.');
     const rows = await sql('SELECT phone, email, origin, landing_path FROM cotizaciones_rapidas WHERE name = $1', [
       name,
     ]);

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import '../forms/errors.ts';
 import { OUTCOMES, type Outcome } from '../../data/outcomes.ts';
-import { type ContactState, instantSchema, LOST_REASONS, type LostReason } from './contacts.ts';
+import { type ContactState, instantSchema, isClosed, LOST_REASONS, type LostReason } from './contacts.ts';
 import { multiLineChecks } from './text.ts';
 
 export { OUTCOMES, type Outcome };
@@ -27,7 +27,7 @@ const OPEN_ORDER: ContactState[] = ['nuevo', 'contactado', 'en_seguimiento', 'vi
  */
 export function stateAfter(current: ContactState, outcome: Outcome): ContactState {
   const target = outcome.state;
-  if (!target || current === 'cerrado_ganado' || current === 'cerrado_perdido') return current;
+  if (!target || isClosed(current)) return current;
   if (!OPEN_ORDER.includes(target)) return target;
   const from = OPEN_ORDER.indexOf(current);
   return from !== -1 && from < OPEN_ORDER.indexOf(target) ? target : current;

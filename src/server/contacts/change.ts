@@ -58,6 +58,9 @@ export interface FollowUpValues {
  * Writes the follow-up on a locked contact (version + 1), one history entry
  * per field that changed, with who and when, and moves its reminder (a new
  * moment reschedules it, none or a closed contact cancels it), all with `tx`.
+ * A closed contact has no next contact: its reminder is off, and a date kept
+ * would read "(vencido)" on its card and come back stale if a new request
+ * reopened it. Returns the next contact written.
  */
 export async function writeFollowUp(
   tx: Queryable,
@@ -65,8 +68,9 @@ export async function writeFollowUp(
   old: LockedContact,
   values: FollowUpValues,
   actor: Actor,
-): Promise<void> {
-  const { state, lostReason, next, assignedTo } = values;
+): Promise<string | null> {
+  const { state, lostReason, assignedTo } = values;
+  const next = isClosed(state) ? null : values.next;
   const oldState = old.state === 'cerrado_perdido' ? `${old.state}:${old.lost_reason}` : old.state;
   const newState = state === 'cerrado_perdido' ? `${state}:${lostReason}` : state;
   // A move of the state or of the next contact is work done with the person: "Última actividad" says so.
@@ -97,9 +101,8 @@ export async function writeFollowUp(
      ORDER BY line.n`,
     [id, state, lostReason, next, assignedTo, worked, actor.id, actor.name, JSON.stringify(lines)],
   );
-  if (next !== old.next || state !== old.state) {
-    await scheduleReminder(tx, id, CLOSED_STATES.includes(state) ? null : next);
-  }
+  if (next !== old.next || state !== old.state) await scheduleReminder(tx, id, next);
+  return next;
 }
 
 /** One line of the contact's history. */
@@ -118,8 +121,6 @@ export async function recordEvent(
     [id, actor.id, actor.name, kind, from, to, detail],
   );
 }
-
-const CLOSED_STATES: readonly ContactState[] = ['cerrado_ganado', 'cerrado_perdido'];
 
 /**
  * Applies a change made on `change.version` of the contact: 'stale' when
@@ -145,9 +146,9 @@ export type StoredChange = Omit<ContactChange, 'version'> & { version?: number }
 /**
  * One contact's change inside the caller's transaction `tx` (the row is
  * locked FOR UPDATE): the history's lines, its reminder and the activity
- * log's entries go with it. `quiet`: a state or an assignment given but equal
- * to the stored one writes no activity entry (a change from the list, where
- * most may already be so).
+ * log's entries go with it. A state given but equal to the stored one writes
+ * no activity entry; `quiet`: nor does an assignment (a change from the list,
+ * where most may already be so).
  */
 export async function applyChange(
   tx: Queryable,
@@ -163,11 +164,8 @@ export async function applyChange(
   const state = change.state ?? old.state;
   const lostReason = state === 'cerrado_perdido' ? (change.lostReason ?? old.lost_reason) : null;
   if (state === 'cerrado_perdido' && !lostReason) throw new Error('a lost contact needs its reason');
-  // A closed contact has no next contact: its reminder is off, and a date kept would read "(vencido)" on its card
-  // and come back stale if a new request reopened it.
-  const next = isClosed(state)
-    ? null
-    : change.nextContactAt === undefined
+  const next =
+    change.nextContactAt === undefined
       ? old.next
       : change.nextContactAt === null
         ? null

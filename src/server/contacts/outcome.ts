@@ -89,18 +89,18 @@ export async function recordOutcome(
           ? old.lost_reason
           : (input.lostReason ?? outcome.lostReason ?? 'otro');
     const proposed = outcome.next ? meridaDaysAhead(outcome.next.days, outcome.next.time, now) : null;
-    const next = isClosed(state)
-      ? null
-      : input.nextContactAt === undefined
+    const asked =
+      input.nextContactAt === undefined
         ? proposed
         : input.nextContactAt === null
           ? null
           : new Date(input.nextContactAt).toISOString();
-    await writeFollowUp(
+    // None once closed (writeFollowUp).
+    const next = await writeFollowUp(
       tx,
       id,
       old,
-      { state, lostReason, next, assignedTo: old.assigned_to, assignedName: old.assigned_name },
+      { state, lostReason, next: asked, assignedTo: old.assigned_to, assignedName: old.assigned_name },
       actor,
     );
     const row = await countAndRecord(tx, id, actor, input.outcome, input.note || null);

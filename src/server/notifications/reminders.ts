@@ -100,7 +100,7 @@ export async function remindOthers(tx: Queryable, contactId: string, at: Date): 
     `WITH recipients AS (${RECIPIENTS})
      INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, remind_at)
      SELECT 'reminder', 'email', c.id, r.id, $2 FROM contacts c, recipients r
-     WHERE c.id = $1 AND c.next_contact_at = $2 AND c.state NOT IN ('cerrado_ganado', 'cerrado_perdido')
+     WHERE c.id = $1 AND c.next_contact_at = $2 AND ${OPEN_CONTACT}
      ON CONFLICT DO NOTHING RETURNING id`,
     [contactId, at],
   );

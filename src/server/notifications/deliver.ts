@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type ChannelSettings, channelSettings } from '../outbox/channels.ts';
 import { scheduleDeliveries } from '../outbox/queue.ts';
+import { takeNoticeAllowance } from '../whatsapp/allowance.ts';
 import { inboundMessageNotice } from '../whatsapp/notify.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
@@ -278,31 +279,15 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
   const notice = await noticeOf(db, delivery, publicSiteUrl(config));
   if (!notice) return null;
   const whatsapp = config.notifications.whatsapp;
-  // Every notice by WhatsApp is a paid template: a lead's, and "Enviar prueba" pressed again and again.
-  if (delivery.channel === 'whatsapp' && whatsapp) await takeNoticeAllowance(db, whatsapp.dailyLimit);
-  return sendThrough(delivery.channel, config, notice);
-}
-
-/**
- * One of today's WhatsApp notices (each a paid template to the sales number:
- * a new lead's, a test's), counted and checked in one statement (migration 0052); over
- * the day's limit the notice fails at once with the reason: the lead is
- * stored, in the panel and told by the other channels. A retry of a failed
- * send takes one again (a few too many, never too few).
- */
-async function takeNoticeAllowance(db: Database, limit: number): Promise<void> {
-  const { rows } = await db.query(
-    `INSERT INTO whatsapp_allowance_days AS d (day, purpose, sent)
-     VALUES ((now() AT TIME ZONE 'America/Merida')::date, 'lead_notice', 1)
-     ON CONFLICT (day, purpose) DO UPDATE SET sent = d.sent + 1 WHERE d.sent < $1
-     RETURNING day`,
-    [limit],
-  );
-  if (rows.length === 0) {
+  // Every notice by WhatsApp is a paid template: a lead's, and "Enviar prueba" pressed again and again. Over
+  // the day's limit it fails at once with the reason: the lead is stored, in the panel and told by the other
+  // channels. A retry of a failed send takes one again (a few too many, never too few).
+  if (delivery.channel === 'whatsapp' && whatsapp && !(await takeNoticeAllowance(db, whatsapp.dailyLimit))) {
     throw new PermanentFailure(
-      `Se alcanzó el límite diario de avisos por WhatsApp (${limit}); el prospecto está guardado en el panel.`,
+      `Se alcanzó el límite diario de avisos por WhatsApp (${whatsapp.dailyLimit}); el prospecto está guardado en el panel.`,
     );
   }
+  return sendThrough(delivery.channel, config, notice);
 }
 
 async function sendThrough<C extends NotificationChannel>(channel: C, config: ServerConfig, notice: Notice) {

@@ -59,6 +59,21 @@ export async function takeAllowance(
 }
 
 /**
+ * One of today's team notices by WhatsApp (each a paid template to the sales
+ * number: a new lead's, a test's), counted and checked in one statement, as
+ * takeAllowance does for a message (migration 0052). False: today's are spent.
+ */
+export async function takeNoticeAllowance(db: Queryable, limit: number): Promise<boolean> {
+  const { rows } = await db.query(
+    `INSERT INTO whatsapp_allowance_days AS d (day, purpose, sent) VALUES (${MERIDA_TODAY}, 'lead_notice', 1)
+     ON CONFLICT (day, purpose) DO UPDATE SET sent = d.sent + 1 WHERE d.sent < $1
+     RETURNING day`,
+    [limit],
+  );
+  return rows.length > 0;
+}
+
+/**
  * An automatic template over today's limit of its purpose: `held` (never
  * sent; the conversation shows why, and the contact's history says an
  * adviser writes instead). The day's first one held of the purpose queues the

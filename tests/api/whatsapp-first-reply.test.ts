@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WHATSAPP_NOTICE } from '../../src/data/whatsapp-notice.ts';
 import { questionsOf } from '../../src/lib/forms/definition.ts';
@@ -6,7 +7,7 @@ import { quickQuoteForm } from '../../src/lib/forms/quick-quote.ts';
 import { parseConfig } from '../../src/server/config.ts';
 import { inviteAdviser, setupAdmin } from '../support/admin.ts';
 import { preFilter, quickQuote } from '../support/payloads.ts';
-import { type SmtpReceiver, startSmtpReceiver } from '../support/receivers.ts';
+import { type HeldSmtpReceiver, startHeldSmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
 import { untilValue } from '../support/until.ts';
@@ -21,11 +22,11 @@ import {
 /** Issue #27, item 4: the instant first reply; and item 1's e-mail to the adviser. */
 let server: RunningServer;
 let platform: FakePlatform;
-let smtp: SmtpReceiver;
+let smtp: HeldSmtpReceiver;
 
 beforeAll(async () => {
   platform = await startFakePlatform();
-  smtp = await startSmtpReceiver();
+  smtp = await startHeldSmtpReceiver();
   server = await startServer({
     ...whatsappEnv(platform, { WHATSAPP_FIRST_REPLY_TEMPLATE: 'primer_contacto' }),
     SMTP_URL: smtp.url,
@@ -189,5 +190,40 @@ describe('their message tells the adviser', () => {
     expect(mail.to).toMatchObject({ text: 'lucia@ceiba.mx' });
     expect(mail.text).toContain(body);
     expect(await countRows('whatsapp_messages', `body = '${body}'`)).toBe(1);
+  });
+
+  it('is never forgotten: a message stored while the e-mail of the one before is being sent gets an e-mail too', async () => {
+    const adviser = await inviteAdviser(server.url, admin, 'rosa@ceiba.mx', 'Rosa Uc');
+    await sql(
+      `INSERT INTO contacts (phone, name, is_buyer, assigned_to) VALUES ('+529994006000', 'Elena Dzib', true, $1)`,
+      [adviser.id],
+    );
+    const fromElena = (mail: ParsedMail) => mail.subject?.startsWith('Elena Dzib te escribió') === true;
+    // The mail server keeps the first e-mail inside DATA: its delivery is `sending`, its text written.
+    smtp.hold();
+    try {
+      await postWebhook(
+        server.url,
+        inboundPayload({ from: '5219994006000', content: { body: 'Hola, vi el anuncio.' } }),
+      );
+      await eventually(
+        async () => smtp.held().filter(fromElena).length,
+        (held) => held === 1,
+        'the first e-mail inside DATA',
+      );
+      const later = '¿Tienen financiamiento con Infonavit?';
+      await postWebhook(server.url, inboundPayload({ from: '5219994006000', content: { body: later } }));
+      await eventually(
+        () => countRows('whatsapp_messages', `body = '${later}'`),
+        (stored) => stored === 1,
+        'the second message stored',
+      );
+      smtp.open();
+      // The first e-mail told of the first message only; the second message has an e-mail of its own.
+      const second = await smtp.waitForMail((mail) => fromElena(mail) && mail.text?.includes(later) === true);
+      expect(second.to).toMatchObject({ text: 'rosa@ceiba.mx' });
+    } finally {
+      smtp.open();
+    }
   });
 });

@@ -53,22 +53,27 @@ export async function startSmtpReceiver({ delayMs = 0 } = {}): Promise<SmtpRecei
       );
       return messages;
     },
-    waitForMail: async (match, timeoutMs = 20_000) =>
-      (await untilValue(
-        () => messages.find(match),
-        (mail) => mail !== undefined,
-        'the e-mail',
-        {
-          timeoutMs,
-        },
-      )) as ParsedMail,
+    waitForMail: mailWaiter(messages),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 
+/** Waits for the first of `messages` that `match` accepts. */
+const mailWaiter =
+  (messages: ParsedMail[]) =>
+  async (match: (mail: ParsedMail) => boolean, timeoutMs = 20_000): Promise<ParsedMail> =>
+    (await untilValue(
+      () => messages.find(match),
+      (mail) => mail !== undefined,
+      'the e-mail',
+      { timeoutMs },
+    )) as ParsedMail;
+
 export interface HeldSmtpReceiver {
   url: string;
   messages: ParsedMail[];
+  /** The first accepted e-mail that `match` accepts, once it has arrived. */
+  waitForMail(match: (mail: ParsedMail) => boolean, timeoutMs?: number): Promise<ParsedMail>;
   /** Messages inside DATA right now, waiting for `open()`. */
   waiting(): number;
   /** Those messages themselves (other e-mails of the file may be held beside the one a test awaits). */
@@ -122,6 +127,7 @@ export async function startHeldSmtpReceiver({ held = false } = {}): Promise<Held
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    waitForMail: mailWaiter(messages),
     waiting: () => holding.length,
     held: () => [...holding],
     hold,

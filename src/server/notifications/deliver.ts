@@ -1,11 +1,11 @@
 import type { DeliveryPurpose, NotificationChannel, NotifiedKind } from '../../lib/admin/notifications.ts';
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { type ChannelSettings, channelSettings } from '../outbox/channels.ts';
 import { scheduleDeliveries } from '../outbox/queue.ts';
 import { takeNoticeAllowance } from '../whatsapp/allowance.ts';
-import { inboundMessageNotice } from '../whatsapp/notify.ts';
+import { inboundMessageNotice, laterMessagesNoticed } from '../whatsapp/notify.ts';
 import { type ChannelModule, type Notice, PermanentFailure } from './channels/channel.ts';
 import { CHANNEL_MODULES } from './channels/index.ts';
 import { leadMessage } from './message.ts';
@@ -102,6 +102,7 @@ export async function deliverFresh(
 async function sendClaimed(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<DeliveryOutcome> {
   const { lockTimeoutSeconds, retryDelays } = config.notifications;
   let receipt: string;
+  let notice: Notice;
   try {
     const sent = await withDeadline(send(db, delivery, config), sendDeadlineMs(lockTimeoutSeconds));
     if (sent === null) {
@@ -118,18 +119,28 @@ async function sendClaimed(db: Database, delivery: DeliveryRow, config: ServerCo
       });
       return 'gone';
     }
-    receipt = sent;
+    ({ receipt, notice } = sent);
   } catch (error) {
     return recordFailure(db, delivery, error, retryDelays);
   }
-  const recorded = await db.query(
-    `UPDATE notification_deliveries
-     SET status = 'sent', sent_at = now(), claimed_at = NULL, claim_id = NULL, next_attempt_at = NULL,
-         last_error = NULL, updated_at = now()
-     WHERE id = $1 AND claim_id = $2`,
-    [delivery.id, delivery.claim_id],
-  );
-  if (recorded.rowCount === 0) return claimLost(delivery);
+  const recordSent = async (tx: Queryable) =>
+    (
+      await tx.query(
+        `UPDATE notification_deliveries
+         SET status = 'sent', sent_at = now(), claimed_at = NULL, claim_id = NULL, next_attempt_at = NULL,
+             last_error = NULL, updated_at = now()
+         WHERE id = $1 AND claim_id = $2`,
+        [delivery.id, delivery.claim_id],
+      )
+    ).rowCount !== 0;
+  // A message's notice: another is queued if they wrote again while this one was being sent.
+  const recorded =
+    notice.purpose === 'message'
+      ? await db.transaction((tx) =>
+          laterMessagesNoticed(tx, delivery.contact_id as string, notice.message.inbound, () => recordSent(tx)),
+        )
+      : await recordSent(db);
+  if (!recorded) return claimLost(delivery);
   logJson('info', {
     event: 'notification_sent',
     delivery: delivery.id,
@@ -274,8 +285,12 @@ function render<S>(channel: ChannelModule<S>, notice: Notice): unknown {
   return renderer(notice);
 }
 
-/** Sends through the delivery's channel; the receiver's receipt, or null when the lead is gone. */
-async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): Promise<string | null> {
+/** Sends through the delivery's channel; the receiver's receipt and what was said, or null when the lead is gone. */
+async function send(
+  db: Database,
+  delivery: DeliveryRow,
+  config: ServerConfig,
+): Promise<{ receipt: string; notice: Notice } | null> {
   const notice = await noticeOf(db, delivery, publicSiteUrl(config));
   if (!notice) return null;
   const whatsapp = config.notifications.whatsapp;
@@ -287,7 +302,7 @@ async function send(db: Database, delivery: DeliveryRow, config: ServerConfig): 
       `Se alcanzó el límite diario de avisos por WhatsApp (${whatsapp.dailyLimit}); el prospecto está guardado en el panel.`,
     );
   }
-  return sendThrough(delivery.channel, config, notice);
+  return { receipt: await sendThrough(delivery.channel, config, notice), notice };
 }
 
 async function sendThrough<C extends NotificationChannel>(channel: C, config: ServerConfig, notice: Notice) {

@@ -139,6 +139,7 @@ describe('a name that is no name, in a subject (issue #38)', () => {
       phone: '+529991234567',
       preview: 'Hola',
       unread: 1,
+      inbound: 1,
       url: 'https://www.ceibacasas.mx/admin/prospecto?id=1',
       to: 'ana@ceiba.mx',
     });

@@ -10,6 +10,8 @@ export interface InboundMessageNotice {
   preview: string;
   /** Their messages not read yet. */
   unread: number;
+  /** How many messages they had sent when this notice was written (see laterMessagesNoticed). */
+  inbound: number;
   url: string;
   to: string;
 }
@@ -94,14 +96,54 @@ export async function inboundMessageNotice(
     phone: string;
     preview: string | null;
     unread: number | null;
+    inbound: number;
     email: string;
   }>(
-    `SELECT c.name, c.phone, w.last_preview AS preview, w.unread_count AS unread, u.email
+    `SELECT c.name, c.phone, w.last_preview AS preview, w.unread_count AS unread, u.email,
+            (SELECT count(*)::int FROM whatsapp_messages m WHERE m.contact_id = c.id AND m.direction = 'in') AS inbound
      FROM contacts c JOIN users u ON u.id = $2 AND u.deactivated_at IS NULL
      LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id
      WHERE c.id = $1`,
     [contactId, recipientId],
   );
   const row = rows[0];
-  return row ? { ...contactNotice(row, contactId, site), preview: row.preview ?? '', unread: row.unread ?? 0 } : null;
+  return row
+    ? {
+        ...contactNotice(row, contactId, site),
+        preview: row.preview ?? '',
+        unread: row.unread ?? 0,
+        inbound: row.inbound,
+      }
+    : null;
+}
+
+/**
+ * Records a `message` notice sent (`recordSent`, the delivery's own UPDATE),
+ * and queues another when the person wrote again after the notice was
+ * written and their messages are still unread. A message stored while the
+ * notice was being sent found it `sending` and queued nothing (one notice
+ * waits at a time), and the text sent did not have it: without this, its
+ * adviser was never told. The conversation's row is locked first, as storing
+ * a message locks it before it queues its notice: a message being stored now
+ * is either counted here or, stored after, finds this delivery `sent` and
+ * queues its own.
+ */
+export async function laterMessagesNoticed(
+  tx: Queryable,
+  contactId: string,
+  inbound: number,
+  recordSent: () => Promise<boolean>,
+): Promise<boolean> {
+  await tx.query('SELECT 1 FROM whatsapp_conversations WHERE contact_id = $1 FOR UPDATE', [contactId]);
+  if (!(await recordSent())) return false;
+  // A statement of its own after the lock: it sees what a transaction that held the row committed.
+  const { rows } = await tx.query<{ later: boolean }>(
+    `SELECT w.unread_count > 0
+            AND (SELECT count(*) FROM whatsapp_messages m WHERE m.contact_id = w.contact_id AND m.direction = 'in') > $2
+            AS later
+     FROM whatsapp_conversations w WHERE w.contact_id = $1`,
+    [contactId, inbound],
+  );
+  if (rows[0]?.later) await queueInboundNotices(tx, [contactId]);
+  return true;
 }

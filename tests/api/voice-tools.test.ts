@@ -333,6 +333,22 @@ describe('the voice agent’s tools during a call', () => {
     expect(results[1]?.error).toMatch(/^En este momento no pude hacerlo por una falla de nuestro sistema/);
   });
 
+  it('takes an optional argument sent empty or null as not given, as a form does: the lead is stored', async () => {
+    const callId = randomUUID();
+    const phone = uniquePhone();
+    expect(
+      await tool(callId, 'guardar_prospecto', { nombre: 'Luis Chan', telefono: phone, correo: '', interes: null }),
+    ).toMatch(/^Listo, Luis: ya tengo tus datos/);
+    expect(await tool(callId, 'buscar_modelos', { presupuesto_mxn: null, personas: 3, niveles: '' })).not.toMatch(
+      /^No pude hacerlo/,
+    );
+    const [stored] = await sql<{ email: string | null; interest: string | null }>(
+      'SELECT email, interest FROM voice_calls WHERE call_id = $1 AND contact_id IS NOT NULL',
+      [callId],
+    );
+    expect(stored).toEqual({ email: null, interest: null });
+  });
+
   it('answers arguments that do not fit, or a tool it does not know, in words the agent can use, and does nothing', async () => {
     const callId = randomUUID();
     const before = await countRows('contacts');
@@ -355,6 +371,9 @@ describe('the voice agent’s tools during a call', () => {
       'Antes de enviarte los modelos necesito tu nombre y tu número de WhatsApp.',
     );
     expect(await tool(callId, 'borrar_todo', {})).toBe('No conozco la herramienta borrar_todo.');
+    expect(await tool(callId, 'guardar_prospecto', { nombre: '', telefono: '9991234567' })).toBe(
+      'No pude hacerlo: Falta el nombre de la persona. [nombre]',
+    );
     expect(await countRows('contacts')).toBe(before);
     expect(await countRows('voice_calls', 'call_id = $1 AND contact_id IS NULL', [callId])).toBe(1);
   });

@@ -334,6 +334,19 @@ function argumentsProblem(error: z.ZodError): string {
   return `No pude hacerlo: ${issue?.message ?? 'faltan datos'} [${issue?.path.join('.') ?? ''}]`;
 }
 
+/**
+ * The arguments with those left blank taken as not given, as the forms take
+ * an empty field: a language model often sends `""` or `null` for an
+ * optional argument (`correo: ""`), which refused the whole lead.
+ */
+function withoutBlanks(args: unknown): unknown {
+  if (args === null || args === undefined) return {};
+  if (typeof args !== 'object' || Array.isArray(args)) return args;
+  return Object.fromEntries(
+    Object.entries(args).filter(([, value]) => value !== null && !(typeof value === 'string' && value.trim() === '')),
+  );
+}
+
 /** Runs one tool call; an unknown tool or arguments that do not fit are answered in words, never thrown. */
 export async function runTool(
   db: Database,
@@ -343,7 +356,7 @@ export async function runTool(
 ): Promise<ToolOutcome> {
   if (!isVoiceTool(toolCall.name)) return said(`No conozco la herramienta ${toolCall.name.slice(0, 64)}.`);
   const name: VoiceToolName = toolCall.name;
-  const parsed = VOICE_TOOLS[name].parameters.safeParse(toolCall.arguments ?? {});
+  const parsed = VOICE_TOOLS[name].parameters.safeParse(withoutBlanks(toolCall.arguments));
   if (!parsed.success) return said(argumentsProblem(parsed.error));
   switch (name) {
     case 'buscar_modelos':

@@ -28,7 +28,7 @@ import { touchContact } from './touch.ts';
  * Each answers one short Spanish sentence the agent reads aloud (what is
  * between brackets is for the agent only: the prompt says so). Each effect
  * is idempotent by its own key: the lead by the call (one call, one lead),
- * the booking by `voz:{toolCallId}`, the WhatsApp by the call; the endpoint
+ * the booking by the call and what it books, the WhatsApp by the call; the endpoint
  * keeps each toolCallId's answer (call-events.ts), so a replay is answered
  * the same without running again.
  */
@@ -205,7 +205,6 @@ async function saveProspect(db: Database, call: CallInfo, args: VoiceToolArgs<'g
 async function book(
   db: Database,
   call: CallInfo,
-  toolCallId: string,
   args: VoiceToolArgs<'agendar_visita'>,
   now: number,
 ) {
@@ -222,8 +221,10 @@ async function book(
   const start = instantOfWall(`${args.fecha}T${args.hora}`, place.timeZone);
   if (start === null) return said('Esa fecha u hora no existe. ¿Me la repites?');
   const email = args.correo?.toLowerCase() ?? known?.email ?? undefined;
-  // The call's own bookings, each keyed `voz:{call}:{tool call}` (the same tool call again is its replay).
-  const key = `voz:${call.callId}:${toolCallId}`;
+  // The call's own bookings, each keyed by what it books (`voz:{call}:{kind}:{place}:{start}`): the same tool call
+  // again is its replay, and so is the agent asking again for the same time under another tool call (a retry
+  // after a timeout booked a second adviser at the same hour).
+  const key = `voz:${call.callId}:${kind.id}:${place.id}:${new Date(start).toISOString()}`;
   const { rows: earlier } = await db.query<{ count: number }>(
     `SELECT count(*)::int AS count FROM appointments WHERE starts_with(idempotency_key, $1) AND idempotency_key <> $2`,
     [`voz:${call.callId}:`, key],
@@ -364,7 +365,7 @@ export async function runTool(
     case 'horarios_disponibles':
       return said(await offerSlots(db, parsed.data as VoiceToolArgs<'horarios_disponibles'>, now));
     case 'agendar_visita':
-      return book(db, call, toolCall.id, parsed.data as VoiceToolArgs<'agendar_visita'>, now);
+      return book(db, call, parsed.data as VoiceToolArgs<'agendar_visita'>, now);
     case 'guardar_prospecto':
       return saveProspect(db, call, parsed.data as VoiceToolArgs<'guardar_prospecto'>);
     case 'enviar_whatsapp':

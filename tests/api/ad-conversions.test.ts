@@ -184,6 +184,14 @@ describe('from ad to sale', () => {
                'pagado', 'tarjeta', now()) RETURNING id`,
       [appointment, id, `cs_test_${phone}`],
     );
+    // A second payment of the same consultation (paid twice), whose refund is already asked for: money given back.
+    const [twice] = await sql<{ id: string }>(
+      `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept,
+                             status, method, paid_at, refund_requested_at)
+       VALUES ($1, $2, $3, 'https://checkout.stripe.com/c/pay/y', now() + interval '1 hour', 499, 'Asesoría personalizada',
+               'pagado', 'tarjeta', now(), now()) RETURNING id`,
+      [appointment, id, `cs_test_${phone}_2`],
+    );
     const { version } = (await (await panel(`/api/admin/contacts/${id}`)).json()) as { version: number };
     const sold = await panel(`/api/admin/contacts/${id}`, {
       method: 'PATCH',
@@ -211,6 +219,8 @@ describe('from ad to sale', () => {
       expect(sentTo('meta', event), event).toHaveLength(1);
       expect(sentTo('google', event), event).toHaveLength(1);
     }
+    // The payment being given back is no purchase (found by the same upkeep as the first, it was sent too).
+    expect(await countRows('ad_conversions', 'event_id = $1', [`purchase:${twice?.id}`])).toBe(0);
 
     // Meta: the documented fields, nothing personal in clear.
     const metaLead = sentTo('meta', events.lead)[0] as Record<string, unknown>;
@@ -302,6 +312,8 @@ describe('from ad to sale', () => {
     };
     const won = board.columns.find((column) => column.state === 'cerrado_ganado');
     expect(won?.items.map((item) => item.id)).toEqual([id]);
+    // What the card says was paid: the payment that stands, not the one being given back.
+    expect(won?.items[0]).toMatchObject({ paid: 499 });
     expect(board.columns.reduce((sum, column) => sum + column.total, 0)).toBe(1);
 
     // The CSV: administrators, formula-safe, with the costs per result.

@@ -58,7 +58,7 @@ export function reportQuery(level: CampaignLevel): string {
     FROM appointments WHERE created_at >= $1 GROUP BY contact_id),
   paid AS (
     SELECT contact_id, count(*) AS n FROM payments
-    WHERE status = 'pagado' AND created_at >= $1 GROUP BY contact_id)
+    WHERE status = 'pagado' AND refund_requested_at IS NULL AND created_at >= $1 GROUP BY contact_id)
   SELECT ${nulls},
          coalesce(sum(l.n), 0)::int AS leads, count(*)::int AS contacts,
          count(*) FILTER (WHERE c.answered)::int AS first_replies,

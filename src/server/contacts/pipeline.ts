@@ -86,7 +86,8 @@ const CARD_COLUMNS = `
   ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
   c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, ${ASSIGNED_COLUMNS}, 0 AS requests,
   ${cursorTime(ORDER)}, c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on,
-  (SELECT coalesce(sum(p.amount_mxn), 0)::int FROM payments p WHERE p.contact_id = c.id AND p.status = 'pagado') AS paid_mxn`;
+  (SELECT coalesce(sum(p.amount_mxn), 0)::int FROM payments p WHERE p.contact_id = c.id AND p.status = 'pagado'
+     AND p.refund_requested_at IS NULL) AS paid_mxn`;
 
 function toCard(row: CardRow): PipelineCard {
   const deal = { modelId: row.model_id, estimatedValue: row.estimated_value_mxn };

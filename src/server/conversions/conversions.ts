@@ -85,7 +85,7 @@ export async function recordDue(db: Queryable, config: ConversionsConfig): Promi
        FROM appointments a WHERE a.created_at > now() - interval '7 days' AND a.status NOT IN ('por_pagar', 'cancelada')
        UNION ALL
        SELECT 'purchase', 'purchase:' || p.id, p.contact_id, p.paid_at, p.amount_mxn
-       FROM payments p WHERE p.status = 'pagado' AND p.paid_at > now() - interval '7 days'
+       FROM payments p WHERE p.status = 'pagado' AND p.refund_requested_at IS NULL AND p.paid_at > now() - interval '7 days'
        UNION ALL
        SELECT 'won', 'won:' || c.id, c.id, max(e.created_at),
               coalesce(c.estimated_value_mxn, ($3::jsonb ->> c.model_id)::int)

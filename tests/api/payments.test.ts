@@ -373,6 +373,31 @@ describe('the webhook', () => {
     expect((await checkout(tokenOf(answer))).status).toBe(409);
   });
 
+  it('shows the payment that stands: a second one of the same visit, refunded, does not make it look refunded', async () => {
+    const answer = await book(await freeSlot(14, 71));
+    const { id } = await opened(answer);
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { status: 'complete', payment_status: 'paid', payment_intent: 'pi_card_twice_1' }),
+      ),
+    );
+    // Paid twice (two tabs), the second given back: as the refund's webhook leaves it.
+    await sql(
+      `INSERT INTO payments (appointment_id, contact_id, session_id, session_url, session_expires_at, amount_mxn, concept,
+                             status, method, paid_at, refund_requested_at, created_at)
+       SELECT a.id, a.contact_id, 'cs_test_twice_2', 'https://checkout.stripe.com/c/pay/z', now(), 499, 'Asesoría personalizada',
+              'reembolsado', 'tarjeta', now(), now(), now() + interval '1 second'
+       FROM appointments a WHERE a.id = $1`,
+      [answer.id],
+    );
+    expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    expect(await page(tokenOf(answer))).toMatchObject({
+      notPayable: 'paid',
+      payment: { status: 'pagado', method: 'tarjeta' },
+    });
+  });
+
   it('a second checkout expires the first at Stripe; a second payment of one appointment is refunded, the first stands', async () => {
     const answer = await book(await freeSlot(14, 71));
     const first = await opened(answer);

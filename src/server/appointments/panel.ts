@@ -293,7 +293,8 @@ const CALENDAR_SELECT = `SELECT a.id, extract(epoch FROM a.starts_at) * 1000 AS 
   LEFT JOIN users u ON u.id = a.member_id
   LEFT JOIN LATERAL (
     SELECT status, method FROM payments p WHERE p.appointment_id = a.id
-    ORDER BY payment_status_rank(p.status) DESC, p.created_at DESC LIMIT 1
+    ORDER BY (p.status = 'pagado' AND p.refund_requested_at IS NULL) DESC, payment_status_rank(p.status) DESC,
+      p.created_at DESC LIMIT 1
   ) p ON true`;
 
 /** The date after `date` ("2027-03-28" -> "2027-03-29"). */

@@ -31,7 +31,8 @@ export async function paymentPage(
      FROM appointments a
      LEFT JOIN LATERAL (
        SELECT status, method, pay_by, voucher FROM payments p WHERE p.appointment_id = a.id
-       ORDER BY payment_status_rank(p.status) DESC, p.created_at DESC LIMIT 1
+       ORDER BY (p.status = 'pagado' AND p.refund_requested_at IS NULL) DESC, payment_status_rank(p.status) DESC,
+      p.created_at DESC LIMIT 1
      ) p ON true
      WHERE a.id = $1`,
     [appointmentId],

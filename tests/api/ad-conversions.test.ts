@@ -323,6 +323,48 @@ describe('from ad to sale', () => {
     expect(text).toContain(`google,${campaign},,1,1,1,1,0,1,1,760800,12000,12000,12000`);
   });
 
+  it('a house sold once is told once: merging the buyer’s other contact into the won one sends no second sale', async () => {
+    /** A quick quote from the Google ad (a gclid: Google's alone), with consent: the contact. */
+    const fromTheAd = async (name: string) => {
+      const phone = uniquePhone();
+      const lead = await postJson(
+        `${server.url}/api/quick-quotes`,
+        quickQuote({ name, phone, marketing: true, utm_source: 'google', utm_campaign: 'casas-fusion', gclid: GCLID }),
+      );
+      expect(lead.status).toBe(201);
+      const [contact] = await sql<{ id: string; phone: string }>('SELECT id, phone FROM contacts WHERE phone = $1', [
+        `+52${phone}`,
+      ]);
+      return contact as { id: string; phone: string };
+    };
+    const kept = await fromTheAd('Irma Balam');
+    const won = await fromTheAd('Irma Balam Pool');
+    const { version } = (await (await panel(`/api/admin/contacts/${won.id}`)).json()) as { version: number };
+    const sold = await panel(`/api/admin/contacts/${won.id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'cerrado_ganado', estimatedValue: 900_000, version }),
+    });
+    expect(sold.status).toBe(200);
+    await until(() => sentTo('google', `won:${won.id}`).length > 0, 'the sale at Google');
+    const current = (await (await panel(`/api/admin/contacts/${kept.id}`)).json()) as { version: number };
+    const merged = await panel(`/api/admin/contacts/${kept.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({
+        from: won.id,
+        name: 'Irma Balam',
+        phone: kept.phone,
+        email: null,
+        version: current.version,
+      }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+    // A later lead's conversion sent: the upkeep that found it looked at the merged contact too.
+    const later = await fromTheAd('Óscar Dzul');
+    await until(() => sentTo('google', `lead:${later.id}`).length > 0, 'a later lead at Google');
+    expect(await countRows('ad_conversions', 'event_id = $1', [`won:${kept.id}`])).toBe(0);
+    expect(await countRows('ad_conversions', `contact_id = $1 AND event_id LIKE 'won:%'`, [kept.id])).toBe(2);
+  });
+
   it('keeps a Click-to-WhatsApp ad’s referral with the contact, asks the forms’ consent once, and a yes tells Meta', async () => {
     const from = `52${uniquePhone()}`;
     const contact = await fromAnAd(from, 'Rubí Tec');

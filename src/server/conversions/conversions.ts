@@ -96,6 +96,10 @@ export async function recordDue(db: Queryable, config: ConversionsConfig): Promi
      INSERT INTO ad_conversions (destination, event, event_id, contact_id, occurred_at, value_mxn)
      SELECT w.destination, f.event, f.event_id, f.contact_id, f.at, f.value
      FROM found f JOIN wanted w ON w.event = f.event
+     -- A house is sold once: a contact that a merge gave another contact's sale (its rows moved with it) is not
+     -- told again under its own id.
+     WHERE f.event <> 'won' OR NOT EXISTS (
+       SELECT 1 FROM ad_conversions x WHERE x.destination = w.destination AND x.contact_id = f.contact_id AND x.event = 'won')
      ON CONFLICT (destination, event_id) DO NOTHING`,
     [pairs.map(([destination]) => destination), pairs.map(([, event]) => event), PRICES],
   );

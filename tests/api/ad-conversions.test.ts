@@ -151,7 +151,8 @@ describe('from ad to sale', () => {
         utm_content: 'anuncio-ceiba-6-semanas',
         gclid: GCLID,
         fbc: FBC,
-        landing_path: '/modelos?gclid=x',
+        // The visit began at a buyer's signed link (one of theirs, opened from WhatsApp): its token is not kept.
+        landing_path: '/modelos?gclid=x&t=v1.firmado.secreto',
       }),
       { 'User-Agent': PHONE_BROWSER },
     );
@@ -162,6 +163,7 @@ describe('from ad to sale', () => {
     );
     const id = contact?.id as string;
     expect(contact?.first_touch).toMatchObject({
+      landing_path: '/modelos?gclid=x',
       utm_source: 'google',
       utm_campaign: campaign,
       gclid: GCLID,
@@ -228,7 +230,8 @@ describe('from ad to sale', () => {
     expect(metaLead).toMatchObject({
       event_name: 'Lead',
       action_source: 'website',
-      event_source_url: 'https://www.ceibacasas.mx/modelos?gclid=x',
+      // The page alone: a Google click's id is not Meta's to know.
+      event_source_url: 'https://www.ceibacasas.mx/modelos',
       user_data: { ph: [metaPhone(`+52${phone}`)], fbc: FBC, client_user_agent: PHONE_BROWSER },
     });
     expect(typeof metaLead.event_time).toBe('number');
@@ -561,7 +564,8 @@ describe('from ad to sale', () => {
         utm_medium: 'cpc',
         utm_campaign: campaign,
         gclid: GCLID,
-        landing_path: '/modelos?gclid=x',
+        // The visit began at a buyer's signed link (one of theirs, opened from WhatsApp): its token is not kept.
+        landing_path: '/modelos?gclid=x&t=v1.firmado.secreto',
       }),
     });
     expect(booked.status, await booked.clone().text()).toBe(201);

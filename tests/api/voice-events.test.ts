@@ -119,6 +119,35 @@ describe('POST /api/voice/events', () => {
     expect(call?.contact_id).toBe(before?.id);
   });
 
+  it('keeps the page and the campaign of a call whose click id does not fit, and no signed link as its landing', async () => {
+    const report = vapiReport('f6f6f6f6-1111-4222-8333-444455556666', { nombre: 'Rita Couoh', telefono: '9993334455' });
+    const metadata = {
+      page: '/cita',
+      utm_source: 'google',
+      utm_campaign: 'invierno-2026',
+      gclid: 'Cj0K abc',
+      landing_path: '/cita?t=v1.firmado.secreto&utm_source=google',
+    };
+    const message = report.message as unknown as {
+      assistant: { metadata: unknown };
+      call: { assistantOverrides: { metadata: unknown } };
+    };
+    message.assistant.metadata = metadata;
+    message.call.assistantOverrides.metadata = metadata;
+    expect((await send(report)).status).toBe(200);
+    const [call] = await sql<Record<string, unknown>>(
+      `SELECT page_path, utm_source, utm_campaign, gclid, landing_path FROM voice_calls WHERE call_id = $1`,
+      ['f6f6f6f6-1111-4222-8333-444455556666'],
+    );
+    expect(call).toEqual({
+      page_path: '/cita',
+      utm_source: 'google',
+      utm_campaign: 'invierno-2026',
+      gclid: null,
+      landing_path: '/cita?utm_source=google',
+    });
+  });
+
   it('stores a report without structured data, recording or metadata, with no contact and no notification', async () => {
     const answer = await send(vapiFixture('end-of-call-report-minimal'));
     expect(answer.status).toBe(200);

@@ -152,7 +152,8 @@ export function metaEvent(row: DueRow, site: SiteFacts) {
   const userAgent = touched(row, 'client_user_agent');
   const channel: MetaSource = ctwaClid ? 'business_messaging' : userAgent ? 'website' : 'other';
   const fbc = touched(row, 'fbc');
-  const landing = row.first_touch.landing_path;
+  // The page alone: its query is for us (a Google click's gclid is not Meta's to know).
+  const landing = row.first_touch.landing_path?.split(/[?#]/)[0];
   return {
     event_name: META_EVENTS[channel][row.event],
     event_time: Math.floor(new Date(row.occurred_at).getTime() / 1000),

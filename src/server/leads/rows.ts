@@ -5,6 +5,7 @@ import type { QuickQuote } from '../../lib/forms/quick-quote.ts';
 import type { QuoteRequest } from '../../lib/forms/quote-request.ts';
 import { consentRecord } from './consent.ts';
 import type { PartnerVerdict } from './partner-score.ts';
+import { keptLandingPath } from './touch.ts';
 
 /** Column name -> value, in the order they are inserted. */
 export type Row = Record<string, string | number | boolean | null>;
@@ -26,7 +27,7 @@ function attribution(input: QuickQuote | QuoteRequest | PartnerApplication): Row
     utm_term: input.utm_term,
     utm_content: input.utm_content,
     referrer: input.referrer,
-    landing_path: input.landing_path,
+    landing_path: keptLandingPath(input.landing_path),
     gclid: input.gclid,
     gbraid: input.gbraid,
     wbraid: input.wbraid,

@@ -9,6 +9,34 @@ export function keptUserAgent(value: string | null | undefined): string | null {
   return kept ? kept : null;
 }
 
+/** The query parameters a landing path keeps: the attribution's, never another (a signed link's `t`). */
+const LANDING_PARAMS = new Set([
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'gclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+]);
+
+/**
+ * A landing path as kept: the path, and of its query the attribution's
+ * parameters only. A visit that began at a buyer's signed link
+ * (/cita?t=…, /pagar?t=…) kept the token as its landing page, shown in the
+ * panel and sent to Meta: a link that moves or cancels the visit.
+ */
+export function keptLandingPath(value: string | null | undefined): string | null {
+  if (!value) return null;
+  if (!value.startsWith('/')) return null;
+  const url = new URL(value, 'https://landing.invalid');
+  const kept = new URLSearchParams([...url.searchParams].filter(([name]) => LANDING_PARAMS.has(name)));
+  const query = kept.toString();
+  return `${url.pathname}${query ? `?${query}` : ''}`;
+}
+
 /**
  * The touch a request of the site brings (its utm values, referrer, landing
  * path and click ids: TOUCH_KEYS), with the browser's User-Agent when it has
@@ -20,11 +48,11 @@ export function visitTouch(
   values: Record<string, unknown>,
   userAgent: string | null | undefined,
 ): Record<string, string> {
+  const landing = keptLandingPath(values.landing_path as string | null | undefined);
   const touch: Record<string, string> = Object.fromEntries(
-    TOUCH_KEYS.filter((key) => values[key] !== null && values[key] !== undefined).map((key) => [
-      key,
-      String(values[key]),
-    ]),
+    TOUCH_KEYS.filter((key) => values[key] !== null && values[key] !== undefined)
+      .map((key) => [key, key === 'landing_path' ? landing : String(values[key])])
+      .filter((entry): entry is [string, string] => entry[1] !== null),
   );
   const agent = keptUserAgent(userAgent);
   if (agent && Object.keys(touch).length > 0) touch.client_user_agent = agent;

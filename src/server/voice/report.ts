@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { withoutBidiControls } from '../../lib/bidi.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { type CallMetadata, type CallTurn, callMetadataSchema } from '../../lib/voice/calls.ts';
+import { keptLandingPath } from '../leads/touch.ts';
 
 const envelopeSchema = z.object({
   message: z.looseObject({ type: z.string().min(1).max(100) }),
@@ -177,9 +178,26 @@ const statusSchema = z.looseObject({ status: z.string().min(1).max(40), endedRea
 const INVALID_TOOL_CALLS = 'El mensaje tool-calls no trae la llamada o la lista de herramientas (toolCallList).';
 const INVALID_STATUS = 'El mensaje status-update no trae la llamada o su estado.';
 
+/**
+ * A call's metadata as kept, field by field: one field that does not fit (a
+ * click id with a space) is left out alone, never the page and the campaign
+ * with it; the landing path keeps only the attribution's parameters.
+ */
+function callMetadata(raw: Record<string, unknown>): CallMetadata {
+  const kept: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(callMetadataSchema.shape)) {
+    const parsed = field.safeParse(raw[key]);
+    if (parsed.success && parsed.data !== undefined) kept[key] = parsed.data;
+  }
+  const landing = keptLandingPath(kept.landing_path as string | undefined);
+  if (landing) kept.landing_path = landing;
+  else delete kept.landing_path;
+  return kept as CallMetadata;
+}
+
 /** The call a live message belongs to: its id, the caller's number (a phone call), the page and attribution. */
 function callInfo(live: z.infer<typeof liveSchema>): CallInfo {
-  const metadata = callMetadataSchema.safeParse({
+  const metadata = callMetadata({
     ...(live.assistant?.metadata ?? {}),
     ...(live.call.assistantOverrides?.metadata ?? {}),
   });
@@ -187,7 +205,7 @@ function callInfo(live: z.infer<typeof liveSchema>): CallInfo {
   return {
     callId: live.call.id,
     customerNumber: number ? normalizePhone(number) : null,
-    metadata: metadata.success ? metadata.data : {},
+    metadata,
   };
 }
 
@@ -266,7 +284,7 @@ function toReport(report: z.infer<typeof reportSchema>): CallReport {
     (report.durationMs !== undefined ? report.durationMs / 1000 : undefined) ??
     (startedAt && endedAt && endedAt >= startedAt ? (endedAt.getTime() - startedAt.getTime()) / 1000 : null);
 
-  const metadata = callMetadataSchema.safeParse({
+  const metadata = callMetadata({
     ...(report.assistant?.metadata ?? {}),
     ...(report.call.assistantOverrides?.metadata ?? {}),
   });
@@ -292,7 +310,7 @@ function toReport(report: z.infer<typeof reportSchema>): CallReport {
     email: email && email.length <= 254 && z.email().safeParse(email).success ? email : null,
     interest: pick(fields, KNOWN_FIELDS.interest)?.slice(0, 500) ?? null,
     cost: report.cost ?? null,
-    metadata: metadata.success ? metadata.data : {},
+    metadata,
   };
 }
 

@@ -6,7 +6,7 @@ import {
   panelBookingSchema,
 } from '../../src/lib/appointments/panel.ts';
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
-import { SlotTaken, UnknownKind, UnknownPlace } from '../../src/server/appointments/book.ts';
+import { AlreadyHeld, SlotTaken, UnknownKind, UnknownPlace } from '../../src/server/appointments/book.ts';
 import {
   bookForContact,
   bookingOptions,
@@ -71,6 +71,7 @@ export default endpoints('admin-appointments', [
         return json(201, booked);
       } catch (error) {
         if (error instanceof SlotTaken) return jsonError(409, BOOKING_MESSAGES.taken, { code: 'slot_taken' });
+        if (error instanceof AlreadyHeld) return jsonError(409, BOOKING_MESSAGES.contactHeld, { code: 'already_held' });
         if (error instanceof UnknownKind)
           return jsonError(400, BOOKING_MESSAGES.unknownKind, { fields: { kind: BOOKING_MESSAGES.unknownKind } });
         if (error instanceof UnknownPlace)

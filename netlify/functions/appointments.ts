@@ -3,6 +3,7 @@ import { BOOKING_MESSAGES, bookingSchema, slotsQuerySchema } from '../../src/lib
 import { fieldMessages } from '../../src/lib/forms/errors.ts';
 import { slotsAnswer } from '../../src/server/appointments/availability.ts';
 import {
+  AlreadyHeld,
   BookingKeyReused,
   bookAppointment,
   kindAndPlace,
@@ -88,6 +89,8 @@ export default endpoints(
         } catch (error) {
           if (error instanceof SlotTaken) return jsonError(409, BOOKING_MESSAGES.taken, { code: 'slot_taken' });
           if (error instanceof BookingKeyReused) return jsonError(422, BOOKING_MESSAGES.keyReused);
+          if (error instanceof AlreadyHeld)
+            return jsonError(409, BOOKING_MESSAGES.alreadyHeld, { code: 'already_held' });
           if (error instanceof TooManyAppointments)
             return jsonError(409, BOOKING_MESSAGES.tooMany, { code: 'too_many_appointments' });
           const answer = unknownAnswer(error);

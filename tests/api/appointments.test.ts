@@ -311,6 +311,21 @@ describe('booking', () => {
       [slot?.start],
     );
     expect(partners.map((row) => row.is_buyer)).toEqual([false, false]);
+
+    // One person sending the same booking twice at once under two keys (two taps): one appointment, not one per
+    // member free, and the second told in Spanish that the time is theirs already.
+    const [, next] = await slotsOf('sesion-socios', 'videollamada');
+    const twice = await Promise.all(
+      [0, 1].map(() =>
+        book(visitor(next?.start ?? '', { kind: 'sesion-socios', place: 'videollamada', phone: '999 131 9999' }), {
+          'Idempotency-Key': randomUUID(),
+        }),
+      ),
+    );
+    expect(twice.map((response) => response.status).sort()).toEqual([201, 409]);
+    const refused = twice.find((response) => response.status === 409);
+    expect(await refused?.json()).toEqual({ error: BOOKING_MESSAGES.alreadyHeld, code: 'already_held' });
+    expect(await countRows('appointments', 'starts_at = $1', [next?.start])).toBe(1);
   });
 
   it('stores a booking with its contact, deduplicated by phone, and a line on the contact’s history', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SendMessageAnswer, SendRefusalAnswer, WhatsappState } from '../../src/lib/whatsapp/contract.ts';
+import { CHOICE_TEXTS } from '../../src/server/whatsapp/booking.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -299,6 +300,20 @@ describe('the buyer’s choice', () => {
         { direction: 'out', kind: 'text', automated: true },
       ]),
     );
+
+    // A second tap on the same row (another message): the time is theirs already, nothing is booked twice and
+    // no apology offers it again.
+    const secondTap = wamid();
+    await postWebhook(server.url, choice(from, row, secondTap));
+    await choiceHandled(secondTap);
+    expect(await countRows('appointments', `contact_id = $1`, [contactId])).toBe(1);
+    const [told] = await eventually(
+      async () => sentTo(from, 'text').slice(1),
+      (sent) => sent.length > 0,
+      'the answer to the second tap',
+    );
+    expect((told?.body.text as { body: string } | undefined)?.body).toBe(CHOICE_TEXTS.alreadyHeld);
+    expect(sentTo(from, 'interactive')).toHaveLength(1);
   });
 
   it('answers a slot taken meanwhile with an apology and a fresh list, and books nothing', async () => {

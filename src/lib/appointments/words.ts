@@ -19,6 +19,10 @@ export const BOOKING_MESSAGES = {
   tooMany:
     'Ya tienes 3 citas próximas con nosotros. Para agendar otra, cancela o cambia una con el enlace de tu confirmación, o escríbenos por WhatsApp.',
   unavailable: 'No pudimos consultar ni agendar citas en este momento. Intenta de nuevo en unos minutos.',
+  alreadyHeld:
+    'Ya tienes una cita con nosotros a esa hora. Revisa la confirmación que te enviamos; desde su enlace puedes cambiarla o cancelarla.',
+  /** The panel's, booking for a contact. */
+  contactHeld: 'Este prospecto ya tiene una cita a esa hora. Cámbiala o cancélala antes de agendar otra.',
 } as const;
 
 /** The texts of the buyer's page and its endpoint. */

@@ -48,6 +48,11 @@ export class TooManyAppointments extends Error {
   override name = 'TooManyAppointments';
 }
 
+/** The person already holds an appointment at that time (a second submit, a second tap on a list's row). */
+export class AlreadyHeld extends Error {
+  override name = 'AlreadyHeld';
+}
+
 /**
  * Appointments ahead a person may have from bookings whose phone nobody
  * proved (the site, the voice agent): each one sends templates to that
@@ -59,6 +64,8 @@ export const MAX_UPCOMING_UNVERIFIED = 3;
 const UNVERIFIED_SOURCES: ReadonlySet<string> = new Set(['sitio', 'voz']);
 /** place_appointment()'s refusal when the person has too many appointments ahead (migration 0048). */
 const TOO_MANY_APPOINTMENTS = 'CB001';
+/** place_appointment()'s refusal of a second appointment at a time the person holds one (migration 0053). */
+const ALREADY_HELD = 'CB002';
 
 export type BookingSource = 'sitio' | 'panel' | 'whatsapp' | 'voz';
 
@@ -169,7 +176,8 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true)).find(
       (free) => free.start === start,
     );
-    if (!slot) throw new SlotTaken();
+    if (!slot)
+      throw (await heldByThem(tx, booking.phone, start, kind.durationMinutes)) ? new AlreadyHeld() : new SlotTaken();
 
     const held = heldSpan(kind, start);
     const paid = kind.priceMxn !== null;
@@ -213,7 +221,10 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
         ],
       )
       .catch((error: unknown) => {
-        throw (error as { code?: string }).code === TOO_MANY_APPOINTMENTS ? new TooManyAppointments() : error;
+        const code = (error as { code?: string }).code;
+        if (code === TOO_MANY_APPOINTMENTS) throw new TooManyAppointments();
+        if (code === ALREADY_HELD) throw new AlreadyHeld();
+        throw error;
       });
     const row = rows[0];
     if (!row) throw new SlotTaken();
@@ -226,6 +237,21 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     await request.alsoRecord?.(tx, answer);
     return answer;
   });
+}
+
+/**
+ * Whether the person of `phone` holds an appointment over the time asked
+ * (its slot is not free because they took it: a second tap, a second submit).
+ */
+async function heldByThem(tx: Queryable, phone: string, start: number, minutes: number): Promise<boolean> {
+  const { rows } = await tx.query<{ held: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM appointments a JOIN contacts c ON c.id = a.contact_id
+       WHERE c.phone = $1 AND a.starts_at < to_timestamp($3 / 1000.0) AND a.ends_at > to_timestamp($2 / 1000.0)
+         AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))) AS held`,
+    [phone, start, start + minutes * 60_000],
+  );
+  return rows[0]?.held === true;
 }
 
 /**

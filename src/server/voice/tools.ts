@@ -10,7 +10,13 @@ import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
 import { availableSlots } from '../appointments/availability.ts';
-import { BookingKeyReused, bookAppointment, SlotTaken, TooManyAppointments } from '../appointments/book.ts';
+import {
+  AlreadyHeld,
+  BookingKeyReused,
+  bookAppointment,
+  SlotTaken,
+  TooManyAppointments,
+} from '../appointments/book.ts';
 import { instantOfWall, wallTime } from '../appointments/panel.ts';
 import { clockFormat, clockParts } from '../clock-formats.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
@@ -202,12 +208,7 @@ async function saveProspect(db: Database, call: CallInfo, args: VoiceToolArgs<'g
   };
 }
 
-async function book(
-  db: Database,
-  call: CallInfo,
-  args: VoiceToolArgs<'agendar_visita'>,
-  now: number,
-) {
+async function book(db: Database, call: CallInfo, args: VoiceToolArgs<'agendar_visita'>, now: number) {
   const kind = appointmentKind(args.tipo);
   if (!kind) return said('Ese tipo de cita ya no existe.');
   const place = placeOf(kind, args.lugar);
@@ -272,6 +273,11 @@ async function book(
     if (error instanceof TooManyAppointments) {
       return said(
         'Ya tienes 3 citas próximas con nosotros, así que no puedo agendar otra por aquí. Puedes cancelar o cambiar una con el enlace de tu confirmación, o escribirnos por WhatsApp.',
+      );
+    }
+    if (error instanceof AlreadyHeld) {
+      return said(
+        'Ya tienes una cita con nosotros a esa hora. Si quieres cambiarla, usa el enlace de tu confirmación o escríbenos por WhatsApp.',
       );
     }
     if (error instanceof SlotTaken || error instanceof BookingKeyReused) {

@@ -7,7 +7,7 @@ import {
 import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
-import { BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
+import { AlreadyHeld, BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { queueAutomaticAnswer } from './outbound.ts';
@@ -34,9 +34,11 @@ export const CHOICE_TEXTS = {
   noneLeft:
     'Lo sentimos, ese horario ya no está disponible y por ahora no hay otros libres. Un asesor te escribirá para acordar tu cita.',
   gone: 'Lo sentimos, ese tipo de cita ya no está disponible. Un asesor te escribirá para ayudarte a agendar.',
+  alreadyHeld:
+    'Ya tienes una cita con nosotros a esa hora. Si quieres cambiarla o cancelarla, usa el enlace de tu confirmación o escríbenos aquí.',
 } as const;
 
-export type ChoiceOutcome = 'not_ours' | 'forged' | 'gone' | 'booked' | 'taken';
+export type ChoiceOutcome = 'not_ours' | 'forged' | 'gone' | 'booked' | 'taken' | 'held';
 
 interface ChoiceRow {
   contact_id: string;
@@ -139,6 +141,10 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
           fresh ? { kind: 'interactive', list: fresh.list } : { kind: 'text', body: CHOICE_TEXTS.noneLeft },
         );
         return 'taken';
+      } else if (error instanceof AlreadyHeld) {
+        // A second tap on the row they booked (or one over another of theirs): nothing booked twice.
+        await answer(db, message, `wa-held:${messageId}`, { kind: 'text', body: CHOICE_TEXTS.alreadyHeld });
+        return 'held';
       } else {
         throw error;
       }

@@ -975,6 +975,14 @@ describe('the webhook', () => {
     const pending = await paymentOf(answer.id);
     expect(pending).toMatchObject({ status: 'pendiente', method: 'spei' });
     expect(pending?.voucher).toMatchObject({ clabe: '002010077777777771', reference: '123456' });
+    // The transfer's instructions came first, without a deadline: the slot is held for the cash days, not until
+    // the visit's start (three days and more ahead here).
+    const [held] = await sql<{ pay_by: Date; starts_at: Date }>(
+      'SELECT p.pay_by, a.starts_at FROM payments p JOIN appointments a ON a.id = p.appointment_id WHERE a.id = $1',
+      [answer.id],
+    );
+    expect(new Date(held?.pay_by as Date).getTime()).toBeLessThan(Date.now() + 2 * DAY);
+    expect(new Date(held?.starts_at as Date).getTime()).toBeGreaterThan(Date.now() + 3 * DAY);
     await pastDeadline(answer.id);
     expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_spei_1/cancel')).toBe(true);
     expect(await appointmentStatus(answer.id)).toBe('cancelada');

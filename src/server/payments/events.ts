@@ -167,6 +167,8 @@ export function readEvent(event: Stripe.Event, now: number): { found: Found; cha
             status: 'pendiente',
             method: 'spei',
             paymentIntent: intent.id,
+            // Stripe states no deadline for a transfer: ours, as the checkout's notice would say.
+            payByEstimate: cashDeadline(now),
             voucher: {
               reference: transfer.reference,
               url: transfer.hosted_instructions_url,
@@ -306,8 +308,10 @@ export async function changePayment(
          method = coalesce($3, p.method),
          payment_intent = coalesce(p.payment_intent, $4),
          -- Stripe's stated deadline, else the one known, else ours; never after the appointment's start.
+         -- (least() of a missing deadline is the start: no deadline stays none, never "until the visit".)
          pay_by = CASE WHEN $2 = 'pendiente'
-                       THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by, to_timestamp($15 / 1000.0)), a.starts_at)
+                       THEN least(coalesce(to_timestamp($5 / 1000.0), p.pay_by, to_timestamp($15 / 1000.0)),
+                                  CASE WHEN coalesce($5, $15) IS NOT NULL OR p.pay_by IS NOT NULL THEN a.starts_at END)
                        ELSE p.pay_by END,
          -- Merged: what a partial transfer told (what arrived, what is missing) stays when a notice without it comes later.
          voucher = CASE WHEN $6::jsonb IS NULL THEN p.voucher ELSE coalesce(p.voucher, '{}') || $6::jsonb END,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ParsedMail } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMemberGiving } from '../support/advisers.ts';
 import type { SmtpReceiver } from '../support/receivers.ts';
@@ -336,6 +337,30 @@ describe('the voice agent’s tools during a call', () => {
       ['guardar_prospecto', 'error'],
     ]);
     expect(results[1]?.error).toMatch(/^En este momento no pude hacerlo por una falla de nuestro sistema/);
+  });
+
+  it('follows the number the person gave last: a corrected phone moves the call, its lead and its e-mail to that contact', async () => {
+    const callId = randomUUID();
+    const [misheard, right] = [uniquePhone(), uniquePhone()];
+    const told = (mail: ParsedMail) => mail.subject === 'Nueva llamada con el agente de voz: Ana Kú';
+    await tool(callId, 'guardar_prospecto', { nombre: 'Ana Kú', telefono: misheard });
+    await smtp.waitForMail(told);
+    expect(await tool(callId, 'guardar_prospecto', { nombre: 'Ana Kú', telefono: right })).toMatch(/^Listo, Ana/);
+    const [call] = await sql<{ phone: string; contact_id: string; contact_phone: string }>(
+      `SELECT v.phone, v.contact_id, c.phone AS contact_phone FROM voice_calls v JOIN contacts c ON c.id = v.contact_id
+       WHERE v.call_id = $1`,
+      [callId],
+    );
+    expect(call).toMatchObject({ phone: `+52${right}`, contact_phone: `+52${right}` });
+    // The contact the misheard number made had nothing else: it goes.
+    expect(await countRows('contacts', 'phone = $1', [`+52${misheard}`])).toBe(0);
+    // The team is told again, with the right number.
+    await smtp.waitForMail((mail) => told(mail) && String(mail.html).includes(`tel:+52${right}`));
+    // A visit booked afterwards without repeating the number is theirs.
+    const offered = await tool(callId, 'horarios_disponibles', { tipo: VISIT, lugar: MERIDA });
+    const [, fecha, hora] = /\[(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2})\][^[]*$/.exec(offered) ?? [];
+    expect(await tool(callId, 'agendar_visita', { tipo: VISIT, lugar: MERIDA, fecha, hora })).toMatch(/^Listo, Ana/);
+    expect(await countRows('appointments', 'contact_id = $1', [call?.contact_id])).toBe(1);
   });
 
   it('takes an optional argument sent empty or null as not given, as a form does: the lead is stored', async () => {

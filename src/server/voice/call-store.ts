@@ -2,7 +2,8 @@ import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
 import { CALL_KIND, type CallDetail, type CallSummary, type CallsPage, type CallTurn } from '../../lib/voice/calls.ts';
 import { type Cursor, cursorTime, encodeCursor } from '../db/cursor.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { enqueueLeadNotifications } from '../outbox/queue.ts';
+import { CONTACT_WITH_NOTHING_LEFT } from '../leads/kinds.ts';
+import { enqueueLeadNotifications, scheduleDeliveries } from '../outbox/queue.ts';
 import type { CallReport } from './report.ts';
 import { touchContact } from './touch.ts';
 
@@ -112,6 +113,48 @@ export async function attachCall(
   const row = rows[0];
   if (!row || row.before !== null) return [];
   return enqueueLeadNotifications(tx, CALL_KIND, row.id, contactId);
+}
+
+/**
+ * The person corrected their number during the call (the agent stores them
+ * again with another phone): the call, their lead, moves to the contact of
+ * the number they gave last, with the call's notifications (those sent with
+ * the wrong number go again, with the right one). The contact the wrong
+ * number made goes when nothing else of its own is left (a stranger's
+ * contact, or one with a visit booked before the correction, stays).
+ * Returns the deliveries to hurry.
+ */
+export async function moveCall(
+  tx: Queryable,
+  callId: string,
+  contactId: string,
+  person: { name: string | null; phone: string; email: string | null; interest?: string | null },
+): Promise<string[]> {
+  const { rows } = await tx.query<{ id: string; before: string }>(
+    `UPDATE voice_calls v SET contact_id = $2, phone = $4, name = coalesce($3, v.name), email = coalesce($5, v.email),
+       interest = coalesce($6, v.interest)
+     FROM (SELECT id, contact_id FROM voice_calls WHERE call_id = $1 FOR UPDATE) AS before
+     WHERE v.id = before.id AND before.contact_id IS NOT NULL AND before.contact_id <> $2
+     RETURNING v.id, before.contact_id AS before`,
+    [callId, contactId, person.name, person.phone, person.email, person.interest ?? null],
+  );
+  const moved = rows[0];
+  if (!moved) return [];
+  const { rows: again } = await tx.query<{ id: string }>(
+    `UPDATE notification_deliveries
+     SET contact_id = $2,
+         status = CASE WHEN status = 'sent' THEN 'pending' ELSE status END,
+         attempts = CASE WHEN status = 'sent' THEN 0 ELSE attempts END,
+         sent_at = CASE WHEN status = 'sent' THEN NULL ELSE sent_at END,
+         updated_at = now()
+     WHERE purpose = 'lead' AND lead_id = $1
+     RETURNING id, status`,
+    [moved.id, contactId],
+  );
+  await tx.query(`DELETE FROM contacts c WHERE c.id = $1 AND ${CONTACT_WITH_NOTHING_LEFT}`, [moved.before]);
+  const deliveries = again.map((row) => row.id);
+  await scheduleDeliveries(tx, deliveries, null);
+  return deliveries;
 }
 
 interface ExportColumns {

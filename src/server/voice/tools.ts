@@ -23,7 +23,7 @@ import { getConfig, publicSiteUrl } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { queueAutomaticTemplate } from '../whatsapp/send.ts';
 import { clockName } from '../whatsapp/slot-list.ts';
-import { attachCall } from './call-store.ts';
+import { attachCall, moveCall } from './call-store.ts';
 import { MODELS, type Model } from './catalogue.ts';
 import type { CallInfo } from './report.ts';
 import { isVoiceTool, VOICE_TOOLS, type VoiceToolArgs, type VoiceToolName } from './tool-args.ts';
@@ -194,12 +194,15 @@ async function saveProspect(db: Database, call: CallInfo, args: VoiceToolArgs<'g
       kind: 'comprador',
       row: attribution,
     });
-    return attachCall(tx, call.callId, contactId, {
+    const person = {
       name: args.nombre,
       phone,
       email: args.correo?.toLowerCase() ?? null,
       interest: args.interes || null,
-    });
+    };
+    // Stored before with another number (misheard, corrected): the call follows the number they gave last.
+    const moved = await moveCall(tx, call.callId, contactId, person);
+    return moved.length > 0 ? moved : attachCall(tx, call.callId, contactId, person);
   });
   const greeting = greetingName(args.nombre);
   return {

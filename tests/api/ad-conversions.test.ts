@@ -368,6 +368,38 @@ describe('from ad to sale', () => {
     expect(await countRows('ad_conversions', `contact_id = $1 AND event_id LIKE 'won:%'`, [kept.id])).toBe(2);
   });
 
+  it('tells a sale once it has a value: won without one, nothing is sent until the adviser writes it', async () => {
+    const phone = uniquePhone();
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Gabriel Ek', phone, marketing: true, utm_source: 'google', gclid: GCLID }),
+    );
+    expect(lead.status).toBe(201);
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    const id = contact?.id as string;
+    const change = async (body: Record<string, unknown>) => {
+      const { version } = (await (await panel(`/api/admin/contacts/${id}`)).json()) as { version: number };
+      const answer = await panel(`/api/admin/contacts/${id}`, {
+        method: 'PATCH',
+        body: JSON.stringify({ ...body, version }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    await change({ state: 'cerrado_ganado' });
+    // An upkeep after the sale has run: a later lead is at Google.
+    const later = uniquePhone();
+    await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Noé Chan', phone: later, marketing: true, utm_source: 'google', gclid: GCLID }),
+    );
+    const [next] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${later}`]);
+    await until(() => sentTo('google', `lead:${next?.id}`).length > 0, 'a later lead at Google');
+    expect(await countRows('ad_conversions', 'event_id = $1', [`won:${id}`])).toBe(0);
+    await change({ estimatedValue: 815_000 });
+    await until(() => sentTo('google', `won:${id}`).length > 0, 'the sale at Google, with its value');
+    expect(sentTo('google', `won:${id}`)[0]).toMatchObject({ conversionValue: 815_000, currency: 'MXN' });
+  });
+
   it('keeps a Click-to-WhatsApp ad’s referral with the contact, asks the forms’ consent once, and a yes tells Meta', async () => {
     const from = `52${uniquePhone()}`;
     const contact = await fromAnAd(from, 'Rubí Tec');

@@ -92,7 +92,10 @@ export async function recordDue(db: Queryable, config: ConversionsConfig): Promi
        FROM contact_events e JOIN contacts c ON c.id = e.contact_id
        WHERE e.kind = 'state' AND e.to_value = 'cerrado_ganado' AND e.created_at > now() - interval '7 days'
          AND c.state = 'cerrado_ganado'
-       GROUP BY c.id)
+       GROUP BY c.id
+       -- A sale is told with its value (Meta requires one of a Purchase): won without one, it waits for the
+       -- adviser to write it (or the model), within the week.
+       HAVING coalesce(c.estimated_value_mxn, ($3::jsonb ->> c.model_id)::int) IS NOT NULL)
      INSERT INTO ad_conversions (destination, event, event_id, contact_id, occurred_at, value_mxn)
      SELECT w.destination, f.event, f.event_id, f.contact_id, f.at, f.value
      FROM found f JOIN wanted w ON w.event = f.event

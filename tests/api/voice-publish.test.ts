@@ -50,6 +50,7 @@ const platformEnv = (extra: Record<string, string> = {}) => ({
 
 type Assistant = {
   name: string;
+  analysisPlan?: { structuredDataPlan?: { enabled: boolean; schema: { properties: Record<string, unknown> } } };
   model: { messages: { role: string; content: string }[]; tools: { function: { name: string } }[] };
   server: { url: string; credentialId?: string; backoffPlan?: object };
   metadata: { definition: string };
@@ -65,6 +66,10 @@ describe('npm run voice:publish', () => {
     expect(prompt).toContain('Garantía estructural de 10 años');
     expect(prompt).toContain('Asesoría personalizada (30 min, $499 MXN');
     expect(assistant.server.url).toBe(`${SITE_URL}/api/voice/events`);
+    // The report's data (a call the agent never stored still joins its contact): the fields report.ts reads.
+    const plan = assistant.analysisPlan?.structuredDataPlan;
+    expect(plan?.enabled).toBe(true);
+    expect(Object.keys(plan?.schema.properties ?? {}).sort()).toEqual(['correo', 'interes', 'nombre', 'telefono']);
     expect(assistant.model.tools.map((tool) => tool.function.name)).toEqual([
       'buscar_modelos',
       'horarios_disponibles',

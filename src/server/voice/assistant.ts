@@ -17,7 +17,7 @@ import sellingPointsJson from '../../data/selling-points.json' with { type: 'jso
 import siteJson from '../../data/site.json' with { type: 'json' };
 import voiceAgentJson from '../../data/voice-agent.json' with { type: 'json' };
 import { clockName } from '../whatsapp/slot-list.ts';
-import { toolParameters, VOICE_TOOLS, type VoiceToolName } from './tool-args.ts';
+import { reportDataSchema, toolParameters, VOICE_TOOLS, type VoiceToolName } from './tool-args.ts';
 
 /**
  * The voice agent as code (issue #42, decision 0071): the assistant the
@@ -207,6 +207,8 @@ function definitionBody(settings: AssistantSettings, data: AssistantData) {
     },
     server,
     serverMessages: ['tool-calls', 'status-update', 'end-of-call-report'],
+    // The person, extracted from the whole call for its report (without it the platform sends none).
+    analysisPlan: { structuredDataPlan: { enabled: true, schema: reportDataSchema() } },
   };
 }
 

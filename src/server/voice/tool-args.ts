@@ -136,3 +136,19 @@ export function toolParameters(name: VoiceToolName): Record<string, unknown> {
   const { $schema: _, ...rest } = schema;
   return rest;
 }
+
+/**
+ * What the platform extracts from the whole call once it ends
+ * (`analysisPlan.structuredDataPlan`, read back as `analysis.structuredData`
+ * by report.ts): the person as guardar_prospecto stores them, every field
+ * optional. A call whose agent never stored them (it forgot, or our server
+ * failed then) still joins its contact from the report.
+ */
+export function reportDataSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(VOICE_TOOLS.guardar_prospecto.parameters.partial(), { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}

@@ -1029,6 +1029,40 @@ describe('the webhook', () => {
       detail: expect.stringContaining('llegaron $299 MXN de la transferencia: devuélveselos a la persona desde Stripe'),
     });
   });
+
+  it('says to give back part of a transfer whose appointment the team cancelled, and makes the contact due', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    const { id } = await opened(answer);
+    await deliver(stripeEvent('payment_intent.requires_action', speiIntent('pi_spei_3', answer.id, 49900)));
+    await deliver(
+      stripeEvent(
+        'checkout.session.completed',
+        sessionObject(id, { payment_status: 'unpaid', payment_intent: 'pi_spei_3' }),
+      ),
+    );
+    await deliver(stripeEvent('payment_intent.partially_funded', speiIntent('pi_spei_3', answer.id, 20000)));
+    const cancelled = await fetch(`${server.url}/api/admin/appointments/${answer.id}/cancel`, {
+      method: 'POST',
+      headers: { Cookie: await adminCookie(), Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    await untilValue(
+      () => paymentOf(answer.id),
+      (value) => value?.status === 'vencido',
+      'the transfer of the cancelled appointment expired',
+    );
+    const [contact] = await sql<{ due: boolean; lines: string[] }>(
+      `SELECT c.next_contact_at <= now() AS due,
+              array(SELECT e.detail FROM contact_events e WHERE e.contact_id = c.id AND e.kind = 'payment') AS lines
+       FROM appointments a JOIN contacts c ON c.id = a.contact_id WHERE a.id = $1`,
+      [answer.id],
+    );
+    expect(contact?.lines).toContainEqual(
+      expect.stringContaining('llegaron $299 MXN de la transferencia y la cita está cancelada: devuélveselos'),
+    );
+    expect(contact?.due).toBe(true);
+  });
 });
 
 describe('the panel', () => {

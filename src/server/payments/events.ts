@@ -412,15 +412,20 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
       'El pago llegó con la cita ya cancelada: agenda otra cita con la persona o devuélvele el pago.',
     ],
   );
+  await dueNow(tx, payment.contact_id);
+}
+
+/** The contact is due now (on "Hoy", its reminder sent to the adviser): money to give back or to use. */
+async function dueNow(tx: Queryable, contactId: string): Promise<void> {
   const { rows } = await tx.query<{ next_contact_at: Date }>(
     `UPDATE contacts SET next_contact_at = now(), version = version + 1
      WHERE id = $1 AND state NOT IN ('cerrado_ganado', 'cerrado_perdido')
        AND (next_contact_at IS NULL OR next_contact_at > now())
      RETURNING next_contact_at`,
-    [payment.contact_id],
+    [contactId],
   );
   const due = rows[0];
-  if (due) await scheduleReminder(tx, payment.contact_id, due.next_contact_at.toISOString());
+  if (due) await scheduleReminder(tx, contactId, due.next_contact_at.toISOString());
 }
 
 /**
@@ -455,7 +460,29 @@ export async function freeUnpaid(tx: Queryable, payment: PaymentRow): Promise<vo
     [payment.appointment_id, payment.id],
   );
   const freed = rows[0];
-  if (!freed) return;
+  if (!freed) {
+    // Its appointment was cancelled before (by the team, the buyer): part of a transfer that arrived is still
+    // theirs to get back, and nobody else will say so.
+    const voucher = await tx.query<{ received: number | null }>(
+      `SELECT (voucher ->> 'receivedMxn')::int AS received FROM payments WHERE id = $1`,
+      [payment.id],
+    );
+    const received = voucher.rows[0]?.received ?? 0;
+    if (received > 0) {
+      await tx.query(
+        `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Devolver', $2)`,
+        [
+          payment.contact_id,
+          `${payment.concept}: llegaron $${received} MXN de la transferencia y la cita está cancelada: devuélveselos a la persona desde Stripe (su saldo).`.slice(
+            0,
+            500,
+          ),
+        ],
+      );
+      await dueNow(tx, payment.contact_id);
+    }
+    return;
+  }
   // Part of a transfer that arrived stays in the buyer's balance at Stripe: whoever reads the history gives it back.
   const giveBack = freed.received
     ? `; llegaron $${freed.received} MXN de la transferencia: devuélveselos a la persona desde Stripe (su saldo)`

@@ -19,9 +19,14 @@ describe('how long after its deadline a payment is waited for', () => {
     expect(early + deadlineGraceMs('oxxo', early)).toBe(at('2026-12-03T23:59:59-06:00') + DEADLINE_GRACE_MS);
   });
 
-  it('a transfer, or a method not known yet: 15 minutes', () => {
+  it('a SPEI transfer, which Stripe confirms up to one business day after it is sent: as a voucher', () => {
     const friday = at('2026-12-04T23:59:59-06:00');
-    expect(deadlineGraceMs('spei', friday)).toBe(15 * 60_000);
+    expect(friday + deadlineGraceMs('spei', friday)).toBe(at('2026-12-07T23:59:59-06:00') + DEADLINE_GRACE_MS);
+  });
+
+  it('a card, or a method not known yet: 15 minutes', () => {
+    const friday = at('2026-12-04T23:59:59-06:00');
+    expect(deadlineGraceMs('tarjeta', friday)).toBe(15 * 60_000);
     expect(deadlineGraceMs(null, friday)).toBe(DEADLINE_GRACE_MS);
     expect(DEADLINE_GRACE_MS).toBeLessThan(HOUR);
   });

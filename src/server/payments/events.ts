@@ -59,15 +59,16 @@ const DAY = 24 * HOUR;
 
 /**
  * How long after a payment's deadline its slot stays held and its job waits
- * before expiring it: DEADLINE_GRACE_MS, and for an OXXO voucher until the
- * end of the next business day too, since Stripe confirms a payment made at
- * the store "by the next business day" (a voucher paid at 22:00 on its last
- * day is told the day after). The day on Mexico City's clock (UTC-6 all
+ * before expiring it: DEADLINE_GRACE_MS, and for an OXXO voucher or a SPEI
+ * transfer until the end of the next business day too, since Stripe confirms
+ * a payment made at the store "by the next business day" (a voucher paid at
+ * 22:00 on its last day is told the day after) and a bank transfer "up to 1
+ * business day" after it is sent (decision 0087's addendum). The day on Mexico City's clock (UTC-6 all
  * year), Monday to Friday; a payment confirmed after the appointment's start
  * finds it begun, and the history says so.
  */
 export function deadlineGraceMs(method: PaymentMethod | null, payBy: number): number {
-  if (method !== 'oxxo') return DEADLINE_GRACE_MS;
+  if (method !== 'oxxo' && method !== 'spei') return DEADLINE_GRACE_MS;
   const there = new Date(payBy - 6 * HOUR);
   let next = Date.UTC(there.getUTCFullYear(), there.getUTCMonth(), there.getUTCDate() + 1);
   while (new Date(next).getUTCDay() === 0 || new Date(next).getUTCDay() === 6) next += DAY;

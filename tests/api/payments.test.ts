@@ -748,6 +748,28 @@ describe('the webhook', () => {
       'the open checkout of the cancelled appointment expired',
     );
     expect(stripe.sessions.get(session.id)?.status).toBe('expired');
+
+    // The buyer chose OXXO (the checkout completes unpaid) and the team cancels before the notices are applied:
+    // the voucher is voided at Stripe all the same.
+    const chosen = await book(await freeSlot(80, 24 * 20));
+    const choosing = await opened(chosen);
+    Object.assign(stripe.sessions.get(choosing.id) ?? {}, {
+      status: 'complete',
+      payment_status: 'unpaid',
+      payment_intent: 'pi_oxxo_unapplied',
+    });
+    const dropped = await fetch(`${server.url}/api/admin/appointments/${chosen.id}/cancel`, {
+      method: 'POST',
+      headers: { Cookie: await adminCookie(), Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      body: '{}',
+    });
+    expect(dropped.status, await dropped.clone().text()).toBe(200);
+    await untilValue(
+      () => paymentOf(chosen.id),
+      (value) => value?.status === 'vencido',
+      'the chosen voucher of the cancelled appointment expired',
+    );
+    expect(stripe.calls.some((call) => call.path === '/v1/payment_intents/pi_oxxo_unapplied/cancel')).toBe(true);
   });
 
   it('keeps the furthest state when events come out of order', async () => {

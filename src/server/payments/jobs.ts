@@ -55,8 +55,16 @@ export async function expireAtDeadline(
   const stripe = await stripeFor(config);
   if (cancelled && payment.status === 'abierto') {
     const session = await stripe.checkout.sessions.retrieve(payment.session_id);
-    if (session.status === 'complete') return 'paid meanwhile';
+    // Complete is not paid: an OXXO voucher or a SPEI transfer chosen completes the checkout unpaid (its notices
+    // not applied yet). Its payment is cancelled at Stripe, so the voucher cannot be paid for a cancelled visit.
+    if (session.status === 'complete' && session.payment_status !== 'unpaid') return 'paid meanwhile';
     if (session.status === 'open') await stripe.checkout.sessions.expire(payment.session_id);
+    const chosen = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+    if (session.status === 'complete' && chosen) {
+      const intent = await stripe.paymentIntents.retrieve(chosen);
+      if (intent.status === 'succeeded' || intent.status === 'processing') return 'paid meanwhile';
+      if (intent.status !== 'canceled') await stripe.paymentIntents.cancel(chosen);
+    }
   } else if (payment.payment_intent && (cancelled || payment.method !== 'oxxo')) {
     // A transfer waits for ever unless its payment is cancelled; a voucher of a cancelled appointment is voided.
     const intent = await stripe.paymentIntents.retrieve(payment.payment_intent);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CampaignReport } from '../../src/lib/admin/campaigns.ts';
 import { googlePhone, metaPhone } from '../../src/server/conversions/hash.ts';
@@ -366,6 +367,39 @@ describe('from ad to sale', () => {
     await until(() => sentTo('google', `lead:${later.id}`).length > 0, 'a later lead at Google');
     expect(await countRows('ad_conversions', 'event_id = $1', [`won:${kept.id}`])).toBe(0);
     expect(await countRows('ad_conversions', `contact_id = $1 AND event_id LIKE 'won:%'`, [kept.id])).toBe(2);
+  });
+
+  it('keeps the ad click of a middle visit: a booking made later from a direct visit is told to Google', async () => {
+    const phone = uniquePhone();
+    const send = (extra: Record<string, unknown>) =>
+      postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Rosa Tun', phone, marketing: true, ...extra }), {
+        'Idempotency-Key': randomUUID(),
+      });
+    // First an organic visit, then one from the Google ad.
+    expect((await send({ landing_path: '/' })).status).toBe(201);
+    expect((await send({ utm_source: 'google', gclid: GCLID, landing_path: '/modelos?gclid=x' })).status).toBe(201);
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    // Then a direct visit that books.
+    const booked = await fetch(`${server.url}/api/appointments`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
+      body: JSON.stringify({
+        name: 'Rosa Tun',
+        phone,
+        kind: VISIT,
+        place: MERIDA,
+        start: await firstSlot(),
+        landing_path: '/agenda',
+      }),
+    });
+    expect(booked.status).toBe(201);
+    const { id: appointment } = (await booked.json()) as { id: string };
+    await until(() => sentTo('google', `schedule:${appointment}`).length > 0, 'the booking at Google');
+    expect(sentTo('google', `schedule:${appointment}`)[0]).toMatchObject({ adIdentifiers: { gclid: GCLID } });
+    const [touch] = await sql<{ last_touch: Record<string, string> }>('SELECT last_touch FROM contacts WHERE id = $1', [
+      contact?.id,
+    ]);
+    expect(touch?.last_touch).toMatchObject({ landing_path: '/agenda', gclid: GCLID });
   });
 
   it('tells a sale once it has a value: won without one, nothing is sent until the adviser writes it', async () => {

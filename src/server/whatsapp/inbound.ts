@@ -212,7 +212,7 @@ async function storeInbound(
   // (the queue processes a conversation's first messages in any order).
   await tx.query(
     `UPDATE contacts SET last_activity_at = greatest(last_activity_at, now()),
-       last_touch = CASE WHEN $2::jsonb IS NULL THEN last_touch ELSE $2::jsonb END,
+       last_touch = CASE WHEN $2::jsonb IS NULL THEN last_touch ELSE touch_after(last_touch, $2::jsonb) END,
        first_touch = CASE WHEN $2::jsonb IS NOT NULL
                            AND first_touch = '{"utm_source": "whatsapp", "utm_medium": "mensaje"}'::jsonb
                           THEN $2::jsonb ELSE first_touch END

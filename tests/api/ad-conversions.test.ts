@@ -402,6 +402,29 @@ describe('from ad to sale', () => {
     expect(touch?.last_touch).toMatchObject({ landing_path: '/agenda', gclid: GCLID });
   });
 
+  it('a box ticked on a later form sends what waited for consent: the lead of the first form', async () => {
+    const phone = uniquePhone();
+    const send = (marketing: boolean) =>
+      postJson(
+        `${server.url}/api/quick-quotes`,
+        quickQuote({ name: 'Ana Pool', phone, marketing, utm_source: 'google', gclid: GCLID }),
+        { 'Idempotency-Key': randomUUID() },
+      );
+    expect((await send(false)).status).toBe(201);
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    await until(
+      async () =>
+        (await countRows(
+          'ad_conversions',
+          `event_id = $1 AND destination = 'google' AND status = 'sin_consentimiento'`,
+          [`lead:${contact?.id}`],
+        )) === 1,
+      'the lead kept unsent, without consent',
+    );
+    expect((await send(true)).status).toBe(201);
+    await until(() => sentTo('google', `lead:${contact?.id}`).length > 0, 'the lead at Google, consent given');
+  });
+
   it('tells a sale once it has a value: won without one, nothing is sent until the adviser writes it', async () => {
     const phone = uniquePhone();
     const lead = await postJson(

@@ -2,6 +2,7 @@ import { CATALOGUE_MODELS } from '../../lib/admin/catalogue.ts';
 import type { ConversionsConfig } from '../config.ts';
 import type { Queryable } from '../db/database.ts';
 import { CONTACT_MARKETING_CONSENT } from '../leads/consent.ts';
+import { LEAD_TABLES } from '../leads/kinds.ts';
 import { googleEmail, googlePhone, metaEmail, metaExternalId, metaPhone } from './hash.ts';
 
 /**
@@ -105,6 +106,27 @@ export async function recordDue(db: Queryable, config: ConversionsConfig): Promi
        SELECT 1 FROM ad_conversions x WHERE x.destination = w.destination AND x.contact_id = f.contact_id AND x.event = 'won')
      ON CONFLICT (destination, event_id) DO NOTHING`,
     [pairs.map(([destination]) => destination), pairs.map(([, event]) => event), PRICES],
+  );
+  return rowCount ?? 0;
+}
+
+/**
+ * Consent given later on a form (a quick quote without the box ticked, then
+ * the full quote with it): what was kept unsent for lack of it goes, within
+ * the 7 days the platforms take, as a WhatsApp "Sí" does (recordConsent).
+ * The contacts of the last 10 minutes' consented leads, at every upkeep
+ * (every half minute): the lead's own path stays as it is.
+ */
+export async function requeueConsented(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE ad_conversions a SET status = 'pendiente', next_attempt_at = now(), last_error = NULL
+     FROM contacts c
+     WHERE c.id = a.contact_id AND a.status = 'sin_consentimiento' AND a.occurred_at > now() - interval '7 days'
+       AND c.id IN (${LEAD_TABLES.map(
+         (table) =>
+           `SELECT contact_id FROM ${table} WHERE marketing_consent AND created_at > now() - interval '10 minutes'`,
+       ).join(' UNION ')})
+       AND ${CONTACT_MARKETING_CONSENT}`,
   );
   return rowCount ?? 0;
 }

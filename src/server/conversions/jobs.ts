@@ -3,7 +3,14 @@ import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Database, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
 import { logJson } from '../log.ts';
-import { CONVERSIONS_TASK, configuredPairs, type Destination, recordDue, sendDue } from './conversions.ts';
+import {
+  CONVERSIONS_TASK,
+  configuredPairs,
+  type Destination,
+  recordDue,
+  requeueConsented,
+  sendDue,
+} from './conversions.ts';
 
 /** Batches one run sends at most per destination (100 each); the next upkeep queues the rest. */
 const BATCHES_PER_RUN = 10;
@@ -38,6 +45,7 @@ export const conversionJobs: JobSource = {
   async maintain(db: Database, config: ServerConfig) {
     if (configuredPairs(config.conversions).length === 0) return;
     await recordDue(db, config.conversions);
+    await requeueConsented(db);
     await db.query(
       `SELECT graphile_worker.add_job($1, '{}'::json, max_attempts => 1, job_key => 'ad_conversions')
        WHERE EXISTS (SELECT 1 FROM ad_conversions WHERE status = 'pendiente' AND next_attempt_at <= now())`,

@@ -179,6 +179,18 @@ async function personOfCall(db: Queryable, callId: string): Promise<CallPerson |
   return rows[0] ?? null;
 }
 
+/**
+ * What the agent says when a number's own state stops a tool (appointments
+ * ahead, one at that hour, no WhatsApp wanted, the models sent today): the
+ * same words whatever the reason. A number said on a call is nobody's proof,
+ * and a caller giving someone else's must not learn what that person has
+ * with us.
+ */
+const NOT_BY_PHONE =
+  'Por aquí no puedo agendar esa cita. Un asesor te escribirá por WhatsApp para ayudarte a agendarla o cambiar la que tengas.';
+const NO_WHATSAPP_NOW = 'Por ahora no puedo enviarte los modelos desde la llamada; un asesor te dará seguimiento.';
+const SENT_HERE = 'Ya te enviamos los modelos por WhatsApp en esta llamada.';
+
 const PHONE_AGAIN = 'Ese número no parece válido. ¿Me lo repites con los 10 dígitos de tu WhatsApp?';
 
 async function saveProspect(db: Database, call: CallInfo, args: VoiceToolArgs<'guardar_prospecto'>) {
@@ -274,15 +286,9 @@ async function book(db: Database, call: CallInfo, args: VoiceToolArgs<'agendar_v
     };
   } catch (error) {
     if (error instanceof TooManyAppointments) {
-      return said(
-        'Ya tienes 3 citas próximas con nosotros, así que no puedo agendar otra por aquí. Puedes cancelar o cambiar una con el enlace de tu confirmación, o escribirnos por WhatsApp.',
-      );
+      return said(NOT_BY_PHONE);
     }
-    if (error instanceof AlreadyHeld) {
-      return said(
-        'Ya tienes una cita con nosotros a esa hora. Si quieres cambiarla, usa el enlace de tu confirmación o escríbenos por WhatsApp.',
-      );
-    }
+    if (error instanceof AlreadyHeld) return said(NOT_BY_PHONE);
     if (error instanceof SlotTaken || error instanceof BookingKeyReused) {
       return said(
         await offerSlots(
@@ -313,25 +319,27 @@ async function sendModels(db: Database, call: CallInfo, args: VoiceToolArgs<'env
   const approved = findTemplate(VOICE_TEMPLATE);
   if (!approved) throw new Error(`no template ${VOICE_TEMPLATE}`);
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query<{ name: string; opted_out_at: Date | null; sent_today: boolean }>(
+    const { rows } = await tx.query<{
+      name: string;
+      opted_out_at: Date | null;
+      sent_here: boolean;
+      sent_today: boolean;
+    }>(
       `SELECT c.name, w.opted_out_at,
+              EXISTS (SELECT 1 FROM whatsapp_messages m WHERE m.idempotency_key = $2) AS sent_here,
               EXISTS (SELECT 1 FROM whatsapp_messages m WHERE m.contact_id = c.id AND m.idempotency_key LIKE 'voz-modelos:%'
                         AND m.created_at > now() - interval '24 hours') AS sent_today
        FROM contacts c LEFT JOIN whatsapp_conversations w ON w.contact_id = c.id WHERE c.id = $1 FOR UPDATE OF c`,
-      [contactId],
+      [contactId, `voz-modelos:${call.callId}`],
     );
     const contact = rows[0];
     if (!contact) return said('Antes de enviarte los modelos necesito tu nombre y tu número de WhatsApp.');
-    if (contact.opted_out_at) {
-      return said('Pediste no recibir mensajes de WhatsApp, así que no te los envío. Un asesor puede llamarte.');
-    }
-    // Once per call and per number a day: a caller cannot make our number write to anyone again and again.
-    if (contact.sent_today)
-      return said('Ya te enviamos los modelos por WhatsApp hoy; revisa tu conversación con Ceiba.');
+    if (contact.sent_here) return said(SENT_HERE);
+    // Once per call and per number a day: a caller cannot make our number write to anyone again and again. Nor
+    // learn that the number asked for no messages, or got them today (NO_WHATSAPP_NOW).
+    if (contact.opted_out_at || contact.sent_today) return said(NO_WHATSAPP_NOW);
     const sent = templateFor(approved, contact, { modelos, enlace: `${publicSiteUrl(config)}/modelos` });
-    if (!(await queueAutomaticTemplate(tx, contactId, sent, `voz-modelos:${call.callId}`))) {
-      return said('Ya te enviamos los modelos por WhatsApp en esta llamada.');
-    }
+    if (!(await queueAutomaticTemplate(tx, contactId, sent, `voz-modelos:${call.callId}`))) return said(SENT_HERE);
     return said(
       `Listo: te envié por WhatsApp ${chosen.length === 1 ? 'el modelo' : 'los modelos'}, con el enlace para verlos con fotos.`,
     );

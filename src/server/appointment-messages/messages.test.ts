@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { appointmentKind, appointmentPlace } from '../../data/appointments.ts';
 import type { AppointmentMessageJob } from '../appointments/changes.ts';
-import { type AppointmentFacts, calendarFile, staleBecause } from './messages.ts';
+import { parseConfig } from '../config.ts';
+import { type AppointmentFacts, buyerLink, calendarFile, staleBecause } from './messages.ts';
 
 const START = Date.parse('2027-03-06T16:00:00Z');
 const facts = (overrides: Partial<AppointmentFacts> = {}): AppointmentFacts => ({
@@ -51,6 +52,19 @@ describe('a message job when it runs', () => {
       staleBecause(job({ message: 'cancelled' }), facts({ status: 'cancelada', holdsTime: false }), before),
     ).toBeNull();
     expect(staleBecause(job({ message: 'cancelled' }), facts(), before)).toBe('not cancelled');
+  });
+});
+
+describe('the buyer’s link to change or cancel', () => {
+  const config = parseConfig({ SITE_URL: 'https://www.ceibacasas.mx', JWT_SECRET: 'x'.repeat(32) });
+  it('is their page before the kind’s cutoff, and the chat with the team inside it, where the page refuses', () => {
+    // The visit's cutoff is 2 hours: its 24-hour reminder links the page, its 2-hour one the chat.
+    expect(buyerLink(facts(), config, START - 24 * 3_600_000)).toMatch(/^https:\/\/www\.ceibacasas\.mx\/cita\?t=/);
+    const chat = buyerLink(facts(), config, START - 2 * 3_600_000);
+    expect(chat).toMatch(/^https:\/\/wa\.me\/\d+\?text=/);
+    expect(decodeURIComponent(chat.split('text=')[1] as string)).toMatch(
+      /^Hola, tengo una cita «Visita a la casa muestra» el .+ y necesito cambiarla o cancelarla\.$/,
+    );
   });
 });
 

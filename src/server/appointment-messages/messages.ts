@@ -141,8 +141,19 @@ export function staleBecause(job: AppointmentMessageJob, facts: AppointmentFacts
   return null;
 }
 
-/** The buyer's link to reschedule or cancel (link.ts), valid until a day after the start. */
-export function buyerLink(facts: AppointmentFacts, config: ServerConfig): string {
+/**
+ * The buyer's link to reschedule or cancel (link.ts), valid until a day
+ * after the start. Inside the kind's cutoff, where that page refuses any
+ * change (a 2-hour reminder of a visit whose cutoff is 2 hours, both
+ * reminders of a session whose cutoff is 24), the chat with the team
+ * instead, with what to say already written: "if you cannot come" must lead
+ * somewhere that can act on it.
+ */
+export function buyerLink(facts: AppointmentFacts, config: ServerConfig, now = Date.now()): string {
+  if (now >= facts.start - facts.kind.cutoffHours * 3_600_000) {
+    const text = `Hola, tengo una cita «${facts.kind.name}» el ${placeTime(facts.start, facts.place)} y necesito cambiarla o cancelarla.`;
+    return `https://wa.me/${site.whatsapp.number}?text=${encodeURIComponent(text)}`;
+  }
   return manageUrl(publicSiteUrl(config), manageToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
 }
 

@@ -365,6 +365,18 @@ describe('the voice agent’s tools during a call', () => {
     expect(await countRows('appointments', 'contact_id = $1', [call?.contact_id])).toBe(1);
   });
 
+  it('answers a tool call id within its own call: another call that reuses the id gets its own answer and lead', async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    const [carla, diego] = [uniquePhone(), uniquePhone()];
+    expect(await tool(first, 'guardar_prospecto', { nombre: 'Carla Uc', telefono: carla }, 'call_0')).toMatch(
+      /^Listo, Carla/,
+    );
+    expect(await tool(second, 'guardar_prospecto', { nombre: 'Diego Ku', telefono: diego }, 'call_0')).toMatch(
+      /^Listo, Diego/,
+    );
+    expect(await countRows('voice_calls', `call_id = $1 AND phone = $2`, [second, `+52${diego}`])).toBe(1);
+  });
+
   it('takes an optional argument sent empty or null as not given, as a form does: the lead is stored', async () => {
     const callId = randomUUID();
     const phone = uniquePhone();

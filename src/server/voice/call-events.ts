@@ -78,7 +78,7 @@ export async function answerToolCalls(
 ): Promise<ToolAnswers> {
   const { rows } = await db.query<{ tool_call_id: string; result: string }>(
     `WITH made AS (${OPEN_CALL})
-     SELECT tool_call_id, result FROM voice_call_events WHERE tool_call_id = ANY($${TOUCH_KEYS.length + 3})`,
+     SELECT tool_call_id, result FROM voice_call_events WHERE call_id = $1 AND tool_call_id = ANY($${TOUCH_KEYS.length + 3})`,
     [...callValues(call), toolCalls.map((toolCall) => toolCall.id)],
   );
   const answered = new Map(rows.map((row) => [row.tool_call_id, row.result]));
@@ -117,9 +117,9 @@ async function recordToolCall(db: Queryable, call: CallInfo, toolCall: ToolCallR
     `WITH line AS (
        INSERT INTO voice_call_events (call_id, kind, name, tool_call_id, arguments, result)
        VALUES ($1, 'tool', $2, $3, $4::jsonb, $5)
-       ON CONFLICT (tool_call_id) DO NOTHING RETURNING result)
+       ON CONFLICT (call_id, tool_call_id) DO NOTHING RETURNING result)
      SELECT result FROM line
-     UNION ALL SELECT result FROM voice_call_events WHERE tool_call_id = $3
+     UNION ALL SELECT result FROM voice_call_events WHERE call_id = $1 AND tool_call_id = $3
      LIMIT 1`,
     [
       call.callId,

@@ -206,6 +206,9 @@ export const pagesSchema = z
     cita: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
     pagar: z.object({ seo, title: z.string(), intro: z.string() }).strict(),
     notFound: z.object({ seo, title: z.string(), text: z.string(), home: z.string() }).strict(),
+    notSent: z
+      .object({ seo, title: z.string(), text: z.string(), back: z.string(), whatsapp: z.string(), home: z.string() })
+      .strict(),
   })
   .strict();
 
@@ -499,6 +502,8 @@ export const FIELD_LABELS: Readonly<Record<string, string>> = {
   visit: 'Visita a la casa muestra',
   visitCta: 'Botón "agendar visita"',
   notFound: 'Página no encontrada (404)',
+  notSent: 'Solicitud no enviada (un formulario enviado antes de que la página cargara)',
+  back: 'Cómo regresar',
   eyebrow: 'Antetítulo',
   title: 'Título',
   subtitle: 'Subtítulo',

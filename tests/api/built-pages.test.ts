@@ -30,6 +30,7 @@ describe('the built pages', () => {
       'pagar.html',
       'prefiltro-socios.html',
       'prefiltro.html',
+      'solicitud-no-enviada.html',
       'terminos-y-condiciones.html',
     ]);
   });
@@ -64,11 +65,27 @@ describe('the built pages', () => {
     }
   });
 
+  it('tell a visitor whose form the browser sent by itself that it was not sent, and how to go back to it', () => {
+    const page = html('solicitud-no-enviada.html');
+    expect(page).toContain('<h1 class="text-3xl font-bold">Tu solicitud no se envió</h1>');
+    expect(page).toContain('lo que escribiste sigue en el formulario');
+    expect(page).toMatch(/href="https:\/\/wa\.me\/\d+/);
+  });
+
   it('each have their own title, description and absolute canonical URL', () => {
     const titles = new Set<string>();
     // Not for search engines: the 404, the panel, its sign-in, the content editor (decision 0038) and
-    // a buyer's own appointment (/cita, decision 0059) and its payment (/pagar, decision 0070).
-    const hidden = ['404.html', 'admin.html', 'auth.html', 'cita.html', 'editor.html', 'pagar.html'];
+    // a buyer's own appointment (/cita, decision 0059), its payment (/pagar, decision 0070) and the page of a form
+    // the browser sent by itself (/solicitud-no-enviada).
+    const hidden = [
+      '404.html',
+      'admin.html',
+      'auth.html',
+      'cita.html',
+      'editor.html',
+      'pagar.html',
+      'solicitud-no-enviada.html',
+    ];
     for (const file of PAGES.filter((name) => !hidden.includes(name))) {
       const page = html(file);
       const title = meta(page, /<title>(.*?)<\/title>/s);

@@ -39,6 +39,21 @@ describe.each(endpoints)('$path', ({ path, table, valid }) => {
     expect((await response.json()).error).toMatch(/JSON/);
   });
 
+  it('sends a form the browser posted by itself (its script not loaded yet, or off) to a page that says so, and stores nothing', async () => {
+    const before = await countRows(table);
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const response = await fetch(url(), {
+        method: 'POST',
+        body: 'name=Ana+Pech&phone=9991234567',
+        headers: { 'Content-Type': type, Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+        redirect: 'manual',
+      });
+      expect(response.status, type).toBe(303);
+      expect(response.headers.get('location'), type).toBe('/solicitud-no-enviada');
+    }
+    expect(await countRows(table)).toBe(before);
+  });
+
   it('answers 400 to malformed JSON and to JSON that is not an object', async () => {
     for (const body of ['{"name": ', '[1,2]', 'null', '"texto"']) {
       const response = await postJson(url(), body);

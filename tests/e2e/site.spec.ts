@@ -20,7 +20,7 @@ test.describe('every page', () => {
     });
   }
 
-  test('the open quick-quote dialog and the 404 page have no accessibility violation', async ({
+  test('the open quick-quote dialog, the 404 page and the page of a form not sent have no accessibility violation', async ({
     page,
     consoleErrors,
   }) => {
@@ -32,6 +32,9 @@ test.describe('every page', () => {
     await page.goto('/no-existe');
     expect(await accessibilityViolations(page)).toEqual([]);
     expect(consoleErrors.splice(0)).toEqual([expect.stringContaining('404')]);
+
+    await page.goto('/solicitud-no-enviada');
+    expect(await accessibilityViolations(page)).toEqual([]);
   });
 
   test('header and footer lead where docs/product.md §2 says', async ({ page }) => {
@@ -272,5 +275,20 @@ test.describe('without JavaScript', () => {
     await page.getByRole('navigation', { name: 'Principal' }).getByRole('link', { name: 'Modelos' }).click();
     await expect(page).toHaveURL(/\/modelos$/);
     await expect(page.locator('.swiper-slide img').first()).toBeVisible();
+  });
+
+  test('a form sent lands on a page that says it was not sent; Back finds what was typed', async ({ page }) => {
+    await page.goto('/prefiltro');
+    await page.getByLabel('Nombre de contacto').fill('Sin guion');
+    await page.getByLabel('Teléfono (WhatsApp)').fill('9991234567');
+    await page.getByRole('button', { name: 'Descubre si es tu momento' }).click();
+    await expect(page).toHaveURL(/\/solicitud-no-enviada$/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Tu solicitud no se envió');
+    await expect(page.getByRole('link', { name: 'Escríbenos por WhatsApp' })).toHaveAttribute(
+      'href',
+      /^https:\/\/wa\.me\//,
+    );
+    await page.goBack();
+    await expect(page.getByLabel('Nombre de contacto')).toHaveValue('Sin guion');
   });
 });

@@ -199,7 +199,14 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
 
   return (
     <div ref={root}>
-      <form className="grid gap-6" noValidate onSubmit={submit} aria-busy={busy || undefined}>
+      <form
+        className="grid gap-6"
+        noValidate
+        method="post"
+        action="/api/appointments"
+        onSubmit={submit}
+        aria-busy={busy || undefined}
+      >
         {kinds.length > 1 && (
           <Choice
             legend={W.kind}

@@ -5,6 +5,11 @@ export const MAX_BODY_BYTES = 16 * 1024;
 
 const TOO_LARGE = 'La solicitud es demasiado grande.';
 
+/** What a `<form method="post">` sends when no script sends it (its enctypes). */
+const BROWSER_FORMS = new Set(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+/** The page that tells the visitor their form was not sent (src/pages/solicitud-no-enviada.astro). */
+export const NOT_SENT_PAGE = '/solicitud-no-enviada';
+
 /**
  * Reads a JSON object body: 415 when it is not JSON, 413 over `limit` (16 KB,
  * a form's), 400 when it does not parse or is not an object.
@@ -15,6 +20,11 @@ export async function readJsonObject(
 ): Promise<Record<string, unknown> | Response> {
   const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') {
+    // A form the browser sent by itself (pressed before its page's script loaded, or with it off): a page of the
+    // site that says so and how to go back to what they typed, not this answer in JSON. Nothing is stored.
+    if (BROWSER_FORMS.has(mediaType ?? '') && request.headers.get('accept')?.includes('text/html')) {
+      return new Response(null, { status: 303, headers: { Location: NOT_SENT_PAGE, 'Cache-Control': 'no-store' } });
+    }
     return jsonError(415, 'Envía los datos como JSON (Content-Type: application/json).');
   }
   const declared = Number(request.headers.get('content-length') ?? 0);

@@ -29,12 +29,12 @@ const LANDING_PARAMS = new Set([
  * panel and sent to Meta: a link that moves or cancels the visit.
  */
 export function keptLandingPath(value: string | null | undefined): string | null {
-  if (!value) return null;
-  if (!value.startsWith('/')) return null;
-  const url = new URL(value, 'https://landing.invalid');
-  const kept = new URLSearchParams([...url.searchParams].filter(([name]) => LANDING_PARAMS.has(name)));
-  const query = kept.toString();
-  return `${url.pathname}${query ? `?${query}` : ''}`;
+  if (!value?.startsWith('/')) return null;
+  // Read as the path it is, never as a URL: `//?utm_source=fb` (an ad's `{lpurl}/?…`) is a host to new URL().
+  const [path = '/', query = ''] = (value.split('#')[0] ?? '').split(/\?(.*)/s);
+  const kept = new URLSearchParams([...new URLSearchParams(query)].filter(([name]) => LANDING_PARAMS.has(name)));
+  const search = kept.toString();
+  return `${path}${search ? `?${search}` : ''}`;
 }
 
 /**

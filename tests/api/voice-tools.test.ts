@@ -244,8 +244,12 @@ describe('the voice agent’s tools during a call', () => {
       await countRows('appointments', 'contact_id = (SELECT id FROM contacts WHERE phone = $1)', [`+52${phone}`]),
     ).toBe(1);
     expect(await countRows('voice_call_events', 'tool_call_id = $1', ['call_same'])).toBe(1);
-    // The agent asks again for the same time under another tool call (a retry after a timeout): the same visit.
+    // The agent asks again for the same time under another tool call (a retry after a timeout): the same visit,
+    // even with the name heard otherwise.
     expect(await tool(callId, 'agendar_visita', args, 'call_retry')).toBe(again);
+    expect(await tool(callId, 'agendar_visita', { ...args, nombre: 'Mário Ek' }, 'call_retry_2')).toMatch(
+      /^Listo, Mário: quedó agendada/,
+    );
     expect(
       await countRows('appointments', 'contact_id = (SELECT id FROM contacts WHERE phone = $1)', [`+52${phone}`]),
     ).toBe(1);

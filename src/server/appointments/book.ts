@@ -239,6 +239,14 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
   });
 }
 
+/** The booking made under `key`, or null (a retry whose details differ, another spelling of the name, finds it). */
+export async function bookedWithKey(db: Queryable, key: string): Promise<BookingAnswer | null> {
+  const { rows } = await db.query<AppointmentRow>(`SELECT ${RETURNING} FROM appointments WHERE idempotency_key = $1`, [
+    key,
+  ]);
+  return rows[0] ? answerOf(rows[0]) : null;
+}
+
 /**
  * Whether the person of `phone` holds an appointment over the time asked
  * (its slot is not free because they took it: a second tap, a second submit).

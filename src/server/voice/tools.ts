@@ -6,6 +6,7 @@ import {
   appointmentPlace,
 } from '../../data/appointments.ts';
 import { formatMxn } from '../../data/catalogue.ts';
+import type { BookingAnswer } from '../../lib/appointments/booking.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
@@ -14,6 +15,7 @@ import {
   AlreadyHeld,
   BookingKeyReused,
   bookAppointment,
+  bookedWithKey,
   SlotTaken,
   TooManyAppointments,
 } from '../appointments/book.ts';
@@ -251,8 +253,9 @@ async function book(db: Database, call: CallInfo, args: VoiceToolArgs<'agendar_v
     );
   }
   let deliveries: string[] = [];
+  let answer: BookingAnswer;
   try {
-    const answer = await bookAppointment(db, {
+    answer = await bookAppointment(db, {
       booking: {
         name,
         phone,
@@ -272,24 +275,12 @@ async function book(db: Database, call: CallInfo, args: VoiceToolArgs<'agendar_v
         if (contact) deliveries = await attachCall(tx, call.callId, contact, { name, phone, email: email ?? null });
       },
     });
-    const greeting = greetingName(name);
-    const when = `${spokenMoment(Date.parse(answer.start), place.timeZone)}, hora de ${clockName(place.timeZone)}`;
-    const whatsapp = getConfig().whatsapp !== null;
-    const told = whatsapp ? 'Te llega la confirmación por WhatsApp' : 'Un asesor te confirma por WhatsApp';
-    const paid =
-      answer.status === 'por_pagar' && answer.holdUntil && kind.priceMxn !== null
-        ? ` Queda apartada mientras pagas ${formatMxn(kind.priceMxn)} con el enlace que te enviamos, hasta el ${spokenMoment(Date.parse(answer.holdUntil), place.timeZone)}.`
-        : '';
-    return {
-      result: `Listo${greeting ? `, ${greeting}` : ''}: quedó agendada tu ${kind.name.toLowerCase()} el ${when}, en ${place.name}. ${told}, con el enlace para cambiarla o cancelarla.${paid}`,
-      deliveries,
-    };
   } catch (error) {
-    if (error instanceof TooManyAppointments) {
-      return said(NOT_BY_PHONE);
-    }
-    if (error instanceof AlreadyHeld) return said(NOT_BY_PHONE);
-    if (error instanceof SlotTaken || error instanceof BookingKeyReused) {
+    if (error instanceof TooManyAppointments || error instanceof AlreadyHeld) return said(NOT_BY_PHONE);
+    // The agent asked again for the same time with the name spelled otherwise: that booking stands, it is theirs.
+    const same = error instanceof BookingKeyReused ? await bookedWithKey(db, key) : null;
+    if (same) answer = same;
+    else if (error instanceof SlotTaken || error instanceof BookingKeyReused) {
       return said(
         await offerSlots(
           db,
@@ -298,9 +289,20 @@ async function book(db: Database, call: CallInfo, args: VoiceToolArgs<'agendar_v
           'Ese horario ya no está libre. ',
         ),
       );
-    }
-    throw error;
+    } else throw error;
   }
+  const greeting = greetingName(name);
+  const when = `${spokenMoment(Date.parse(answer.start), place.timeZone)}, hora de ${clockName(place.timeZone)}`;
+  const whatsapp = getConfig().whatsapp !== null;
+  const told = whatsapp ? 'Te llega la confirmación por WhatsApp' : 'Un asesor te confirma por WhatsApp';
+  const paid =
+    answer.status === 'por_pagar' && answer.holdUntil && kind.priceMxn !== null
+      ? ` Queda apartada mientras pagas ${formatMxn(kind.priceMxn)} con el enlace que te enviamos, hasta el ${spokenMoment(Date.parse(answer.holdUntil), place.timeZone)}.`
+      : '';
+  return {
+    result: `Listo${greeting ? `, ${greeting}` : ''}: quedó agendada tu ${kind.name.toLowerCase()} el ${when}, en ${place.name}. ${told}, con el enlace para cambiarla o cancelarla.${paid}`,
+    deliveries,
+  };
 }
 
 const VOICE_TEMPLATE = 'modelos_de_llamada';

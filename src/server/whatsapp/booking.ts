@@ -34,8 +34,8 @@ export const CHOICE_TEXTS = {
   noneLeft:
     'Lo sentimos, ese horario ya no está disponible y por ahora no hay otros libres. Un asesor te escribirá para acordar tu cita.',
   gone: 'Lo sentimos, ese tipo de cita ya no está disponible. Un asesor te escribirá para ayudarte a agendar.',
-  alreadyHeld:
-    'Ya tienes una cita con nosotros a esa hora. Si quieres cambiarla o cancelarla, usa el enlace de tu confirmación o escríbenos aquí.',
+  // A booking made here is confirmed here in words, without a link (no template): the chat is where to change it.
+  alreadyHeld: 'Ya tienes una cita con nosotros a esa hora. Si quieres cambiarla o cancelarla, escríbenos aquí mismo.',
 } as const;
 
 export type ChoiceOutcome = 'not_ours' | 'forged' | 'gone' | 'booked' | 'taken' | 'held';

@@ -1081,7 +1081,7 @@ describe('the webhook', () => {
       [answer.id],
     );
     expect(contact?.lines).toContainEqual(
-      expect.stringContaining('llegaron $299 MXN de la transferencia y la cita está cancelada: devuélveselos'),
+      expect.stringContaining('llegaron $299 MXN de una transferencia que venció sin completarse: devuélveselos'),
     );
     expect(contact?.due).toBe(true);
   });

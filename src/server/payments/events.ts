@@ -462,8 +462,8 @@ export async function freeUnpaid(tx: Queryable, payment: PaymentRow): Promise<vo
   );
   const freed = rows[0];
   if (!freed) {
-    // Its appointment was cancelled before (by the team, the buyer): part of a transfer that arrived is still
-    // theirs to get back, and nobody else will say so.
+    // Its appointment was cancelled before (by the team, the buyer), or another payment holds it: part of a
+    // transfer that arrived is still theirs to get back, and nobody else will say so.
     const voucher = await tx.query<{ received: number | null }>(
       `SELECT (voucher ->> 'receivedMxn')::int AS received FROM payments WHERE id = $1`,
       [payment.id],
@@ -474,7 +474,7 @@ export async function freeUnpaid(tx: Queryable, payment: PaymentRow): Promise<vo
         `INSERT INTO contact_events (contact_id, kind, to_value, detail) VALUES ($1, 'payment', 'Devolver', $2)`,
         [
           payment.contact_id,
-          `${payment.concept}: llegaron $${received} MXN de la transferencia y la cita está cancelada: devuélveselos a la persona desde Stripe (su saldo).`.slice(
+          `${payment.concept}: llegaron $${received} MXN de una transferencia que venció sin completarse: devuélveselos a la persona desde Stripe (su saldo).`.slice(
             0,
             500,
           ),

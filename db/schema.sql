@@ -1559,7 +1559,7 @@ CREATE OR REPLACE FUNCTION public.touch_after(previous jsonb, touch jsonb)
  RETURNS jsonb
  LANGUAGE sql
  IMMUTABLE PARALLEL SAFE
-RETURN CASE WHEN (touch = '{}'::jsonb) THEN previous ELSE (jsonb_strip_nulls(jsonb_build_object('gclid', (previous -> 'gclid'::text), 'gbraid', (previous -> 'gbraid'::text), 'wbraid', (previous -> 'wbraid'::text), 'fbc', (previous -> 'fbc'::text), 'ctwa_clid', (previous -> 'ctwa_clid'::text))) || touch) END;
+RETURN CASE WHEN (touch = '{}'::jsonb) THEN previous ELSE ((CASE WHEN (touch ?| ARRAY['gclid'::text, 'gbraid'::text, 'wbraid'::text]) THEN '{}'::jsonb ELSE jsonb_strip_nulls(jsonb_build_object('gclid', (previous -> 'gclid'::text), 'gbraid', (previous -> 'gbraid'::text), 'wbraid', (previous -> 'wbraid'::text))) END || CASE WHEN (touch ?| ARRAY['fbc'::text, 'ctwa_clid'::text]) THEN '{}'::jsonb ELSE jsonb_strip_nulls(jsonb_build_object('fbc', (previous -> 'fbc'::text), 'ctwa_clid', (previous -> 'ctwa_clid'::text))) END) || touch) END;
 
 CREATE OR REPLACE FUNCTION public.touch_contact(p_phone text, p_name text, p_nameless text, p_email text, p_municipality text, p_buyer boolean, p_touch jsonb)
  RETURNS uuid

@@ -3,14 +3,22 @@
 -- touch_contact() replaced the whole last touch with the new one, and every visit of the site brings one
 -- (its landing path at least): an organic first form, then a form from a Google ad, then a direct visit to
 -- book left the contact with no gclid, and the booking and every later step reached neither platform
--- (`sin_identificador`). touch_after() keeps each platform's latest click id under the new touch; a touch
--- that brings its own replaces it. The WhatsApp webhook's referral touch goes through it too.
+-- (`sin_identificador`). touch_after() keeps each platform's latest click under the new touch; a touch
+-- that brings a click of that platform replaces all of its earlier ones. The WhatsApp webhook's referral
+-- touch goes through it too.
+-- Per platform: a touch with any of Google's ids (gclid, gbraid, wbraid) drops the earlier ones of Google, one
+-- with Meta's (fbc, ctwa_clid) the earlier ones of Meta; each platform is told of its latest click only.
 CREATE FUNCTION touch_after(previous jsonb, touch jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 RETURN CASE WHEN touch = '{}' THEN previous
-            ELSE jsonb_strip_nulls(jsonb_build_object(
-                   'gclid', previous -> 'gclid', 'gbraid', previous -> 'gbraid', 'wbraid', previous -> 'wbraid',
-                   'fbc', previous -> 'fbc', 'ctwa_clid', previous -> 'ctwa_clid')) || touch END;
+            ELSE CASE WHEN touch ?| ARRAY['gclid', 'gbraid', 'wbraid'] THEN '{}'::jsonb
+                      ELSE jsonb_strip_nulls(jsonb_build_object(
+                             'gclid', previous -> 'gclid', 'gbraid', previous -> 'gbraid', 'wbraid', previous -> 'wbraid'))
+                 END
+                 || CASE WHEN touch ?| ARRAY['fbc', 'ctwa_clid'] THEN '{}'::jsonb
+                         ELSE jsonb_strip_nulls(jsonb_build_object('fbc', previous -> 'fbc', 'ctwa_clid', previous -> 'ctwa_clid'))
+                    END
+                 || touch END;
 
 CREATE OR REPLACE FUNCTION touch_contact(p_phone text, p_name text, p_nameless text, p_email text, p_municipality text, p_buyer boolean, p_touch jsonb)
  RETURNS uuid

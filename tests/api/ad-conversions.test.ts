@@ -400,6 +400,12 @@ describe('from ad to sale', () => {
       contact?.id,
     ]);
     expect(touch?.last_touch).toMatchObject({ landing_path: '/agenda', gclid: GCLID });
+    // Each platform's latest click: a newer one of the same platform replaces all of its earlier ids.
+    const touchAfter = async (previous: object, next: object) =>
+      (await sql<{ kept: object }>('SELECT touch_after($1::jsonb, $2::jsonb) AS kept', [previous, next]))[0]?.kept;
+    expect(await touchAfter({ gclid: 'g1', fbc: 'f1' }, { gbraid: 'b2' })).toEqual({ fbc: 'f1', gbraid: 'b2' });
+    expect(await touchAfter({ ctwa_clid: 'c1', gclid: 'g1' }, { fbc: 'f2' })).toEqual({ gclid: 'g1', fbc: 'f2' });
+    expect(await touchAfter({ gclid: 'g1' }, {})).toEqual({ gclid: 'g1' });
   });
 
   it('a box ticked on a later form sends what waited for consent: the lead of the first form', async () => {

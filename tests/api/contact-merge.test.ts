@@ -1,9 +1,11 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inviteAdviser, memberRequest } from '../support/admin.ts';
 import { quickQuote } from '../support/payloads.ts';
 import type { SmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
 import { startVoiceSite, VOICE_SECRET, vapiReport } from '../support/vapi.ts';
 import {
   type FakePlatform,
@@ -199,6 +201,54 @@ describe('merging two contacts', () => {
     expect(merged.status, await merged.clone().text()).toBe(200);
     expect(await countRows('notification_deliveries', "purpose = 'reminder' AND contact_id = $1", [kept.id])).toBe(1);
     expect(await countRows('notification_deliveries', "purpose = 'lead' AND contact_id = $1", [kept.id])).toBe(4);
+  });
+
+  it('waits in one order with a conversation’s notice being recorded: a merge meanwhile is no deadlock', async () => {
+    const [member] = await sql<{ id: string }>('SELECT id FROM users ORDER BY created_at LIMIT 1');
+    const [kept, gone] = await sql<{ id: string; phone: string }>(
+      `INSERT INTO contacts (phone, name, is_buyer) VALUES ($1, 'Eva Couoh', true), ($2, 'Eva C.', true)
+       RETURNING id, phone`,
+      [`+5299${uniqueDigits()}`, `+5299${uniqueDigits()}`],
+    );
+    await sql(
+      `INSERT INTO whatsapp_conversations (contact_id, last_message_at, last_direction, unread_count)
+       SELECT unnest($1::uuid[]), now(), 'in', 1`,
+      [[kept?.id, gone?.id]],
+    );
+    // Each half's e-mail notice of its messages, waiting (not due for an hour: no worker takes them).
+    const notices = await sql<{ id: string; contact_id: string }>(
+      `INSERT INTO notification_deliveries (purpose, channel, contact_id, recipient_id, next_attempt_at)
+       SELECT 'message', 'email', unnest($1::uuid[]), $2, now() + interval '1 hour' RETURNING id, contact_id`,
+      [[kept?.id, gone?.id], member?.id],
+    );
+    const goneNotice = notices.find((notice) => notice.contact_id === gone?.id)?.id;
+    const { version } = (await (await call(admin, `/api/admin/contacts/${kept?.id}`)).json()) as { version: number };
+    // A sender recording the merged half's notice (deliver.ts: the conversation first, then its delivery).
+    const sender = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await sender.connect();
+    try {
+      await sender.query('BEGIN');
+      await sender.query('SELECT 1 FROM whatsapp_conversations WHERE contact_id = $1 FOR UPDATE', [gone?.id]);
+      const merging = call(admin, `/api/admin/contacts/${kept?.id}/merge`, {
+        method: 'POST',
+        body: JSON.stringify({ from: gone?.id, name: 'Eva Couoh', phone: kept?.phone, email: null, version }),
+      });
+      await until(
+        async () =>
+          (await countRows(
+            'pg_stat_activity',
+            `wait_event_type = 'Lock' AND datname = current_database() AND query LIKE '%whatsapp_conversations%'`,
+          )) > 0,
+        'the merge waiting on the conversation',
+      );
+      // The merge waits before it touches the notices: the sender records its own and ends.
+      await sender.query(`UPDATE notification_deliveries SET updated_at = now() WHERE id = $1`, [goneNotice]);
+      await sender.query('COMMIT');
+      const merged = await merging;
+      expect(merged.status, await merged.clone().text()).toBe(200);
+    } finally {
+      await sender.end();
+    }
   });
 
   it('keeps the sooner next contact of the two, and its reminder', async () => {

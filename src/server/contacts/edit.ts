@@ -53,6 +53,13 @@ export async function editContact(db: Database, id: string, edit: ContactEdit, a
 export async function mergeContacts(db: Database, id: string, merge: Merge, actor: Member): Promise<MergeResult> {
   if (id === merge.from) return 'same';
   const result = await withCollisions(db, id, merge.phone, async (tx) => {
+    // Their conversations first, as storing a message (inbound.ts) and recording its notice
+    // (whatsapp/notify.ts laterMessagesNoticed) take them before a contact or a delivery: in the other order a
+    // notice recorded during the merge was a deadlock, and the merge a 503.
+    await tx.query(
+      'SELECT 1 FROM whatsapp_conversations WHERE contact_id = ANY($1::uuid[]) ORDER BY contact_id FOR UPDATE',
+      [[id, merge.from]],
+    );
     const { rows } = await tx.query<{
       id: string;
       name: string;

@@ -325,6 +325,15 @@ describe('a booking', () => {
     const parameters = await templateTo(phone, 'cita_recordatorio');
     expect(parameters[0]).toBe('Raúl');
     expect(parameters[4]).toMatch(/\/cita\?t=/);
+    // The 2-hour one falls at the visit's cutoff, where that page refuses any change: it links the chat with the
+    // team, whenever its job runs.
+    const whatsapp2 = reminders.find((job) => job.payload.channel === 'whatsapp' && job.payload.hoursBefore === 2);
+    await runNow(whatsapp2?.key as string);
+    await until(() => templatesTo(phone, 'cita_recordatorio').length > 1, 'the 2-hour reminder');
+    const last = templatesTo(phone, 'cita_recordatorio')[1]?.body.template as {
+      components: { parameters: { text: string }[] }[];
+    };
+    expect(last.components[0]?.parameters[4]?.text).toMatch(/^https:\/\/wa\.me\/\d+\?text=/);
     // The adviser's reminder, by e-mail.
     const adviser = reminders.find((job) => job.payload.to === 'adviser' && job.payload.channel === 'email');
     await runNow(adviser?.key as string);

@@ -157,6 +157,15 @@ export function buyerLink(facts: AppointmentFacts, config: ServerConfig, now = D
   return manageUrl(publicSiteUrl(config), manageToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
 }
 
+/**
+ * The moment a message's link is for: a reminder's own (its hours before the
+ * start), so the one due exactly at the cutoff (the visit's 2-hour reminder)
+ * is inside it whatever the clocks of the worker and the database say; any
+ * other message, now.
+ */
+const linkMoment = (job: AppointmentMessageJob, facts: AppointmentFacts): number =>
+  job.message === 'reminder' && job.hoursBefore !== undefined ? facts.start - job.hoursBefore * 3_600_000 : Date.now();
+
 // The payment's notice goes by e-mail and to the adviser only: no template of its own (it would cost a message).
 /** Where the buyer pays (buyerEmail's `payLink`): the /pagar page of the appointment when payments are on. */
 export function buyerPayLink(facts: AppointmentFacts, config: ServerConfig): string {
@@ -221,7 +230,7 @@ async function queueWhatsapp(
     cita: facts.kind.name,
     fecha: placeTime(facts.start, facts.place),
     lugar: facts.place.name,
-    enlace: buyerLink(facts, config),
+    enlace: buyerLink(facts, config, linkMoment(job, facts)),
   });
   const queued = await db.transaction((tx) => queueAutomaticTemplate(tx, facts.contactId, sent, messageJobKey(job)));
   return queued ? 'queued' : 'already queued';
@@ -465,7 +474,7 @@ export async function runAppointmentMessage(
     try {
       const receipt = await sendEmail(
         email,
-        buyerEmail(buyerJob, facts, buyerLink(facts, config), buyerPayLink(facts, config)),
+        buyerEmail(buyerJob, facts, buyerLink(facts, config, linkMoment(job, facts)), buyerPayLink(facts, config)),
         [facts.contact.email],
       );
       await recordOnHistory(db, facts, what, 'enviado', facts.contact.email);

@@ -113,10 +113,16 @@ const attribution = fc.record(
     utm_source: fc.oneof(paddedText(200), fc.constant({ sent: '', stored: null })),
     utm_campaign: paddedText(200),
     referrer: fc.webUrl().map((url) => ({ sent: url, stored: url })),
+    // The path as sent; of its query, the attribution's parameters only (never a signed link's token).
     landing_path: fc
       .webPath()
-      .map((path) => `/${path.replace(/^\/+/, '')}`)
-      .map((path) => ({ sent: path, stored: path })),
+      .map((path) => `/${path.replace(/^\/+/, '')}`.replace(/[?#].*/s, ''))
+      .chain((path) =>
+        fc.constantFrom(
+          { sent: path, stored: path },
+          { sent: `${path}?t=v1.firmado&utm_source=google`, stored: `${path}?utm_source=google` },
+        ),
+      ),
   },
   { requiredKeys: [] },
 );

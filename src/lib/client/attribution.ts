@@ -7,7 +7,8 @@
  * and no script of the platforms (issue #43).
  */
 const KEY = 'attribution';
-const PARAMS = [
+/** The query parameters of a visit's attribution (a landing path keeps these alone: server/leads/touch.ts). */
+export const PARAMS = [
   'utm_source',
   'utm_medium',
   'utm_campaign',

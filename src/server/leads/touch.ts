@@ -1,4 +1,5 @@
 import { TOUCH_KEYS } from '../../lib/admin/attribution.ts';
+import { PARAMS } from '../../lib/client/attribution.ts';
 
 /** A User-Agent as kept: printable characters only, at most 512 of them; null when nothing is left. */
 export function keptUserAgent(value: string | null | undefined): string | null {
@@ -9,18 +10,8 @@ export function keptUserAgent(value: string | null | undefined): string | null {
   return kept ? kept : null;
 }
 
-/** The query parameters a landing path keeps: the attribution's, never another (a signed link's `t`). */
-const LANDING_PARAMS = new Set([
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'gclid',
-  'gbraid',
-  'wbraid',
-  'fbclid',
-]);
+/** The query parameters a landing path keeps: the attribution's (and Meta's fbclid), never another (a signed link's `t`). */
+const LANDING_PARAMS: ReadonlySet<string> = new Set([...PARAMS, 'fbclid']);
 
 /**
  * A landing path as kept: the path, and of its query the attribution's

@@ -65,6 +65,10 @@ test('books a visit from /modelos through the picker, then moves it from the lin
   expect(await accessibilityViolations(page, '#agenda')).toEqual([]);
   await shot(page, info, 'picker');
 
+  // Pressed before a time is chosen: told so, and the first day to choose has the focus (not the kind's radio).
+  await dialog.getByRole('button', { name: 'Agendar cita' }).click();
+  await expect(dialog.getByText('Elige un día y una hora de la lista.')).toBeVisible();
+  await expect(dialog.getByRole('group', { name: 'Elige el día' }).getByRole('radio').first()).toBeFocused();
   const start = await pickSlot(page, '#agenda', 1);
   await dialog.getByLabel('Nombre').fill(name);
   await dialog.getByLabel('WhatsApp').fill(uniquePhone());
@@ -91,6 +95,11 @@ test('books a visit from /modelos through the picker, then moves it from the lin
   );
   // With a member (this story's, or another's who is free then: the work is spread).
   expect(booked).toMatchObject({ status: 'confirmada', source: 'sitio', member_id: expect.any(String) });
+  // Opened again for another kind: that kind's picker, not this booking's summary under the other kind's name.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Agendar mi asesoría' }).click();
+  await expect(dialog.getByRole('radio', { name: /Asesoría personalizada/ })).toBeChecked();
+  await expect(dialog.getByRole('heading', { name: '¡Listo, tu cita está agendada!' })).toHaveCount(0);
 
   // The buyer's page, from the link of the confirmation.
   const token = await manageTokenFor(booked?.id as string, start);
@@ -237,7 +246,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
   const picker = page.getByRole('region', { name: 'Agendar mi sesión' });
   await expect(picker.getByText('Sesión de socios')).toBeVisible();
   await picker.getByRole('radio', { name: 'Videollamada con la oficina de Berlín' }).check();
-  await expect(picker.getByText('Horarios en hora de Alemania')).toBeVisible();
+  await expect(picker.getByText('Horarios en hora de Berlín')).toBeVisible();
   const start = await pickSlot(page, 'section[aria-label="Agendar mi sesión"]', 0);
   // Berlin's office hours, on its own clock: 09:00 to 17:00.
   const berlinHour = Number(
@@ -255,7 +264,7 @@ test('the partner’s approved view books the $899 session, on Berlin’s clock,
 
   await expect(picker.getByRole('heading', { name: 'Apartamos tu lugar' })).toBeFocused();
   await expect(picker.getByText('Por pagar · $899 MXN')).toBeVisible();
-  await expect(picker.getByText(/, \d{2}:\d{2} \(hora de Alemania\)$/).first()).toBeVisible();
+  await expect(picker.getByText(/, \d{2}:\d{2} \(hora de Berlín\)$/).first()).toBeVisible();
   // Online payments on (issue #41): the site's own page of the payment, then Stripe's.
   await expect(picker.getByRole('link', { name: 'Pagar ahora' })).toHaveAttribute(
     'href',

@@ -76,12 +76,17 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
     setKindId(id);
     setSelected(null);
     setProblem('');
+    // Opened again for another kind after a booking: the picker for that kind, not the booking's summary.
+    setDone((booked) => (booked && booked.kind !== id ? null : booked));
   }
 
   if (!kind || !place) return null;
 
   if (done) {
     const held = done.status === 'por_pagar';
+    // What was booked, whatever is chosen now.
+    const bookedKind = kinds.find((entry) => entry.id === done.kind) ?? kind;
+    const bookedPlace = bookedKind.places.find((entry) => entry.id === done.place) ?? place;
     return (
       <div ref={root} className="grid gap-4" data-booked={done.id}>
         <h3 ref={doneHeading} tabIndex={-1} className="text-2xl font-bold">
@@ -89,11 +94,11 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
         </h3>
         <dl className="grid gap-1 rounded-2xl bg-brand-50 p-4">
           <dt className="sr-only">{W.kind}</dt>
-          <dd className="font-bold">{kind.name}</dd>
+          <dd className="font-bold">{bookedKind.name}</dd>
           <dt className="sr-only">{W.place}</dt>
-          <dd>{place.name}</dd>
+          <dd>{bookedPlace.name}</dd>
           <dt className="sr-only">{W.day}</dt>
-          <dd className="font-semibold first-letter:uppercase">{momentOf(done.start, place.timeZone)}</dd>
+          <dd className="font-semibold first-letter:uppercase">{momentOf(done.start, bookedPlace.timeZone)}</dd>
           <dt className="sr-only">Estado</dt>
           <dd>
             <span className="inline-block rounded-full bg-white px-3 py-1 text-sm font-bold">
@@ -103,7 +108,7 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
           </dd>
         </dl>
         <p className="text-brand-800">
-          {held && done.holdUntil ? W.heldText(momentOf(done.holdUntil, place.timeZone)) : W.confirmedText}
+          {held && done.holdUntil ? W.heldText(momentOf(done.holdUntil, bookedPlace.timeZone)) : W.confirmedText}
         </p>
         <div className="flex flex-col gap-3 sm:flex-row">
           {held && (
@@ -139,7 +144,8 @@ export default function BookingPicker({ kinds, paymentLink, privacyVersion, idPr
     if (!selected) {
       setErrors({});
       setProblem(W.noTime);
-      form.querySelector<HTMLInputElement>('input[type=radio]:checked, input[type=radio]')?.focus();
+      // The first day to choose (not the kind's or the place's radios, which come first in the form).
+      form.querySelector<HTMLInputElement>(`input[name="${idPrefix}day"]`)?.focus();
       return;
     }
     const data = new FormData(form);

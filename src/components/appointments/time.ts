@@ -3,14 +3,19 @@
  * (its IANA zone), in Mexican Spanish: the browser's own Intl, no library.
  */
 
+import { clockName } from '../../lib/appointments/clock.ts';
+
 const formatter = (timeZone: string, options: Intl.DateTimeFormatOptions) =>
   new Intl.DateTimeFormat('es-MX', { timeZone, ...options });
 
-/** "hora de Alemania": the zone's name, when the place is not on Mérida's clock (the team's). */
+/**
+ * "hora de Berlín": whose clock, when the place is not on Mérida's (the
+ * team's). Named from our list, not the browser's zone names (Chromium's
+ * Spanish said "Mexico City").
+ */
 export function zoneName(timeZone: string): string | null {
   if (timeZone === 'America/Merida') return null;
-  const parts = formatter(timeZone, { timeZoneName: 'shortGeneric' }).formatToParts(new Date());
-  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+  return `hora de ${clockName(timeZone)}`;
 }
 
 /** "10:30" on the zone's clock. */
@@ -23,7 +28,7 @@ export function dayOf(instant: string | number, timeZone: string): string {
   return formatter(timeZone, { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(instant));
 }
 
-/** "sábado 6 de marzo, 10:00 (hora de Alemania)". */
+/** "sábado 6 de marzo, 10:00 (hora de Berlín)". */
 export function momentOf(instant: string | number, timeZone: string): string {
   const zone = zoneName(timeZone);
   return `${dayOf(instant, timeZone)}, ${clockOf(instant, timeZone)}${zone ? ` (${zone})` : ''}`;

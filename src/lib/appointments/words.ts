@@ -47,7 +47,7 @@ export const PICKER_WORDS = {
   place: 'Lugar',
   day: 'Elige el día',
   time: 'Elige la hora',
-  /** Before the zone's name, when the place is not on Mérida's clock: "Horarios en hora de Alemania". */
+  /** Before the zone's name, when the place is not on Mérida's clock: "Horarios en hora de Berlín". */
   zone: 'Horarios en',
   loading: 'Buscando horarios libres…',
   empty: 'No hay horarios libres en los próximos días para este lugar. Elige otro lugar o escríbenos por WhatsApp.',

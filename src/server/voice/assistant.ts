@@ -16,7 +16,7 @@ import {
 import sellingPointsJson from '../../data/selling-points.json' with { type: 'json' };
 import siteJson from '../../data/site.json' with { type: 'json' };
 import voiceAgentJson from '../../data/voice-agent.json' with { type: 'json' };
-import { clockName } from '../whatsapp/slot-list.ts';
+import { clockName } from '../../lib/appointments/clock.ts';
 import { reportDataSchema, toolParameters, VOICE_TOOLS, type VoiceToolName } from './tool-args.ts';
 
 /**

@@ -7,6 +7,7 @@ import {
 } from '../../data/appointments.ts';
 import { formatMxn } from '../../data/catalogue.ts';
 import type { BookingAnswer } from '../../lib/appointments/booking.ts';
+import { clockName } from '../../lib/appointments/clock.ts';
 import { normalizePhone } from '../../lib/forms/phone.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { findTemplate, templateFor } from '../../lib/whatsapp/templates.ts';
@@ -24,7 +25,6 @@ import { clockFormat, clockParts } from '../clock-formats.ts';
 import { getConfig, publicSiteUrl } from '../config.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { queueAutomaticTemplate } from '../whatsapp/send.ts';
-import { clockName } from '../whatsapp/slot-list.ts';
 import { attachCall, moveCall } from './call-store.ts';
 import { MODELS, type Model } from './catalogue.ts';
 import type { CallInfo } from './report.ts';

@@ -5,6 +5,7 @@ import {
   appointmentPlace,
 } from '../../data/appointments.ts';
 import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
+import { clockName } from '../../lib/appointments/clock.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
 import { AlreadyHeld, BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
@@ -12,7 +13,7 @@ import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { queueAutomaticAnswer } from './outbound.ts';
 import { listReplyId, readSlotRowId, SLOT_CHOICE_PREFIX } from './slot-choice.ts';
-import { clockName, freeSlotList, type SlotListMessage } from './slot-list.ts';
+import { freeSlotList, type SlotListMessage } from './slot-list.ts';
 
 /**
  * A buyer's choice from the free slots' list (issue #40, decision 0063): the

@@ -5,6 +5,7 @@ import {
   appointmentKind,
   appointmentPlace,
 } from '../../data/appointments.ts';
+import { clockName } from '../../lib/appointments/clock.ts';
 import type { InteractiveList, SlotOption } from '../../lib/whatsapp/contract.ts';
 import { availableSlots } from '../appointments/availability.ts';
 import type { Queryable } from '../db/database.ts';
@@ -34,18 +35,6 @@ const PER_DAY = 3;
 const SPACING_MS = 2 * 3_600_000;
 
 export const LIST_BUTTON = 'Ver horarios';
-
-/** The place's clock in words, for "hora de …". */
-const CLOCKS: Record<string, string> = {
-  'America/Merida': 'Mérida',
-  'America/Mexico_City': 'Ciudad de México',
-  'America/Cancun': 'Cancún',
-  'Europe/Berlin': 'Berlín',
-};
-
-export function clockName(timeZone: string): string {
-  return CLOCKS[timeZone] ?? timeZone.split('/').at(-1)?.replaceAll('_', ' ') ?? timeZone;
-}
 
 function parts(instant: number, timeZone: string, options: Intl.DateTimeFormatOptions): Record<string, string> {
   const found: Record<string, string> = {};

@@ -113,6 +113,8 @@ test('books a visit from /modelos through the picker, then moves it from the lin
 
   await page.getByRole('button', { name: 'Cambiar fecha u hora' }).click();
   const moveForm = page.getByRole('form', { name: 'Elige el nuevo horario' });
+  // The pressed button is gone: the focus is on the form that took its place.
+  await expect(moveForm.getByRole('heading', { name: 'Elige el nuevo horario' })).toBeFocused();
   const newStart = await pickSlot(page, 'form[aria-labelledby="cita-move"]', 3);
   expect(newStart).not.toBe(start);
   expect(await accessibilityViolations(page)).toEqual([]);
@@ -130,6 +132,13 @@ test('books a visit from /modelos through the picker, then moves it from the lin
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Visita a la casa muestra' })).toBeVisible();
   await shot(page, info, 'cita-moved');
+  // Its own time chosen again: told nothing changed, not that it moved and a message went.
+  await page.getByRole('button', { name: 'Cambiar fecha u hora' }).click();
+  expect(await pickSlot(page, 'form[aria-labelledby="cita-move"]', 3)).toBe(newStart);
+  await moveForm.getByRole('button', { name: 'Cambiar a este horario' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Ese ya es el horario de tu cita, así que no cambió nada.' }),
+  ).toBeVisible();
 });
 
 test('cancels from the link after confirming in a dialog; the link then says it is cancelled', async ({

@@ -51,7 +51,9 @@ export default function ManageAppointment({ chatLink }: Props) {
   const [moving, setMoving] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState('');
+  // The notice of a change, with its count: the same words after a second move are announced again.
+  const [notice, setNoticeOf] = useState({ text: '', count: 0 });
+  const setNotice = (text: string) => setNoticeOf((before) => ({ text, count: before.count + 1 }));
   const [problem, setProblem] = useState('');
   const confirm = useRef<HTMLDialogElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -81,8 +83,16 @@ export default function ManageAppointment({ chatLink }: Props) {
   }, []);
 
   useEffect(() => {
-    if (notice) heading.current?.focus();
+    if (notice.text) heading.current?.focus();
   }, [notice]);
+  // Opening the move form or leaving it, the focus goes where the buyer reads next (the pressed button is gone).
+  const moveHeading = useRef<HTMLHeadingElement>(null);
+  const opened = useRef(false);
+  useEffect(() => {
+    if (moving) moveHeading.current?.focus();
+    else if (opened.current) heading.current?.focus();
+    opened.current = moving;
+  }, [moving]);
 
   async function change(body: { action: 'cancelar' } | { action: 'reprogramar'; start: string }) {
     setBusy(true);
@@ -100,7 +110,10 @@ export default function ManageAppointment({ chatLink }: Props) {
       setView({ state: 'ready', appointment: changed });
       setMoving(false);
       setSelected(null);
-      setNotice(body.action === 'cancelar' ? W.cancelled : W.moved);
+      // Its own time chosen again: nothing changed, and nothing was sent.
+      const unchanged =
+        body.action === 'reprogramar' && Date.parse(changed.start) === Date.parse(appointment?.start ?? '');
+      setNotice(body.action === 'cancelar' ? W.cancelled : unchanged ? W.unchanged : W.moved);
       return;
     }
     if (status === 409) {
@@ -157,9 +170,9 @@ export default function ManageAppointment({ chatLink }: Props) {
         <h2 id="cita-kind" ref={heading} tabIndex={-1} className="text-2xl font-bold outline-none">
           {shown.kindName}
         </h2>
-        {notice && (
-          <p role="status" className="rounded-xl bg-brand-50 p-3 font-semibold text-brand-900">
-            {notice}
+        {notice.text && (
+          <p key={notice.count} role="status" className="rounded-xl bg-brand-50 p-3 font-semibold text-brand-900">
+            {notice.text}
           </p>
         )}
         <dl className="grid gap-3 sm:grid-cols-3">
@@ -220,7 +233,7 @@ export default function ManageAppointment({ chatLink }: Props) {
             else void change({ action: 'reprogramar', start: selected });
           }}
         >
-          <h2 id="cita-move" className="text-xl font-bold">
+          <h2 id="cita-move" ref={moveHeading} tabIndex={-1} className="text-xl font-bold">
             {W.moveTitle}
           </h2>
           <SlotsView slots={slots} reload={reload} selected={selected} onSelect={setSelected} idPrefix="cita-" />

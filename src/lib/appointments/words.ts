@@ -110,6 +110,7 @@ export const MANAGE_WORDS = {
   moving: 'Cambiando…',
   back: 'Volver',
   moved: 'Listo: cambiamos tu cita. Te enviamos la confirmación por WhatsApp.',
+  unchanged: 'Ese ya es el horario de tu cita, así que no cambió nada.',
   whatsapp: 'Escribir por WhatsApp',
   home: 'Ir al inicio',
 } as const;

@@ -6,6 +6,8 @@ interface Props {
   chatLink: string;
   /** Where another appointment is booked (the kinds' page). */
   bookLink: string;
+  /** How often, and how many times, it asks while a payment is being confirmed (POLL_MS, POLLS). */
+  polling?: { everyMs: number; times: number };
 }
 
 type View =
@@ -41,7 +43,7 @@ const POLLS = 20;
  * asks again every few seconds (a bounded number of times) until the
  * payment is no longer open.
  */
-export default function PayAppointment({ chatLink, bookLink }: Props) {
+export default function PayAppointment({ chatLink, bookLink, polling = { everyMs: POLL_MS, times: POLLS } }: Props) {
   const [view, setView] = useState<View>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
@@ -69,18 +71,29 @@ export default function PayAppointment({ chatLink, bookLink }: Props) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the page opens
   useEffect(() => {
     void load();
+    // Back from Stripe's page with the browser's back button, this page comes from its cache as it was left
+    // ("Abriendo el pago…", the button off): ready again, and asked anew.
+    const restored = (event: PageTransitionEvent) => {
+      if (!event.persisted) return;
+      setBusy(false);
+      void load();
+    };
+    window.addEventListener('pageshow', restored);
+    return () => window.removeEventListener('pageshow', restored);
   }, []);
 
   const confirming =
     view.state === 'ready' &&
     backFromStripe() &&
     (view.answer.payment === null || view.answer.payment.status === 'abierto');
+  // Asked as often as it asks without an answer: say so, with a way to ask again and to reach us.
+  const waitedLong = confirming && polls.current >= polling.times;
   useEffect(() => {
-    if (!confirming || polls.current >= POLLS) return;
+    if (!confirming || polls.current >= polling.times) return;
     const timer = setTimeout(() => {
       polls.current += 1;
       void load();
-    }, POLL_MS);
+    }, polling.everyMs);
     return () => clearTimeout(timer);
   });
 
@@ -155,7 +168,29 @@ export default function PayAppointment({ chatLink, bookLink }: Props) {
         </div>
       </dl>
       <div aria-live="polite" className="grid gap-4">
-        {confirming && <p className="rounded-xl bg-brand-50 p-3 font-semibold text-brand-900">{W.checking}</p>}
+        {confirming && !waitedLong && (
+          <p className="rounded-xl bg-brand-50 p-3 font-semibold text-brand-900">{W.checking}</p>
+        )}
+        {waitedLong && (
+          <div className="grid gap-3 rounded-xl bg-brand-50 p-4">
+            <p className="font-semibold text-brand-900">{W.checkingLong}</p>
+            <div className="flex flex-col gap-3 sm:flex-row">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => {
+                  polls.current = 0;
+                  void load();
+                }}
+              >
+                {W.checkAgain}
+              </button>
+              <a className="btn btn-outline" href={chatLink}>
+                {W.whatsapp}
+              </a>
+            </div>
+          </div>
+        )}
         {!confirming && <Outcome answer={answer} />}
       </div>
       {answer.notPayable === null && !confirming && (

@@ -82,6 +82,9 @@ export const PAYMENT_PAGE_WORDS = {
   secure: 'El pago se hace en la página segura de Stripe. No guardamos los datos de tu tarjeta.',
   heldUntil: (when: string) => `Tu horario está apartado hasta el ${when}.`,
   checking: 'Estamos confirmando tu pago. Esta página se actualiza sola en unos segundos.',
+  checkingLong:
+    'Tu pago todavía no se confirma. Si ya pagaste, no lo repitas: revisa de nuevo en unos minutos o escríbenos por WhatsApp.',
+  checkAgain: 'Revisar de nuevo',
   paidTitle: '¡Pago recibido!',
   paidText:
     'Tu cita quedó confirmada. Si nos dejaste tu correo, ahí te llega la confirmación con el archivo para tu calendario.',

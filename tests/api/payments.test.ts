@@ -799,6 +799,14 @@ describe('the webhook', () => {
       ),
     );
     expect(await appointmentStatus(answer.id)).toBe('confirmada');
+    // The buyer's page says, before they cancel, that the payment comes back until 24 hours before.
+    const shown = await fetch(
+      `${server.url}/api/appointments/manage?t=${manageToken(answer.id, Date.parse(answer.start) + DAY)}`,
+    );
+    expect((await shown.json()).paid).toEqual({
+      amountMxn: 499,
+      refundUntil: new Date(Date.parse(answer.start) - DAY).toISOString(),
+    });
     const cancel = await fetch(`${server.url}/api/appointments/manage`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },
@@ -877,6 +885,11 @@ describe('the webhook', () => {
          blocked = tstzrange(now() + interval '5 hours', now() + interval '5.75 hours') WHERE id = $1`,
       [late.id],
     );
+    // Its page says so before they cancel: past the refund's window.
+    const lateShown = await fetch(
+      `${server.url}/api/appointments/manage?t=${manageToken(late.id, Date.parse(late.start) + DAY)}`,
+    );
+    expect((await lateShown.json()).paid).toEqual({ amountMxn: 499, refundUntil: null });
     const cancel = await fetch(`${server.url}/api/appointments/manage`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Origin: originOf(server.url) },

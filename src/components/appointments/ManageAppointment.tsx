@@ -4,6 +4,9 @@ import { MANAGE_MESSAGES, MANAGE_WORDS as W } from '../../lib/appointments/words
 import { SlotsView, useSlots } from './slots.tsx';
 import { momentOf } from './time.ts';
 
+const pesos = (amount: number) =>
+  `${new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 }).format(amount)} MXN`;
+
 interface Props {
   /** The site's WhatsApp chat: where a refused change goes. */
   chatLink: string;
@@ -236,6 +239,9 @@ export default function ManageAppointment({ chatLink }: Props) {
           <h2 id="cita-move" ref={moveHeading} tabIndex={-1} className="text-xl font-bold">
             {W.moveTitle}
           </h2>
+          {shown.paid && !shown.paid.refundUntil && (
+            <p className="text-brand-800">{W.moveForfeits(pesos(shown.paid.amountMxn))}</p>
+          )}
           <SlotsView slots={slots} reload={reload} selected={selected} onSelect={setSelected} idPrefix="cita-" />
           {problem && (
             <p role="alert" className="field-error">
@@ -271,6 +277,12 @@ export default function ManageAppointment({ chatLink }: Props) {
         </h2>
         <p id="cita-cancel-text" className="mt-2 text-brand-800">
           {W.confirmCancelText}
+          {shown.paid &&
+            ` ${
+              shown.paid.refundUntil
+                ? W.refunded(pesos(shown.paid.amountMxn), momentOf(shown.paid.refundUntil, shown.timeZone))
+                : W.notRefunded(pesos(shown.paid.amountMxn))
+            }`}
         </p>
         {/* The safe answer first: the open dialog gives it the focus, and Enter keeps the appointment. */}
         <form method="dialog" className="mt-6 flex flex-col gap-3 sm:flex-row">

@@ -69,6 +69,12 @@ export interface ManagedAppointment {
    * in its address.
    */
   token?: string;
+  /**
+   * Its payment, when one stands: how much, and until when a cancellation
+   * here gives it back (the kind's refundUntilHours before the start), or
+   * null when it no longer does (past that, or moved once it had passed).
+   */
+  paid?: { amountMxn: number; refundUntil: string | null } | null;
 }
 
 /** The visitor's texts of the endpoints: in words.ts, which the islands import without zod. */

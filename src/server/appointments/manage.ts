@@ -85,6 +85,8 @@ interface Row {
   ends_at: number;
   buyer_moves: number;
   hold_until: number | null;
+  refund_forfeited: boolean;
+  paid_mxn: number | null;
 }
 
 interface Found {
@@ -94,7 +96,10 @@ interface Found {
 }
 
 const COLUMNS = `id, contact_id, member_id, status, kind, place, extract(epoch FROM starts_at) * 1000 AS starts_at,
-  extract(epoch FROM ends_at) * 1000 AS ends_at, buyer_moves, extract(epoch FROM hold_until) * 1000 AS hold_until`;
+  extract(epoch FROM ends_at) * 1000 AS ends_at, buyer_moves, extract(epoch FROM hold_until) * 1000 AS hold_until,
+  refund_forfeited,
+  (SELECT sum(p.amount_mxn)::int FROM payments p
+   WHERE p.appointment_id = appointments.id AND p.status = 'pagado' AND p.refund_requested_at IS NULL) AS paid_mxn`;
 
 /** The appointment the token names, read (and locked when `lock`), or the typed error that says why not. */
 async function appointmentOf(db: Queryable, token: string, now: number, lock: boolean): Promise<Found> {
@@ -133,6 +138,16 @@ function managed({ row, kind, place }: Found, now: number): ManagedAppointment {
     end: iso(row.ends_at),
     changeUntil: iso(changeUntil),
     canChange: upcoming && now < changeUntil,
+    // What a cancellation here does to its payment (refunds.ts refundOnCancel decides the same way).
+    paid: row.paid_mxn
+      ? {
+          amountMxn: row.paid_mxn,
+          refundUntil:
+            kind.refundUntilHours != null && !row.refund_forfeited && now < row.starts_at - kind.refundUntilHours * HOUR
+              ? iso(row.starts_at - kind.refundUntilHours * HOUR)
+              : null,
+        }
+      : null,
   };
 }
 

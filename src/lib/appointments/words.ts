@@ -104,10 +104,10 @@ export const MANAGE_WORDS = {
   confirmCancelText: 'El horario se libera para otra persona. Si después quieres otra, puedes agendarla de nuevo.',
   /** A paid appointment: what a cancellation does to its payment. */
   refunded: (amount: string, until: string) => `Si cancelas antes del ${until}, te devolvemos tu pago de ${amount}.`,
-  notRefunded: (amount: string) => `Ya pasó el plazo de reembolso: si cancelas, tu pago de ${amount} no se devuelve.`,
+  notRefunded: (amount: string) => `Si cancelas ahora, tu pago de ${amount} ya no se devuelve.`,
   /** A paid appointment moved once its refund window has closed keeps no refund. */
   moveForfeits: (amount: string) =>
-    `Ya pasó el plazo de reembolso: si la cambias, tu pago de ${amount} se abona a la nueva cita y ya no se devuelve si luego la cancelas.`,
+    `Si la cambias ahora, tu pago de ${amount} se abona a la nueva cita y ya no se devuelve si luego la cancelas.`,
   confirmCancel: 'Sí, cancelar',
   cancelling: 'Cancelando…',
   cancelled: 'Tu cita quedó cancelada. Te enviamos la confirmación por WhatsApp.',

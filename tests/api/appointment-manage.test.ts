@@ -132,8 +132,9 @@ describe('the link', () => {
       // The visit's cutoff: two hours before.
       changeUntil: new Date(Date.parse(start) - 2 * 3_600_000).toISOString(),
       canChange: true,
-      // Nothing to pay: a visit is free.
+      // Nothing to pay: a visit is free, and no payment stands.
       payUrl: null,
+      paid: null,
     });
     // The link the messages will send opens the same page with a token of its own that reads the same.
     const link = new URL(appointmentLink('https://ceiba.example/', { id, start }));

@@ -11,7 +11,7 @@ import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
 import { greetingName, nameOrPhone } from '../../lib/person-name.ts';
 import { APPOINTMENT_TEMPLATES, type AppointmentTemplateName, templateFor } from '../../lib/whatsapp/templates.ts';
-import { placeMoment } from '../appointments/book.ts';
+import { HOLDS_TIME, placeMoment } from '../appointments/book.ts';
 import { placeTime } from './place-time.ts';
 
 export { placeTime };
@@ -93,7 +93,7 @@ async function readAppointment(db: Queryable, id: string): Promise<AppointmentFa
     `SELECT a.id, a.status, a.kind, a.place, a.contact_id, a.price_mxn, a.calendar_sequence,
             extract(epoch FROM a.starts_at) * 1000 AS starts_at, extract(epoch FROM a.ends_at) * 1000 AS ends_at,
             extract(epoch FROM a.hold_until) * 1000 AS hold_until,
-            (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now())) AS holds_time,
+            ${HOLDS_TIME} AS holds_time,
             c.name, c.phone, a.email, w.opted_out_at IS NOT NULL AS opted_out,
             a.member_id, u.email AS member_email, coalesce(u.deactivated_at IS NULL, false) AS member_active
      FROM appointments a JOIN contacts c ON c.id = a.contact_id

@@ -239,6 +239,9 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
   });
 }
 
+/** An appointment `a` that holds its time now (SQL): confirmed, or an unpaid hold not yet expired. */
+export const HOLDS_TIME = "(a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))";
+
 /** The booking made under `key`, or null (a retry whose details differ, another spelling of the name, finds it). */
 export async function bookedWithKey(db: Queryable, key: string): Promise<BookingAnswer | null> {
   const { rows } = await db.query<AppointmentRow>(`SELECT ${RETURNING} FROM appointments WHERE idempotency_key = $1`, [
@@ -256,7 +259,7 @@ async function heldByThem(tx: Queryable, phone: string, start: number, minutes: 
     `SELECT EXISTS (
        SELECT 1 FROM appointments a JOIN contacts c ON c.id = a.contact_id
        WHERE c.phone = $1 AND a.starts_at < to_timestamp($3 / 1000.0) AND a.ends_at > to_timestamp($2 / 1000.0)
-         AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))) AS held`,
+         AND ${HOLDS_TIME}) AS held`,
     [phone, start, start + minutes * 60_000],
   );
   return rows[0]?.held === true;
@@ -280,7 +283,7 @@ export async function memberOrder(
      ORDER BY (c.id IS NOT NULL) DESC,
        (SELECT count(*) FROM appointments a
         WHERE a.member_id = m.id AND a.ends_at > to_timestamp($3 / 1000.0)
-          AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))),
+          AND ${HOLDS_TIME}),
        m.id`,
     [free, contact, now],
   );

@@ -4,11 +4,18 @@ import {
   appointmentKind,
   appointmentPlace,
 } from '../../data/appointments.ts';
-import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
+import type { AppointmentStatus, BookingAnswer } from '../../lib/appointments/booking.ts';
 import { clockName } from '../../lib/appointments/clock.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
-import { AlreadyHeld, BookingKeyReused, bookAppointment, placeMoment, SlotTaken } from '../appointments/book.ts';
+import {
+  AlreadyHeld,
+  BookingKeyReused,
+  bookAppointment,
+  bookedWithKey,
+  placeMoment,
+  SlotTaken,
+} from '../appointments/book.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { queueAutomaticAnswer } from './outbound.ts';
@@ -47,13 +54,6 @@ interface ChoiceRow {
   name: string;
   phone: string;
   window_open: boolean;
-}
-
-interface BookedRow {
-  status: AppointmentStatus;
-  starts_at: number;
-  hold_until: number | null;
-  price_mxn: number | null;
 }
 
 /** The confirmation's text: kind, place, day and time on the place's clock, and a paid kind's hold. */
@@ -123,12 +123,7 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
         idempotencyKey: key,
         now,
       });
-      booked = {
-        status: answered.status,
-        start: Date.parse(answered.start),
-        holdUntil: answered.holdUntil === null ? null : Date.parse(answered.holdUntil),
-        priceMxn: answered.priceMxn,
-      };
+      booked = bookedOf(answered);
     } catch (error) {
       if (error instanceof BookingKeyReused) {
         // Booked by an earlier run under another name (the contact was renamed between): that booking stands.
@@ -159,25 +154,20 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
   return 'booked';
 }
 
-async function bookedBy(
-  db: Queryable,
-  key: string,
-): Promise<{ status: AppointmentStatus; start: number; holdUntil: number | null; priceMxn: number | null } | null> {
-  const { rows } = await db.query<BookedRow>(
-    `SELECT status, extract(epoch FROM starts_at) * 1000 AS starts_at,
-            extract(epoch FROM hold_until) * 1000 AS hold_until, price_mxn
-     FROM appointments WHERE idempotency_key = $1`,
-    [key],
-  );
-  const row = rows[0];
-  return row
-    ? {
-        status: row.status,
-        start: Number(row.starts_at),
-        holdUntil: row.hold_until === null ? null : Number(row.hold_until),
-        priceMxn: row.price_mxn,
-      }
-    : null;
+/** What the confirmation says of a booking (book.ts's answer, its instants as numbers). */
+function bookedOf(answer: BookingAnswer) {
+  return {
+    status: answer.status,
+    start: Date.parse(answer.start),
+    holdUntil: answer.holdUntil === null ? null : Date.parse(answer.holdUntil),
+    priceMxn: answer.priceMxn,
+  };
+}
+
+/** The booking this choice's key made before (a replay, an earlier run), or null. */
+async function bookedBy(db: Queryable, key: string) {
+  const answer = await bookedWithKey(db, key);
+  return answer && bookedOf(answer);
 }
 
 /**

@@ -12,6 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+const BOOK_LINKS = { compradores: '/modelos', socios: '/prefiltro-socios' };
+
 /** The page's answer while Stripe's webhook has not come: the checkout still open. */
 const open: PaymentPageAnswer = {
   kind: 'Asesoría personalizada',
@@ -20,6 +22,8 @@ const open: PaymentPageAnswer = {
   priceMxn: 499,
   appointmentStatus: 'por_pagar',
   holdUntil: '2026-12-02T15:00:00.000Z',
+  timeZone: 'America/Merida',
+  audience: 'compradores',
   payment: { status: 'abierto', method: null, payBy: null, voucher: null },
   notPayable: null,
 };
@@ -30,7 +34,7 @@ test('back from Stripe, a payment not confirmed after every ask says so, with a 
     `${api.origin}/pagar?t=v1.token&estado=listo`,
   );
   render(
-    <PayAppointment chatLink="https://wa.me/529995550123" bookLink="/modelos" polling={{ everyMs: 5, times: 3 }} />,
+    <PayAppointment chatLink="https://wa.me/529995550123" bookLinks={BOOK_LINKS} polling={{ everyMs: 5, times: 3 }} />,
   );
   expect(await screen.findByText(/Estamos confirmando tu pago/)).toBeTruthy();
   // Asked its times, then no more "se actualiza sola" for ever.
@@ -53,4 +57,28 @@ test('back from Stripe, a payment not confirmed after every ask says so, with a 
   await userEvent.click(screen.getByRole('button', { name: 'Revisar de nuevo' }));
   expect(await screen.findByText('¡Pago recibido!')).toBeTruthy();
   expect(api.requests.length).toBeGreaterThan(asked);
+});
+
+test("a partner session held for its payment says until when on the session's own clock, and books again where partners do", async () => {
+  const berlin: PaymentPageAnswer = {
+    ...open,
+    kind: 'Sesión de socios',
+    place: 'Videollamada desde Berlín',
+    when: 'viernes 4 de diciembre de 2026, 10:00 (hora de Berlín)',
+    priceMxn: 899,
+    holdUntil: '2026-12-02T15:00:00.000Z',
+    timeZone: 'Europe/Berlin',
+    audience: 'socios',
+    payment: null,
+  };
+  api.on('GET /api/pagos/estado', { body: berlin });
+  (window as unknown as { happyDOM: { setURL(url: string): void } }).happyDOM.setURL(`${api.origin}/pagar?t=v1.token`);
+  const { unmount } = render(<PayAppointment chatLink="https://wa.me/529995550123" bookLinks={BOOK_LINKS} />);
+  // 15:00 UTC is 16:00 in Berlin (winter), not Mexico City's 09:00.
+  expect(await screen.findByText(/apartado hasta el miércoles, 2 de diciembre, 16:00 \(hora de Berlín\)/)).toBeTruthy();
+  unmount();
+  // Its hold over: another session is booked from the partners' page, not the buyers' models.
+  api.on('GET /api/pagos/estado', { body: { ...berlin, holdUntil: null, notPayable: 'expired' } });
+  render(<PayAppointment chatLink="https://wa.me/529995550123" bookLinks={BOOK_LINKS} />);
+  expect((await screen.findByRole('link', { name: 'Agendar otra cita' })).getAttribute('href')).toBe('/prefiltro-socios');
 });

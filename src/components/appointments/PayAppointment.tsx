@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
+import { clockName } from '../../lib/appointments/clock.ts';
 import { PAYMENT_MESSAGES, type PaymentPageAnswer, PAYMENT_PAGE_WORDS as W } from '../../lib/payments/words.ts';
 
 interface Props {
   /** The site's WhatsApp chat: where a refused payment goes. */
   chatLink: string;
-  /** Where another appointment is booked (the kinds' page). */
-  bookLink: string;
+  /** Where another appointment of a kind for buyers, or for partners, is booked. */
+  bookLinks: Record<PaymentPageAnswer['audience'], string>;
   /** How often, and how many times, it asks while a payment is being confirmed (POLL_MS, POLLS). */
   polling?: { everyMs: number; times: number };
 }
@@ -20,16 +21,20 @@ const token = () => new URLSearchParams(window.location.search).get('t') ?? '';
 const backFromStripe = () => new URLSearchParams(window.location.search).get('estado') === 'listo';
 
 const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
-const moment = (iso: string) =>
+/**
+ * "miércoles 2 de diciembre, 10:00 (hora de Mérida)" on `timeZone`'s clock: the hold on the place's, as the
+ * appointment's own time; a voucher's or transfer's deadline on Mexico City's, where OXXO and the banks are.
+ */
+const moment = (iso: string, timeZone = 'America/Mexico_City') =>
   `${new Intl.DateTimeFormat('es-MX', {
-    timeZone: 'America/Mexico_City',
+    timeZone,
     weekday: 'long',
     day: 'numeric',
     month: 'long',
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).format(new Date(iso))} (hora de Ciudad de México)`;
+  }).format(new Date(iso))} (hora de ${clockName(timeZone)})`;
 
 /** How often, and how many times, the page asks again while a payment is being confirmed. */
 const POLL_MS = 3000;
@@ -43,7 +48,7 @@ const POLLS = 20;
  * asks again every few seconds (a bounded number of times) until the
  * payment is no longer open.
  */
-export default function PayAppointment({ chatLink, bookLink, polling = { everyMs: POLL_MS, times: POLLS } }: Props) {
+export default function PayAppointment({ chatLink, bookLinks, polling = { everyMs: POLL_MS, times: POLLS } }: Props) {
   const [view, setView] = useState<View>({ state: 'loading' });
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
@@ -195,7 +200,7 @@ export default function PayAppointment({ chatLink, bookLink, polling = { everyMs
       </div>
       {answer.notPayable === null && !confirming && (
         <div className="grid gap-3">
-          {answer.holdUntil && <p className="text-brand-800">{W.heldUntil(moment(answer.holdUntil))}</p>}
+          {answer.holdUntil && <p className="text-brand-800">{W.heldUntil(moment(answer.holdUntil, answer.timeZone))}</p>}
           <p className="text-brand-800">{W.methods}</p>
           <button
             type="button"
@@ -216,7 +221,7 @@ export default function PayAppointment({ chatLink, bookLink, polling = { everyMs
       )}
       {(answer.notPayable === 'expired' || answer.notPayable === 'cancelled' || payment?.status === 'vencido') && (
         <div className="flex flex-col gap-3 sm:flex-row">
-          <a className="btn btn-primary" href={bookLink}>
+          <a className="btn btn-primary" href={bookLinks[answer.audience]}>
             {W.again}
           </a>
           <a className="btn btn-outline" href={chatLink}>

@@ -49,8 +49,12 @@ export interface PaymentPageAnswer {
   when: string;
   priceMxn: number;
   appointmentStatus: string;
-  /** Until when the slot is held for the payment (ISO), while "por pagar". */
+  /** Until when the slot is held for the payment (ISO), while "por pagar"; shown on the place's clock. */
   holdUntil: string | null;
+  /** The place's clock (IANA zone), the one `when` is written on. */
+  timeZone: string;
+  /** Whom the kind is for: where another appointment of it is booked. */
+  audience: 'compradores' | 'socios';
   payment: {
     status: 'abierto' | 'pendiente' | 'pagado' | 'vencido' | 'reembolsado';
     method: 'tarjeta' | 'oxxo' | 'spei' | null;

@@ -50,6 +50,8 @@ export async function paymentPage(
     priceMxn: row.price_mxn,
     appointmentStatus: row.status,
     holdUntil: row.status === 'por_pagar' && holdUntil !== null ? new Date(holdUntil).toISOString() : null,
+    timeZone: place.timeZone,
+    audience: kind.audience,
     payment: row.p_status
       ? {
           status: row.p_status,

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { formatMxn } from '../lib/money.ts';
 import type { DataProblem } from './problems.ts';
 import type { modelSchema, siteSchema } from './schemas.ts';
 
@@ -31,10 +32,7 @@ export type CatalogueToken = keyof typeof CATALOGUE_TOKENS;
 const WORDS = ['cero', 'uno', 'dos', 'tres', 'cuatro', 'cinco', 'seis', 'siete', 'ocho', 'nueve', 'diez'];
 const numberWord = (count: number) => WORDS[count] ?? String(count);
 
-/** "$229,000 MXN" */
-export function formatMxn(amount: number): string {
-  return `${new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 }).format(amount)} MXN`;
-}
+export { formatMxn };
 
 /** 12.04 -> "12", 57.5 -> "57.5": one decimal at most, as the texts write sizes. */
 const formatM2 = (size: number) => String(Math.round(size * 10) / 10);

@@ -1,11 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
 import { MANAGE_MESSAGES, MANAGE_WORDS as W } from '../../lib/appointments/words.ts';
+import { formatMxn as pesos } from '../../lib/money.ts';
 import { SlotsView, useSlots } from './slots.tsx';
 import { momentOf } from './time.ts';
-
-const pesos = (amount: number) =>
-  `${new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 }).format(amount)} MXN`;
 
 interface Props {
   /** The site's WhatsApp chat: where a refused change goes. */

@@ -80,5 +80,7 @@ test("a partner session held for its payment says until when on the session's ow
   // Its hold over: another session is booked from the partners' page, not the buyers' models.
   api.on('GET /api/pagos/estado', { body: { ...berlin, holdUntil: null, notPayable: 'expired' } });
   render(<PayAppointment chatLink="https://wa.me/529995550123" bookLinks={BOOK_LINKS} />);
-  expect((await screen.findByRole('link', { name: 'Agendar otra cita' })).getAttribute('href')).toBe('/prefiltro-socios');
+  expect((await screen.findByRole('link', { name: 'Agendar otra cita' })).getAttribute('href')).toBe(
+    '/prefiltro-socios',
+  );
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { clockName } from '../../lib/appointments/clock.ts';
+import { formatMxn, formatPesos } from '../../lib/money.ts';
 import { PAYMENT_MESSAGES, type PaymentPageAnswer, PAYMENT_PAGE_WORDS as W } from '../../lib/payments/words.ts';
 
 interface Props {
@@ -20,7 +21,6 @@ const token = () => new URLSearchParams(window.location.search).get('t') ?? '';
 /** Back from Stripe's page: the payment may still be on its way (its webhook). */
 const backFromStripe = () => new URLSearchParams(window.location.search).get('estado') === 'listo';
 
-const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
 /**
  * "miércoles 2 de diciembre, 10:00 (hora de Mérida)" on `timeZone`'s clock: the hold on the place's, as the
  * appointment's own time; a voucher's or transfer's deadline on Mexico City's, where OXXO and the banks are.
@@ -169,7 +169,7 @@ export default function PayAppointment({ chatLink, bookLinks, polling = { everyM
         </div>
         <div>
           <dt className="text-sm text-brand-700">Precio</dt>
-          <dd className="font-semibold">{MXN.format(answer.priceMxn)} MXN</dd>
+          <dd className="font-semibold">{formatMxn(answer.priceMxn)}</dd>
         </div>
       </dl>
       <div aria-live="polite" className="grid gap-4">
@@ -200,7 +200,9 @@ export default function PayAppointment({ chatLink, bookLinks, polling = { everyM
       </div>
       {answer.notPayable === null && !confirming && (
         <div className="grid gap-3">
-          {answer.holdUntil && <p className="text-brand-800">{W.heldUntil(moment(answer.holdUntil, answer.timeZone))}</p>}
+          {answer.holdUntil && (
+            <p className="text-brand-800">{W.heldUntil(moment(answer.holdUntil, answer.timeZone))}</p>
+          )}
           <p className="text-brand-800">{W.methods}</p>
           <button
             type="button"
@@ -209,7 +211,7 @@ export default function PayAppointment({ chatLink, bookLinks, polling = { everyM
             aria-busy={busy || undefined}
             onClick={() => void pay()}
           >
-            {busy ? W.paying : W.pay(MXN.format(answer.priceMxn))}
+            {busy ? W.paying : W.pay(formatPesos(answer.priceMxn))}
           </button>
           <p className="text-sm text-brand-700">{W.secure}</p>
         </div>
@@ -262,7 +264,7 @@ function Outcome({ answer }: { answer: PaymentPageAnswer }) {
         ? W.oxxoText(deadline)
         : payment.method === 'spei'
           ? partial
-            ? W.partialText(MXN.format(voucher.receivedMxn ?? 0), MXN.format(voucher.remainingMxn ?? 0), deadline)
+            ? W.partialText(formatPesos(voucher.receivedMxn ?? 0), formatPesos(voucher.remainingMxn ?? 0), deadline)
             : W.speiText(deadline)
           : W.pendingText(deadline);
     const facts: { label: string; value: string | undefined }[] = [

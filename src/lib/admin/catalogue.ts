@@ -5,6 +5,7 @@
  * unless the adviser overrides it. Browser-safe; the server sums with it too.
  */
 import modelsFile from '../../data/models.json' with { type: 'json' };
+import { formatPesos } from '../money.ts';
 
 export interface CatalogueModel {
   id: string;
@@ -26,7 +27,5 @@ export function dealValue(deal: { modelId: string | null; estimatedValue: number
   return deal.estimatedValue ?? catalogueModel(deal.modelId)?.price ?? null;
 }
 
-const PESOS = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
-
 /** "$229,000" (the panel's money: whole pesos). */
-export const formatPesos = (amount: number): string => PESOS.format(amount);
+export { formatPesos };

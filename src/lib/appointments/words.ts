@@ -2,11 +2,13 @@
  * What a visitor reads about appointments (issue #40, decision 0059): the
  * endpoints' messages (re-exported by booking.ts and manage.ts, where the
  * shapes are) and the texts of the slot picker and the buyer's page /cita.
- * Kept apart from the shapes, with no import at all, so the islands carry
- * their words without zod (the picker's island has a 15 KB budget); the
- * fields' rules and their messages stay in the shapes, and the server
+ * Kept apart from the shapes, importing only the money's formatter
+ * (src/lib/money.ts), so the islands carry their words without zod (the
+ * picker's island has a 15 KB budget); the fields' rules and their messages stay in the shapes, and the server
  * answers with them (400 with `fields`).
  */
+
+import { formatMxn } from '../money.ts';
 
 /** The visitor's texts of the booking endpoints. */
 export const BOOKING_MESSAGES = {
@@ -67,7 +69,7 @@ export const PICKER_WORDS = {
   busy: 'Agendando…',
   takenReloaded: 'Ese horario ya no está disponible: actualizamos la lista, elige otro. Tus datos siguen aquí.',
   free: 'Sin costo',
-  price: (mxn: number) => `$${mxn.toLocaleString('es-MX')} MXN`,
+  price: formatMxn,
   duration: (minutes: number) => `${minutes} min`,
   confirmedTitle: '¡Listo, tu cita está agendada!',
   heldTitle: 'Apartamos tu lugar',

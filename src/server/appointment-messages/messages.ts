@@ -9,6 +9,7 @@ import {
 import { site } from '../../data/site.ts';
 import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
 import { formatPhone } from '../../lib/forms/phone.ts';
+import { formatPesos } from '../../lib/money.ts';
 import { greetingName, nameOrPhone } from '../../lib/person-name.ts';
 import { APPOINTMENT_TEMPLATES, type AppointmentTemplateName, templateFor } from '../../lib/whatsapp/templates.ts';
 import { HOLDS_TIME, placeMoment } from '../appointments/book.ts';
@@ -236,8 +237,6 @@ async function queueWhatsapp(
   return queued ? 'queued' : 'already queued';
 }
 
-const MXN = new Intl.NumberFormat('es-MX', { style: 'currency', currency: 'MXN', maximumFractionDigits: 0 });
-
 /** The calendar file (RFC 5545) of the appointment: one UID for its whole life, REQUEST or CANCEL. */
 export function calendarFile(facts: AppointmentFacts, link: string | null): string {
   const cancelled = facts.status === 'cancelada';
@@ -320,7 +319,7 @@ export function buyerEmail(
   ];
   const held =
     facts.status === 'por_pagar' && facts.holdUntil !== null && facts.priceMxn !== null
-      ? `Tu horario queda apartado hasta el ${placeMoment(facts.holdUntil, facts.place.timeZone)}: completa el pago de ${MXN.format(facts.priceMxn)} aquí: ${payLink}`
+      ? `Tu horario queda apartado hasta el ${placeMoment(facts.holdUntil, facts.place.timeZone)}: completa el pago de ${formatPesos(facts.priceMxn)} aquí: ${payLink}`
       : null;
   const change = job.message === 'cancelled' ? null : `Para cambiarla o cancelarla: ${link}`;
   const text = [greeting, '', ...rows.map((row) => `${row.label}: ${row.value}`), '', held, change]

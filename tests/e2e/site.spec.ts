@@ -260,6 +260,30 @@ test.describe('unknown addresses', () => {
   });
 });
 
+test.describe('a form whose code never arrives', () => {
+  test('says the request was not sent yet, keeps what was typed, and sends nothing', async ({
+    page,
+    consoleErrors,
+  }) => {
+    const posts: string[] = [];
+    page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
+    // The page script is inline; every island's file fails, as on a phone that lost its signal after the page.
+    await page.route(/\/_astro\/.*\.js$/, (route) => route.abort('internetdisconnected'));
+    await page.goto('/prefiltro');
+    await page.getByLabel('Nombre de contacto').fill('Sin señal');
+    await page.getByLabel('Teléfono (WhatsApp)').fill('9991234567');
+    await page.getByRole('button', { name: 'Descubre si es tu momento' }).click();
+    await expect(toast(page, 'Tu solicitud todavía no se envía')).toBeVisible();
+    await expect(page).toHaveURL(/\/prefiltro$/);
+    await expect(page.getByLabel('Nombre de contacto')).toHaveValue('Sin señal');
+    expect(posts).toEqual([]);
+    // The failed files are what the console reports.
+    expect(
+      consoleErrors.splice(0).every((error) => /_astro|dynamically imported|ERR_INTERNET_DISCONNECTED/.test(error)),
+    ).toBe(true);
+  });
+});
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 

@@ -1104,6 +1104,39 @@ describe('the webhook', () => {
     );
     expect(contact?.due).toBe(true);
   });
+
+  it('says how much a transfer left in the person’s balance at Stripe when no payment took it, and makes the contact due', async () => {
+    const answer = await book(await freeSlot(80, 24 * 20));
+    await opened(answer);
+    const [customer] = await sql<{ id: string; customer: string }>(
+      'SELECT c.id, c.payment_customer AS customer FROM appointments a JOIN contacts c ON c.id = a.contact_id WHERE a.id = $1',
+      [answer.id],
+    );
+    expect(customer?.customer).toMatch(/^cus_/);
+    // Stripe's cash balance after its reconciliation: $499 with no payment waiting (the transfer came after the expiry).
+    const balance = (customerId: string, mxn: number) =>
+      stripeEvent('cash_balance.funds_available', {
+        object: 'cash_balance',
+        available: { mxn },
+        customer: customerId,
+        livemode: false,
+        settings: { reconciliation_mode: 'automatic', using_merchant_default: true },
+      });
+    await deliver(balance(customer?.customer ?? '', 49900));
+    const [contact] = await sql<{ due: boolean; lines: string[] }>(
+      `SELECT c.next_contact_at <= now() AS due,
+              array(SELECT e.detail FROM contact_events e WHERE e.contact_id = c.id AND e.to_value = 'Saldo a favor') AS lines
+       FROM contacts c WHERE c.id = $1`,
+      [customer?.id],
+    );
+    expect(contact?.lines).toEqual([expect.stringContaining('Hay $499 MXN de la persona en su saldo de Stripe')]);
+    expect(contact?.due).toBe(true);
+    // Another account's customer, or an empty balance: nothing of ours, nothing written.
+    const before = await countRows('contact_events', "to_value = 'Saldo a favor'");
+    await deliver(balance('cus_not_ours', 10000));
+    await deliver(balance(customer?.customer ?? '', 0));
+    expect(await countRows('contact_events', "to_value = 'Saldo a favor'")).toBe(before);
+  });
 });
 
 describe('the panel', () => {

@@ -30,7 +30,12 @@ import type { Stripe } from './stripe.ts';
  *   what is missing kept with its voucher (the buyer's page says it) and a
  *   line of the history; if the rest never comes, the line of its expiry
  *   says how much to give back;
- * - refunded: 'reembolsado', a line of the history.
+ * - refunded: 'reembolsado', a line of the history;
+ * - money left in a person's balance at Stripe (`cash_balance.funds_available`:
+ *   a transfer to their CLABE with no payment waiting for it, say after its
+ *   appointment was cancelled or its payment expired): a line of their
+ *   history with the amount, and the contact due now, to book with it or
+ *   give it back.
  *
  * Events of the other mode (test / live) and of checkouts that are not ours
  * are stored and ignored.
@@ -48,6 +53,7 @@ export const HANDLED_EVENTS = [
   'payment_intent.requires_action',
   'payment_intent.partially_funded',
   'charge.refunded',
+  'cash_balance.funds_available',
 ] as const;
 
 export { PAYMENT_DEADLINE_TASK };
@@ -253,6 +259,8 @@ export async function applyEvent(
     if (!row) return 'duplicate';
     const event = row.payload;
     if (event.livemode !== live) return 'ignored';
+    if (event.type === 'cash_balance.funds_available')
+      return (await moneyInBalance(tx, event.data.object)) ? 'applied' : 'ignored';
     const read = readEvent(event, now);
     if (!read) return 'ignored';
     const payment = await lockPayment(tx, read.found);
@@ -414,6 +422,32 @@ async function paidTooLate(tx: Queryable, payment: PaymentRow): Promise<void> {
     ],
   );
   await dueNow(tx, payment.contact_id);
+}
+
+/**
+ * A person's balance at Stripe holds money no payment took: a transfer to
+ * their CLABE after their payment expired or their appointment was
+ * cancelled (its payment cancelled at Stripe), or more than was asked. Stripe
+ * keeps it there; the history says how much, and the contact is due now.
+ * False when the balance is no contact's of ours (or empty).
+ */
+async function moneyInBalance(tx: Queryable, balance: Stripe.CashBalance): Promise<boolean> {
+  const centavos = balance.available?.mxn ?? 0;
+  if (centavos <= 0) return false;
+  const { rows } = await tx.query<{ id: string }>(
+    `INSERT INTO contact_events (contact_id, kind, to_value, detail)
+     SELECT id, 'payment', 'Saldo a favor', $2 FROM contacts WHERE payment_customer = $1
+     RETURNING contact_id AS id`,
+    [
+      balance.customer,
+      `Hay $${Math.round(centavos / 100)} MXN de la persona en su saldo de Stripe, sin un pago que los tome ` +
+        '(una transferencia que llegó tarde o de más): agenda otra cita con la persona o devuélveselos desde Stripe.',
+    ],
+  );
+  const contact = rows[0];
+  if (!contact) return false;
+  await dueNow(tx, contact.id);
+  return true;
 }
 
 /** The contact is due now (on "Hoy", its reminder sent to the adviser): money to give back or to use. */

@@ -1,4 +1,5 @@
 import type { Config } from '@netlify/functions';
+import { z } from 'zod';
 import {
   ALREADY_TAKEN,
   contactEditSchema,
@@ -9,13 +10,18 @@ import {
 } from '../../src/lib/admin/contact-work.ts';
 import { STALE_VERSION } from '../../src/lib/admin/contacts.ts';
 import { isUuid } from '../../src/lib/ids.ts';
+import { ADMIN_ONLY } from '../../src/server/auth/guard.ts';
 import { claimContact } from '../../src/server/contacts/claim.ts';
 import { getContact } from '../../src/server/contacts/detail.ts';
 import { editContact, type MergeResult, mergeContacts } from '../../src/server/contacts/edit.ts';
+import { recordOpposition } from '../../src/server/contacts/opposition.ts';
 import { endpoints } from '../../src/server/http/endpoint.ts';
 import { json, jsonError } from '../../src/server/http/responses.ts';
 
 const NOT_FOUND = 'No encontramos este prospecto.';
+
+/** The opposition carries nothing: what it records is who, when and about whom. */
+const oppositionSchema = z.strictObject({});
 
 /**
  * The answer of an edit or a merge: the contact, or why not (the 409 of a phone
@@ -46,6 +52,8 @@ function answer(result: MergeResult, notYours: string): Response {
  *      403 for an adviser when another member follows the contact (as a merge).
  * POST /api/admin/contacts/{id}/merge {from, name, phone, email?, version}: `from` joins this contact
  *      (every request, note, call and line of history), which then takes the edit; one transaction.
+ * POST /api/admin/contacts/{id}/opposition {} (administrators): the person's opposition to promotions and
+ *      to the ad platforms, asked outside WhatsApp: 200 (the contact); nothing of theirs goes to Meta or Google.
  */
 export default endpoints('admin-contact-actions', [
   {
@@ -84,8 +92,28 @@ export default endpoints('admin-contact-actions', [
       return answer(await mergeContacts(db, id, merge, { ...actor, admin: user.admin }), MERGE_NOT_YOURS);
     },
   },
+  {
+    method: 'POST',
+    path: '/api/admin/contacts/:id/opposition',
+    access: 'member',
+    async work({ db, actor, user, params, body }) {
+      const { id } = params;
+      if (!isUuid(id)) return jsonError(404, NOT_FOUND);
+      // One of the person's rights (ARCO), as erasing them: administrators record it.
+      if (!user.admin) return jsonError(403, ADMIN_ONLY);
+      await body(oppositionSchema, 'Revisa la solicitud.');
+      if ((await recordOpposition(db, id, actor)) === 'not_found') return jsonError(404, NOT_FOUND);
+      const contact = await getContact(db, id);
+      return contact ? json(200, contact) : jsonError(404, NOT_FOUND);
+    },
+  },
 ]);
 
 export const config: Config = {
-  path: ['/api/admin/contacts/:id/claim', '/api/admin/contacts/:id/details', '/api/admin/contacts/:id/merge'],
+  path: [
+    '/api/admin/contacts/:id/claim',
+    '/api/admin/contacts/:id/details',
+    '/api/admin/contacts/:id/merge',
+    '/api/admin/contacts/:id/opposition',
+  ],
 };

@@ -611,6 +611,67 @@ describe('from ad to sale', () => {
     expect(sentTo('meta', `lead:${contact?.id}`)).toEqual([]);
   });
 
+  it('tells nothing more of a person whose opposition an administrator records: their sale stays unsent', async () => {
+    const phone = uniquePhone();
+    const lead = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Irma Canul', phone, marketing: true, utm_source: 'google', gclid: GCLID }),
+    );
+    expect(lead.status).toBe(201);
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    const id = contact?.id as string;
+    await until(() => sentTo('google', `lead:${id}`).length > 0, 'the lead at Google, consent given');
+    const oppose = (cookie: string, origin = originOf(server.url)) =>
+      fetch(`${server.url}/api/admin/contacts/${id}/opposition`, {
+        method: 'POST',
+        headers: { Cookie: cookie, Origin: origin, 'Content-Type': 'application/json' },
+        body: '{}',
+      });
+    // An adviser, a cross-site post and an unexpected field change nothing.
+    const adviser = await inviteAdviser(server.url, admin, 'asesora.oposicion@ceiba.mx', 'Rita May');
+    expect((await oppose(adviser.cookie)).status).toBe(403);
+    expect((await oppose(admin, 'https://otro-sitio.example')).status).toBe(403);
+    const extra = await panel(`/api/admin/contacts/${id}/opposition`, { method: 'POST', body: '{"si":true}' });
+    expect(extra.status).toBe(400);
+    expect(await countRows('contact_events', `contact_id = $1 AND kind = 'marketing_consent'`, [id])).toBe(0);
+    // The person asked by e-mail: recorded once (a second press writes nothing), with who recorded it.
+    const recorded = await oppose(admin);
+    expect(recorded.status, await recorded.clone().text()).toBe(200);
+    expect(((await recorded.json()) as { marketingConsent: boolean }).marketingConsent).toBe(false);
+    expect((await oppose(admin)).status).toBe(200);
+    expect(
+      await sql(
+        `SELECT to_value, actor_name FROM contact_events WHERE contact_id = $1 AND kind = 'marketing_consent'`,
+        [id],
+      ),
+    ).toEqual([{ to_value: 'no', actor_name: expect.any(String) }]);
+    expect(
+      await countRows('activity_log', `kind = 'marketing_opposition' AND details ->> 'contactId' = $1`, [id]),
+    ).toBe(1);
+    // Sold afterwards, with its value: kept from Google, and a later form's ticked box does not undo the opposition.
+    const { version } = (await (await panel(`/api/admin/contacts/${id}`)).json()) as { version: number };
+    const won = await panel(`/api/admin/contacts/${id}`, {
+      method: 'PATCH',
+      body: JSON.stringify({ state: 'cerrado_ganado', estimatedValue: 640_000, version }),
+    });
+    expect(won.status).toBe(200);
+    await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Irma Canul', phone, marketing: true, utm_source: 'google', gclid: GCLID }),
+      { 'Idempotency-Key': randomUUID() },
+    );
+    await until(
+      async () =>
+        (await countRows(
+          'ad_conversions',
+          `event_id = $1 AND destination = 'google' AND status = 'sin_consentimiento'`,
+          [`won:${id}`],
+        )) === 1,
+      'the sale kept from Google',
+    );
+    expect(sentTo('google', `won:${id}`)).toEqual([]);
+  });
+
   it('tells no appointment booked until it holds: a consultation not yet paid is no Schedule', async () => {
     await seedMemberGiving(sql, 'asesoria-personalizada', 'Eva');
     const date = (offset: number) =>

@@ -44,6 +44,7 @@ const CONTACT: ContactDetail = {
   modelId: null,
   estimatedValue: null,
   expectedCloseOn: null,
+  marketingConsent: false,
   firstTouch: {},
   lastTouch: {},
   timeline: [],
@@ -250,4 +251,43 @@ test('"Editar datos" shows for an adviser only on contacts that are theirs or no
     expect(screen.queryByRole('button', { name: 'Editar datos' }) !== null, String(assignedTo?.name)).toBe(shown);
     unmount();
   }
+});
+
+test('an administrator records the person’s opposition to promotions and ads; the page says nothing more is shared', async () => {
+  api.on('GET /api/auth/session', {
+    body: {
+      user: { id: 'a1b2c3d4-0000-4000-8000-000000000009', email: 'admin@ceiba.mx', name: 'Ada', role: 'admin' },
+      admin: true,
+    },
+  });
+  api.on(`GET /api/admin/team`, { body: { members: [], invitations: [], settings: {} } });
+  api.on(`GET /api/admin/contacts/${ID}`, { body: { ...CONTACT, marketingConsent: true } });
+  api.on(`POST /api/admin/contacts/${ID}/opposition`, {
+    body: {
+      ...CONTACT,
+      marketingConsent: false,
+      timeline: [
+        {
+          type: 'event',
+          at: '2026-11-21T15:00:00.000Z',
+          kind: 'marketing_consent',
+          actor: 'Ada',
+          from: null,
+          to: 'no',
+        },
+      ],
+    },
+  });
+  renderPanel(api, <ContactPage brand="Ceiba" />, `/admin/prospecto?id=${ID}`);
+  expect(await screen.findByText(/Aceptó recibir novedades y promociones: lo que haga puede enviarse/)).toBeTruthy();
+  await userEvent.click(screen.getByRole('button', { name: 'Registrar oposición a promociones y anuncios' }));
+  await waitFor(() =>
+    expect(toasts()).toContain(
+      'Oposición registrada: Ya no compartiremos con plataformas de anuncios lo que haga esta persona.',
+    ),
+  );
+  expect(screen.getByText(/No comparte sus datos con plataformas de anuncios/)).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Registrar oposición a promociones y anuncios' })).toBeNull();
+  expect(screen.getByText('Se registró su oposición a promociones y anuncios')).toBeTruthy();
+  expect(api.requests).toContain(`POST /api/admin/contacts/${ID}/opposition`);
 });

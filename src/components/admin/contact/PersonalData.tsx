@@ -5,11 +5,14 @@ import { flashToast } from '../../../lib/client/flash.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { api, explain, goTo } from '../api.ts';
 import { keys } from '../keys.ts';
+import { BusyButton } from '../shared/ui.tsx';
+import { useOpposition } from './queries.ts';
 
 /**
- * The person's rights of access and cancellation (ARCO), for administrators:
- * everything stored about them as JSON or CSV, and erasing them whole after
- * a confirmation that says what goes.
+ * The person's rights of access, cancellation and opposition (ARCO), for
+ * administrators: everything stored about them as JSON or CSV, erasing them
+ * whole after a confirmation that says what goes, and their opposition to
+ * promotions and the ad platforms when they ask for it by e-mail or phone.
  */
 export function PersonalData({ contact }: { contact: ContactDetail }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -25,6 +28,7 @@ export function PersonalData({ contact }: { contact: ContactDetail }) {
       showToast({ title: 'No se pudo eliminar a la persona', description: explain(error), variant: 'destructive' });
     },
   });
+  const oppose = useOpposition(contact.id);
   const calls = contact.timeline.filter((entry) => entry.type === 'call').length;
   const notes = contact.timeline.filter((entry) => entry.type === 'note').length;
 
@@ -40,6 +44,23 @@ export function PersonalData({ contact }: { contact: ContactDetail }) {
         Si la persona pide sus datos, descárgalos y envíaselos. Si pide su cancelación, elimínala: se borra todo lo suyo
         y queda constancia en Actividad.
       </p>
+      <div className="grid gap-2 rounded-xl bg-sand-50 p-3">
+        <p className="text-sm text-brand-900">
+          {contact.marketingConsent
+            ? 'Aceptó recibir novedades y promociones: lo que haga puede enviarse a las plataformas de anuncios (Meta, Google). Si pide que no, registra su oposición.'
+            : 'No comparte sus datos con plataformas de anuncios: nada de lo que haga se les envía.'}
+        </p>
+        {contact.marketingConsent && (
+          <BusyButton
+            busy={oppose.isPending}
+            busyText="Registrando…"
+            className="btn btn-outline min-h-11 justify-self-start px-4 py-2"
+            onClick={() => oppose.mutate()}
+          >
+            Registrar oposición a promociones y anuncios
+          </BusyButton>
+        )}
+      </div>
       <div className="flex flex-wrap gap-2">
         <a
           href={`/api/admin/contacts/${contact.id}/datos.json`}

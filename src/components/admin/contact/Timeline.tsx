@@ -49,7 +49,11 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   whatsapp_template: (entry) => `WhatsApp: plantilla «${entry.to ?? ''}» enviada`,
   // Their press of a button of the consent question asked on WhatsApp (issue #43, decision 0083).
   marketing_consent: (entry) =>
-    entry.to === 'si' ? 'Aceptó recibir novedades y promociones' : 'No aceptó recibir novedades y promociones',
+    entry.to === 'si'
+      ? 'Aceptó recibir novedades y promociones'
+      : entry.actor
+        ? 'Se registró su oposición a promociones y anuncios'
+        : 'No aceptó recibir novedades y promociones',
   // The first reply's line says «Respuesta automática»; another automatic message's names its template (decision 0060).
   whatsapp_held: (entry) =>
     entry.to && entry.to !== 'Respuesta automática'

@@ -88,6 +88,26 @@ export function useClaim(id: string, name: string) {
 }
 
 /**
+ * Records the person's opposition to promotions and the ad platforms (POST
+ * …/opposition, administrators): the page shows the contact the server
+ * answers, with the line of its history.
+ */
+export function useOpposition(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<ContactDetail>(`/api/admin/contacts/${id}/opposition`, { method: 'POST', json: {} }),
+    onSuccess: (saved) => {
+      client.setQueryData(keys.contact(id), saved);
+      showToast({
+        title: 'Oposición registrada',
+        description: 'Ya no compartiremos con plataformas de anuncios lo que haga esta persona.',
+      });
+    },
+    meta: { errorTitle: 'No se pudo registrar la oposición' },
+  });
+}
+
+/**
  * Records an outcome (POST …/outcomes): the contact's page shows the
  * follow-up it answers at once, and its history is fetched again (only
  * where the page is open: a card needs none of it); the list, the figures

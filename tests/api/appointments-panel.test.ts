@@ -110,6 +110,22 @@ describe('availability', () => {
     expect(await countRows('activity_log', `kind = 'availability_changed'`)).toBe(before + 3);
   });
 
+  it('keeps a member’s clock with no weekly hours: time off typed next is read on it, not on Mérida’s', async () => {
+    const berlin = await inviteAdviser(server.url, adminCookie, 'lena@ceiba.mx', 'Lena Vogel');
+    const saved = await saveHours(berlin.cookie, berlin.id, { timeZone: 'Europe/Berlin', weekly: [], kinds: [] });
+    expect(saved.status).toBe(200);
+    expect(((await saved.json()) as AvailabilityView).timeZone).toBe('Europe/Berlin');
+    const view = await request(berlin.cookie, `/api/admin/availability?member=${berlin.id}`);
+    expect(((await view.json()) as AvailabilityView).timeZone).toBe('Europe/Berlin');
+    // 09:00 in Berlin in January is 08:00 UTC (Mérida's 09:00 would be 15:00 UTC).
+    const off = await request(berlin.cookie, `/api/admin/availability/${berlin.id}/time-off`, {
+      method: 'POST',
+      body: JSON.stringify({ start: '2030-01-07T09:00', end: '2030-01-07T12:00', reason: 'Trámite' }),
+    });
+    expect(off.status).toBe(201);
+    expect(await off.json()).toMatchObject({ start: '2030-01-07T08:00:00.000Z', end: '2030-01-07T11:00:00.000Z' });
+  });
+
   it('refuses without a session (401), another member’s hours to an adviser (403), and bad input with Spanish words (400)', async () => {
     const body = { timeZone: 'America/Merida', weekly: everyDay('09:00', '18:00'), kinds: [VISIT] };
     expect((await saveHours(null, marta.id, body)).status).toBe(401);

@@ -83,10 +83,11 @@ export function instantOfWall(wall: string, timeZone: string): number | null {
   return wallTime(instant, timeZone) === wall ? instant : null;
 }
 
-/** The member's zone: that of their weekly hours, Mérida's when they have none. */
+/** The member's zone: the one they saved (migration 0056), else that of their weekly hours, else Mérida's. */
 async function zoneOf(db: Queryable, member: string): Promise<MemberTimeZone> {
   const { rows } = await db.query<{ time_zone: string }>(
-    'SELECT time_zone FROM member_weekly_hours WHERE member_id = $1 ORDER BY id LIMIT 1',
+    `SELECT coalesce((SELECT time_zone FROM member_time_zones WHERE member_id = $1),
+                     (SELECT time_zone FROM member_weekly_hours WHERE member_id = $1 ORDER BY id LIMIT 1)) AS time_zone`,
     [member],
   );
   const zone = rows[0]?.time_zone;
@@ -161,6 +162,12 @@ export async function saveAvailability(
     // One editor at a time per member: two saves at once end as one of them, never a mix.
     await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`availability:${member.id}`]);
     await tx.query('DELETE FROM member_weekly_hours WHERE member_id = $1', [member.id]);
+    // The zone is the member's, kept even with no weekly hours: their time off is read on it.
+    await tx.query(
+      `INSERT INTO member_time_zones (member_id, time_zone) VALUES ($1, $2)
+       ON CONFLICT (member_id) DO UPDATE SET time_zone = EXCLUDED.time_zone, updated_at = now()`,
+      [member.id, input.timeZone],
+    );
     if (input.weekly.length > 0) {
       await tx.query(
         `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)

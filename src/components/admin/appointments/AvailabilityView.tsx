@@ -84,7 +84,7 @@ export function AvailabilityView({ admin }: { admin: boolean }) {
       ) : (
         <>
           <WeeklyForm
-            key={`${view.member.id}-${view.weekly.length}-${view.kinds.join()}`}
+            key={`${view.member.id}-${view.timeZone}-${view.weekly.length}-${view.kinds.join()}`}
             view={view}
             member={member}
           />

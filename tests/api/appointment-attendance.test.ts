@@ -233,6 +233,13 @@ describe('marking attendance', () => {
     const stored = await sql<{ next: Date }>('SELECT next_contact_at AS next FROM contacts WHERE id = $1', [person]);
     expect(stored[0]?.next.toISOString()).toBe(saved.proposedNextContactAt);
   });
+
+  it('proposes no follow-up for a closed contact’s no-show: a next contact it would not keep', async () => {
+    const client = await contact('Rubén Ek', 'cerrado_ganado', ana.id);
+    const answer = await mark(ana.cookie, await appointment(client, ana.id, 27), false);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ status: 'no_asistio', proposedNextContactAt: null });
+  });
 });
 
 describe('«Hoy» shows the appointments', () => {

@@ -1,5 +1,5 @@
 import { appointmentKind, appointmentPlace } from '../../data/appointments.ts';
-import type { ContactState } from '../../lib/admin/contacts.ts';
+import { type ContactState, isClosed } from '../../lib/admin/contacts.ts';
 import { meridaDaysAhead } from '../../lib/admin/merida-time.ts';
 import { ATTENDANCE_MESSAGES, type AttendanceSaved, NO_SHOW_FOLLOW_UP } from '../../lib/appointments/attendance.ts';
 import type { AppointmentStatus } from '../../lib/appointments/booking.ts';
@@ -113,7 +113,12 @@ export async function markAttendance(
         version: contact.version,
         nextContactAt: isoInstant(contact.next),
       },
-      proposedNextContactAt: attended ? null : meridaDaysAhead(NO_SHOW_FOLLOW_UP.days, NO_SHOW_FOLLOW_UP.time, now),
+      // A closed contact (a client who booked again, a lost one with a visit still held) takes no next contact:
+      // nothing is proposed that the contact's change would drop.
+      proposedNextContactAt:
+        attended || isClosed(contact.state)
+          ? null
+          : meridaDaysAhead(NO_SHOW_FOLLOW_UP.days, NO_SHOW_FOLLOW_UP.time, now),
       changed,
     };
   });

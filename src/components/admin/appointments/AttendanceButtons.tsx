@@ -63,7 +63,9 @@ export function AttendanceButtons({
       onMarked?.(saved);
       await client.invalidateQueries({ queryKey: keys.contact(saved.contact.id) });
       if (saved.proposedNextContactAt) return setOffer(saved);
-      showToast({ title: `Asistencia registrada: ${saved.contact.name} asistió` });
+      showToast({
+        title: `Asistencia registrada: ${saved.contact.name} ${saved.status === 'asistio' ? 'asistió' : 'no asistió'}`,
+      });
       await finish(saved);
     },
   });

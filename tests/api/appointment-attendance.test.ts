@@ -278,6 +278,14 @@ describe('«Hoy» shows the appointments', () => {
     const own = (await (await call(adminCookie, '/api/admin/today?scope=mine')).json()) as TodayAgenda;
     expect(own.appointments.unmarked).toEqual([]);
 
+    // An unpaid hold of today whose time to pay ran out holds nothing: not on the day's list; one still held is.
+    const lapsed = await appointment(betoPerson, beto.id, Number(noon?.hours) - 2, { status: 'por_pagar' });
+    const held = await appointment(betoPerson, beto.id, Number(noon?.hours) - 4, { status: 'por_pagar' });
+    await sql(`UPDATE appointments SET hold_until = now() - interval '1 minute' WHERE id = $1`, [lapsed]);
+    const day = (await (await call(adminCookie, '/api/admin/today')).json()) as TodayAgenda;
+    expect(day.appointments.today.map((item) => item.id)).toContain(held);
+    expect(day.appointments.today.map((item) => item.id)).not.toContain(lapsed);
+
     // Marked, it leaves the unmarked list.
     expect((await mark(ana.cookie, old, false)).status).toBe(200);
     const after = (await (await call(ana.cookie, '/api/admin/today')).json()) as TodayAgenda;

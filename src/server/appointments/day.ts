@@ -56,7 +56,8 @@ export async function dayAppointments(
   const { rows } = await db.query<Row>(
     `WITH picked AS (
        (SELECT 'today' AS part, a.*, 0 AS unmarked_total FROM appointments a
-        WHERE ${scope} AND a.status <> 'cancelada'
+        -- An unpaid hold past its time holds nothing: not on the day's list (the calendar shows it as lapsed).
+        WHERE ${scope} AND a.status <> 'cancelada' AND (a.status <> 'por_pagar' OR a.hold_until > $1::timestamptz)
           AND a.starts_at >= ${meridaDayStart('$1')} AND a.starts_at < ${meridaDayEnd('$1')}
         ORDER BY a.starts_at, a.id)
        UNION ALL

@@ -1,8 +1,10 @@
 import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
 import { type CalendarItem, STATUS_LABELS } from '../../../lib/appointments/panel.ts';
 import { PAYMENT_METHOD_LABELS, type PaymentStatus } from '../../../lib/payments/words.ts';
+import { usePanelUser } from '../session.ts';
 import { AttendanceButtons } from './AttendanceButtons.tsx';
 import { CancelAppointment } from './CancelAppointment.tsx';
+import { usePassed } from './use-passed.ts';
 
 /** Its payment, as the adviser reads it next to the status (issue #41). */
 const PAYMENT_WORDS: Record<PaymentStatus, string> = {
@@ -42,11 +44,17 @@ export function AppointmentItem({
   showMember?: boolean;
   linkContact?: boolean;
 }) {
-  const cancelled = item.status === 'cancelada';
-  const markable = item.status === 'confirmada' && Date.parse(item.start) <= Date.now();
-  // Before its start, a held appointment can be cancelled by the team (the server says who may).
-  const cancellable =
-    (item.status === 'confirmada' || item.status === 'por_pagar') && Date.parse(item.start) > Date.now();
+  const viewer = usePanelUser();
+  const started = usePassed(item.start);
+  // An unpaid hold past its time holds nothing: the slot is anyone's (and is cancelled by the next booking of it).
+  const lapsed = usePassed(item.status === 'por_pagar' ? item.holdUntil : null);
+  const cancelled = item.status === 'cancelada' || lapsed;
+  // Cancelling and marking are the appointment's adviser's, or an administrator's (the server's 403 otherwise):
+  // offered once the session says who is looking.
+  const theirs = viewer !== null && (viewer.admin || item.member?.id === viewer.id);
+  const markable = theirs && item.status === 'confirmada' && started;
+  // Before its start, a held appointment can be cancelled by the team.
+  const cancellable = theirs && !started && !lapsed && (item.status === 'confirmada' || item.status === 'por_pagar');
   return (
     <article
       className={`grid min-w-0 gap-1 rounded-xl bg-white p-3 ring-1 ring-brand-900/10 ${cancelled ? 'opacity-75' : ''}`}
@@ -59,8 +67,10 @@ export function AppointmentItem({
           <time dateTime={item.start}>{meridaClock(item.start)}</time>–
           <time dateTime={item.end}>{meridaClock(item.end)}</time>
         </span>
-        <span className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${STATUS_BADGE[item.status]}`}>
-          {STATUS_LABELS[item.status]}
+        <span
+          className={`rounded-full px-2.5 py-0.5 text-xs font-bold ${lapsed ? STATUS_BADGE.cancelada : STATUS_BADGE[item.status]}`}
+        >
+          {lapsed ? 'Apartado vencido' : STATUS_LABELS[item.status]}
         </span>
       </p>
       <p className="text-sm font-semibold wrap-anywhere">{item.kindName}</p>

@@ -6,6 +6,7 @@ import type { AppointmentStatus } from '../../../lib/appointments/booking.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { api, explain } from '../api.ts';
 import { keys } from '../keys.ts';
+import { usePassed } from './use-passed.ts';
 
 const BUTTON = 'btn min-h-11 flex-1 px-4 py-2 text-sm sm:flex-none';
 
@@ -84,6 +85,7 @@ export function AttendanceButtons({
     },
   });
 
+  const started = usePassed(start);
   const who = contactName ? `: ${contactName}` : '';
   if (offer) {
     const when = formatNextContact(offer.proposedNextContactAt ?? '');
@@ -140,7 +142,7 @@ export function AttendanceButtons({
     );
   }
   if (status !== 'confirmada') return null;
-  if (Date.parse(start) > Date.now()) {
+  if (!started) {
     return <p className="text-sm text-brand-800">Podrás marcar la asistencia cuando empiece la cita.</p>;
   }
 

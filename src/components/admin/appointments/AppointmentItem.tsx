@@ -94,6 +94,7 @@ export function AppointmentItem({
         <div className="flex flex-wrap gap-2 pt-1">
           <CancelAppointment
             appointmentId={item.id}
+            contactId={item.contact.id}
             contactName={item.contact.name}
             paid={item.payment?.status === 'pagado'}
           />

@@ -15,10 +15,13 @@ import { FormActions } from '../shared/FormActions.tsx';
  */
 export function CancelAppointment({
   appointmentId,
+  contactId,
   contactName,
   paid,
 }: {
   appointmentId: string;
+  /** Their page's history gains the cancellation's line: asked again. */
+  contactId: string;
   contactName: string;
   paid: boolean;
 }) {
@@ -30,8 +33,8 @@ export function CancelAppointment({
       setOpen(false);
       showToast({ title: `Cita cancelada: ${contactName}` });
       await Promise.all(
-        [keys.appointments, keys.today, keys.contacts, keys.metrics].map((queryKey) =>
-          client.invalidateQueries({ queryKey }),
+        [keys.appointments, keys.today, keys.contacts, keys.pipeline, keys.metrics, keys.contact(contactId)].map(
+          (queryKey) => client.invalidateQueries({ queryKey }),
         ),
       );
     },

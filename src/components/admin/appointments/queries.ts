@@ -54,12 +54,18 @@ export const useSlots = (kind: string, place: string, from: string, to: string) 
     enabled: Boolean(kind && place),
   });
 
-/** Books for a contact: their calendar, the calendars and their page (the history's new line) are asked again. */
+/**
+ * Books for a contact: their calendar, the calendars and their page (the history's new line) are asked
+ * again, and what the booking moves elsewhere: Hoy's appointments, the lists' and the pipeline's state
+ * ("Visita agendada") and the figures.
+ */
 export const useBookForContact = (contactId: string) =>
   useMutation({
     mutationFn: (booking: PanelBooking) =>
       api<BookingAnswer & { contactId: string }>('/api/admin/appointments', { method: 'POST', json: booking }),
-    meta: { invalidates: [keys.appointments, keys.contact(contactId)] },
+    meta: {
+      invalidates: [keys.appointments, keys.contact(contactId), keys.today, keys.contacts, keys.pipeline, keys.metrics],
+    },
   });
 
 /** A member's availability ('' : one's own). */

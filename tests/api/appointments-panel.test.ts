@@ -265,3 +265,42 @@ describe('booking from a contact and the calendar', () => {
     ).toBe(404);
   });
 });
+
+describe('booking from the panel for a closed contact', () => {
+  it('reopens a lost one signed by the member, keeps a won one won, and writes no request nobody sent', async () => {
+    await saveHours(marta.cookie, marta.id, {
+      timeZone: 'America/Merida',
+      weekly: everyDay('00:00', '23:59'),
+      kinds: [VISIT],
+    });
+    const lost = await newContact('Nadia Pech');
+    const won = await newContact('Óscar Tun');
+    await sql(`UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'sin_presupuesto' WHERE id = $1`, [lost.id]);
+    await sql(`UPDATE contacts SET state = 'cerrado_ganado' WHERE id = $1`, [won.id]);
+    const free = await slots();
+    for (const [person, slot] of [
+      [lost, free[0]],
+      [won, free[5]],
+    ] as const) {
+      const answer = await book(marta.cookie, { contactId: person.id, kind: VISIT, place: MERIDA, start: slot?.start });
+      expect(answer.status, await answer.clone().text()).toBe(201);
+    }
+    const lines = (id: string) =>
+      sql<{ kind: string; actor_name: string | null; detail: string | null }>(
+        `SELECT kind, actor_name, detail FROM contact_events WHERE contact_id = $1 AND kind IN ('reopened', 'request_after_sale')`,
+        [id],
+      );
+    expect(await lines(lost.id)).toEqual([
+      { kind: 'reopened', actor_name: 'Marta Uc', detail: 'Reabierto al agendarle una cita' },
+    ]);
+    expect(await lines(won.id)).toEqual([]);
+    const states = await sql<{ id: string; state: string }>(
+      'SELECT id, state FROM contacts WHERE id = ANY($1::uuid[])',
+      [[lost.id, won.id]],
+    );
+    expect(Object.fromEntries(states.map((row) => [row.id, row.state]))).toEqual({
+      [lost.id]: 'visita_agendada',
+      [won.id]: 'cerrado_ganado',
+    });
+  });
+});

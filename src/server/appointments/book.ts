@@ -83,6 +83,19 @@ export interface BookingRequest {
   userAgent?: string | null;
 }
 
+/** A lost contact a member books a visit for is theirs to follow again: back to `nuevo`, the line signed. */
+async function reopenForMember(tx: Queryable, phone: string, memberId: string): Promise<void> {
+  await tx.query(
+    `WITH reopened AS (
+       UPDATE contacts SET state = 'nuevo', lost_reason = NULL, version = version + 1, last_activity_at = now()
+       WHERE phone = $1 AND state = 'cerrado_perdido' RETURNING id)
+     INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
+     SELECT r.id, u.id, coalesce(u.name, u.email), 'reopened', 'cerrado_perdido', 'nuevo', 'Reabierto al agendarle una cita'
+     FROM reopened r, users u WHERE u.id = $2`,
+    [phone, memberId],
+  );
+}
+
 /** The kind and the place of a booking or a slots query, or the typed error that says which is wrong. */
 export function kindAndPlace(kindId: string, placeId: string): { kind: AppointmentKind; place: AppointmentPlace } {
   const kind = appointmentKind(kindId);
@@ -187,10 +200,18 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     // own e-mail, where its messages go: migration 0048), each expired hold in the way
     // released, 23P01 moving on (place_appointment, 0040). No row: the slot was taken, and the rollback
     // undoes the contact too.
+    // A member booking from the panel books for a contact the team knows: no lead, so no touch_contact() (its
+    // "Nueva solicitud de un prospecto cerrado" would be a request nobody sent, signed by nobody). A lost contact
+    // is reopened by the member, signed; a won one stays won.
+    const fromPanel = request.source === 'panel' && request.actor?.by === 'member';
+    if (fromPanel && request.actor?.by === 'member') await reopenForMember(tx, booking.phone, request.actor.memberId);
+    const person = fromPanel
+      ? '(SELECT id FROM contacts WHERE phone = $1 AND num_nulls($2::text, $3::text, $4::boolean, $21::jsonb) >= 0)'
+      : '(SELECT touch_contact($1, $2, $2, $3, NULL, $4, $21::jsonb))';
     const { rows } = await tx
       .query<AppointmentRow & { member_id: string | null }>(
         `SELECT ${RETURNING}, member_id
-       FROM place_appointment((SELECT touch_contact($1, $2, $2, $3, NULL, $4, $21::jsonb)), $5::uuid[], $6, $7,
+       FROM place_appointment(${person}, $5::uuid[], $6, $7,
          to_timestamp($8 / 1000.0), to_timestamp($9 / 1000.0),
          tstzrange(to_timestamp($10 / 1000.0), to_timestamp($11 / 1000.0)), $12, $13, $14, $15, $16, $17, $18, $19,
          $3, $20)

@@ -35,7 +35,9 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   next_contact: (entry) => `Próximo contacto: ${moment(entry.from)} → ${moment(entry.to)}`,
   outcome: (entry) => `Resultado: ${OUTCOMES[entry.to as OutcomeKey]?.label ?? entry.to ?? ''}`,
   attempt: (entry) => ATTEMPT_TITLES[entry.to ?? ''] ?? 'Intento de contacto',
-  reopened: (entry) => `Reabierto por una nueva solicitud (antes: ${stateWords(entry.from)})`,
+  // Signed when a member reopened it by booking a visit from the panel; by a new request otherwise.
+  reopened: (entry) =>
+    `Reabierto ${entry.actor ? 'al agendarle una cita' : 'por una nueva solicitud'} (antes: ${stateWords(entry.from)})`,
   request_after_sale: () => 'Nueva solicitud de un cliente con venta cerrada: sigue en «Cerrado: ganado»',
   alias: (entry) => `También se presentó como «${entry.to ?? ''}» (se mantiene «${entry.from ?? ''}»)`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,

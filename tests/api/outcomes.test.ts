@@ -65,6 +65,7 @@ describe('an outcome in one tap', () => {
       attempts: 1,
       version: contact.version,
       lastActivityAt: contact.lastActivityAt,
+      appointmentsAhead: 0,
     });
     expect(contact).toMatchObject({ state: 'nuevo', attempts: 1 });
     // Tomorrow at 10:00 on Mérida's clock, whatever the server's own zone.
@@ -116,6 +117,25 @@ describe('an outcome in one tap', () => {
       [id],
     );
     expect(log?.summary).toBe('Cambió el estado de Irma Dzul a «Cerrado: perdido» («No le interesa»)');
+  });
+
+  it('"No le interesa" with a visit still booked says so: the visit stands until someone cancels it', async () => {
+    const id = await newContact();
+    // A visit in three days, and a hold whose time to pay ran out (it holds nothing).
+    for (const [days, status, hold] of [
+      [3, 'confirmada', null],
+      [4, 'por_pagar', '-1 hour'],
+    ] as const) {
+      await sql(
+        `INSERT INTO appointments (contact_id, kind, place, starts_at, ends_at, blocked, status, source, hold_until, price_mxn)
+         SELECT $1, 'visita-casa-muestra', 'casa-muestra-merida', s, s + interval '1 hour',
+                tstzrange(s, s + interval '1 hour'), $3, 'panel', now() + $4::interval, CASE WHEN $3 = 'por_pagar' THEN 499 END
+         FROM (SELECT now() + make_interval(days => $2) AS s) t`,
+        [id, days, status, hold ?? '0 hours'],
+      );
+    }
+    const lost = await outcome(adminCookie, id, { outcome: 'no_le_interesa', lostReason: 'sin_presupuesto' });
+    expect(await lost.json()).toMatchObject({ state: 'cerrado_perdido', appointmentsAhead: 1 });
   });
 
   it('never moves a closed contact to the other closed state: a «No le interesa» pressed on a stale card leaves a sale won', async () => {

@@ -83,6 +83,8 @@ export interface OutcomeSaved {
   attempts: number;
   version: number;
   lastActivityAt: string;
+  /** Closed as lost with appointments still ahead (confirmed, or held for their payment): how many, to cancel or keep. */
+  appointmentsAhead: number;
 }
 
 /** "1 intento", "3 intentos". */

@@ -10,8 +10,7 @@ const WAIT_MS = 6000;
 /** Said when a form pressed before its island was ready is still held after WAIT_MS. */
 export const NOT_READY_TOAST: Toast = {
   title: 'Tu solicitud todavía no se envía',
-  description:
-    'La página no terminó de cargar. Tus datos siguen aquí: revisa tu conexión y vuelve a presionar el botón, o escríbenos por WhatsApp.',
+  description: 'La página no terminó de cargar. Revisa tu conexión y vuelve a intentarlo; tus datos siguen aquí.',
   variant: 'destructive',
 };
 

@@ -112,11 +112,23 @@ export async function recordOutcome(
         details: { contact: id, state, outcome: input.outcome },
       });
     }
+    // Lost with a visit still ahead: the buyer keeps it (and its reminders) until the adviser cancels it; the
+    // answer says how many, so the panel can say so.
+    const ahead =
+      state === 'cerrado_perdido'
+        ? await tx.query<{ count: number }>(
+            `SELECT count(*)::int AS count FROM appointments a
+             WHERE a.contact_id = $1 AND a.starts_at > now()
+               AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))`,
+            [id],
+          )
+        : null;
     return {
       id,
       state,
       lostReason,
       nextContactAt: next,
+      appointmentsAhead: ahead?.rows[0]?.count ?? 0,
       attempts: row.attempts,
       version: row.version,
       lastActivityAt: new Date(row.last_activity_at).toISOString(),

@@ -132,10 +132,20 @@ function OutcomeSheet({
         ...(note.trim() ? { note: note.trim() } : {}),
       },
       {
-        onSuccess: () => {
+        onSuccess: (saved) => {
           // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
           close();
-          showToast({ title: `Guardado: ${outcome.label}` });
+          const ahead = saved.appointmentsAhead;
+          showToast({
+            title: `Guardado: ${outcome.label}`,
+            // Lost with a visit still booked: it stands, with the buyer's reminders, until someone cancels it.
+            ...(ahead > 0 && {
+              description:
+                ahead === 1
+                  ? 'Su cita sigue agendada: cancélala en «Citas» si ya no va.'
+                  : `Sus ${ahead} citas siguen agendadas: cancélalas en «Citas» si ya no va.`,
+            }),
+          });
           onSaved();
         },
         onError: (failure) => {

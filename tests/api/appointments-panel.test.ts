@@ -208,6 +208,28 @@ describe('booking from a contact and the calendar', () => {
     expect(await countRows('activity_log', `kind = 'appointment_booked' AND actor_id = '${marta.id}'`)).toBe(1);
   });
 
+  it('time off over a visit booked already says so: the visit stands', async () => {
+    const wall = (instant: string, shift: number) =>
+      new Intl.DateTimeFormat('sv-SE', {
+        timeZone: 'America/Merida',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+        .format(Date.parse(instant) + shift)
+        .replace(' ', 'T');
+    const off = await request(marta.cookie, `/api/admin/availability/${marta.id}/time-off`, {
+      method: 'POST',
+      body: JSON.stringify({ start: wall(booked.start, -3_600_000), end: wall(booked.start, 3_600_000) }),
+    });
+    expect(off.status).toBe(201);
+    expect(await off.json()).toMatchObject({ appointmentsDuring: 1 });
+    expect(await sql('SELECT status FROM appointments WHERE id = $1', [booked.id])).toEqual([{ status: 'confirmada' }]);
+    await sql('DELETE FROM member_time_off WHERE member_id = $1', [marta.id]);
+  });
+
   it('refuses the same slot again with 409 and clear words, writing nothing', async () => {
     const appointments = await countRows('appointments');
     const other = await newContact('Pedro Poot');
@@ -275,7 +297,9 @@ describe('booking from the panel for a closed contact', () => {
     });
     const lost = await newContact('Nadia Pech');
     const won = await newContact('Óscar Tun');
-    await sql(`UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'sin_presupuesto' WHERE id = $1`, [lost.id]);
+    await sql(`UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'sin_presupuesto' WHERE id = $1`, [
+      lost.id,
+    ]);
     await sql(`UPDATE contacts SET state = 'cerrado_ganado' WHERE id = $1`, [won.id]);
     const free = await slots();
     for (const [person, slot] of [

@@ -183,6 +183,11 @@ export interface TimeOffView {
   reason: string | null;
 }
 
+/** A time off just added: with the member's appointments that still hold a time inside it (they stand; moved by hand). */
+export interface TimeOffAdded extends TimeOffView {
+  appointmentsDuring: number;
+}
+
 export interface AvailabilityView {
   member: { id: string; name: string };
   timeZone: MemberTimeZone;

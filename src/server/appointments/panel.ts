@@ -9,6 +9,7 @@ import {
   MEMBER_TIME_ZONES,
   type MemberTimeZone,
   type PanelBooking,
+  type TimeOffAdded,
   type TimeOffInput,
   type TimeOffView,
   WEEKDAY_NAMES,
@@ -18,7 +19,7 @@ import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { SessionUser } from '../auth/users.ts';
 import { clockFormat, clockParts } from '../clock-formats.ts';
 import type { Database, Queryable } from '../db/database.ts';
-import { bookAppointment } from './book.ts';
+import { bookAppointment, HOLDS_TIME } from './book.ts';
 import { instantOf } from './slots.ts';
 
 /**
@@ -200,7 +201,7 @@ export async function addTimeOff(
   member: MemberRow,
   input: TimeOffInput,
   actor: Actor,
-): Promise<TimeOffView | 'invalid_time'> {
+): Promise<TimeOffAdded | 'invalid_time'> {
   const timeZone = await zoneOf(db, member.id);
   const start = instantOfWall(input.start, timeZone);
   const end = instantOfWall(input.end, timeZone);
@@ -213,6 +214,13 @@ export async function addTimeOff(
       [member.id, start, end, reason],
     );
     const id = rows[0]?.id ?? '';
+    // Time off takes no appointment away: those already in it stand, and the member is told how many.
+    const during = await tx.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM appointments a
+       WHERE a.member_id = $1 AND a.blocked && tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))
+         AND ${HOLDS_TIME}`,
+      [member.id, start, end],
+    );
     await recordActivity(tx, {
       actor,
       kind: 'availability_changed',
@@ -226,6 +234,7 @@ export async function addTimeOff(
       startWall: input.start,
       endWall: input.end,
       reason,
+      appointmentsDuring: during.rows[0]?.count ?? 0,
     };
   });
 }

@@ -273,11 +273,21 @@ function TimeOff({ view, member }: { view: Availability; member: string }) {
     add.mutate(
       { id: view.member.id, input: checked.data },
       {
-        onSuccess: () => {
+        onSuccess: (added) => {
           setStart('');
           setEnd('');
           setReason('');
-          showToast({ title: 'Ausencia agregada' });
+          const during = added.appointmentsDuring;
+          showToast({
+            title: 'Ausencia agregada',
+            // The appointments already in it stand: the buyers expect them.
+            ...(during > 0 && {
+              description:
+                during === 1
+                  ? 'Hay una cita en ese horario: sigue en pie. Cancélala o pide a alguien que la atienda.'
+                  : `Hay ${during} citas en ese horario: siguen en pie. Cancélalas o pide a alguien que las atienda.`,
+            }),
+          });
         },
         onError: (failure) => {
           const fields = fieldErrors(failure);

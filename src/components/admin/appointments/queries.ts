@@ -6,8 +6,8 @@ import type {
   BookingOptions,
   CalendarAnswer,
   PanelBooking,
+  TimeOffAdded,
   TimeOffInput,
-  TimeOffView,
 } from '../../../lib/appointments/panel.ts';
 import { api } from '../api.ts';
 import { useErasing } from '../contact/queries.ts';
@@ -88,7 +88,7 @@ export function useSaveAvailability(member: string) {
 export const useAddTimeOff = (member: string) =>
   useMutation({
     mutationFn: ({ id, input }: { id: string; input: TimeOffInput }) =>
-      api<TimeOffView>(`/api/admin/availability/${id}/time-off`, { method: 'POST', json: input }),
+      api<TimeOffAdded>(`/api/admin/availability/${id}/time-off`, { method: 'POST', json: input }),
     meta: { invalidates: [keys.availability(member)] },
   });
 

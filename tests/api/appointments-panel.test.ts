@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { FreeSlot } from '../../src/lib/appointments/booking.ts';
 import type { AvailabilityView, CalendarAnswer } from '../../src/lib/appointments/panel.ts';
 import { inviteAdviser, memberRequest, setupAdmin } from '../support/admin.ts';
@@ -208,28 +208,6 @@ describe('booking from a contact and the calendar', () => {
     expect(await countRows('activity_log', `kind = 'appointment_booked' AND actor_id = '${marta.id}'`)).toBe(1);
   });
 
-  it('time off over a visit booked already says so: the visit stands', async () => {
-    const wall = (instant: string, shift: number) =>
-      new Intl.DateTimeFormat('sv-SE', {
-        timeZone: 'America/Merida',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-      })
-        .format(Date.parse(instant) + shift)
-        .replace(' ', 'T');
-    const off = await request(marta.cookie, `/api/admin/availability/${marta.id}/time-off`, {
-      method: 'POST',
-      body: JSON.stringify({ start: wall(booked.start, -3_600_000), end: wall(booked.start, 3_600_000) }),
-    });
-    expect(off.status).toBe(201);
-    expect(await off.json()).toMatchObject({ appointmentsDuring: 1 });
-    expect(await sql('SELECT status FROM appointments WHERE id = $1', [booked.id])).toEqual([{ status: 'confirmada' }]);
-    await sql('DELETE FROM member_time_off WHERE member_id = $1', [marta.id]);
-  });
-
   it('refuses the same slot again with 409 and clear words, writing nothing', async () => {
     const appointments = await countRows('appointments');
     const other = await newContact('Pedro Poot');
@@ -300,7 +278,10 @@ describe('booking from the panel for a closed contact', () => {
     await sql(`UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'sin_presupuesto' WHERE id = $1`, [
       lost.id,
     ]);
-    await sql(`UPDATE contacts SET state = 'cerrado_ganado' WHERE id = $1`, [won.id]);
+    // The won one came as a partner only: a visit booked for them makes them a buyer too, as a lead would.
+    await sql(`UPDATE contacts SET state = 'cerrado_ganado', is_buyer = false, is_partner = true WHERE id = $1`, [
+      won.id,
+    ]);
     const free = await slots();
     for (const [person, slot] of [
       [lost, free[0]],
@@ -315,7 +296,7 @@ describe('booking from the panel for a closed contact', () => {
         [id],
       );
     expect(await lines(lost.id)).toEqual([
-      { kind: 'reopened', actor_name: 'Marta Uc', detail: 'Reabierto al agendarle una cita' },
+      { kind: 'reopened', actor_name: 'Marta Uc', detail: 'Al agendarle una cita desde el panel' },
     ]);
     expect(await lines(won.id)).toEqual([]);
     const states = await sql<{ id: string; state: string }>(
@@ -326,5 +307,48 @@ describe('booking from the panel for a closed contact', () => {
       [lost.id]: 'visita_agendada',
       [won.id]: 'cerrado_ganado',
     });
+    expect(await sql('SELECT is_buyer, is_partner FROM contacts WHERE id = $1', [won.id])).toEqual([
+      { is_buyer: true, is_partner: true },
+    ]);
+  });
+
+  it('time off over a visit booked already says so: the visit stands', async () => {
+    await saveHours(marta.cookie, marta.id, {
+      timeZone: 'America/Merida',
+      weekly: everyDay('00:00', '23:59'),
+      kinds: [VISIT],
+    });
+    const person = await newContact('Lía Cen');
+    const [slot] = (await slots()).slice(-1);
+    const made = await book(marta.cookie, { contactId: person.id, kind: VISIT, place: MERIDA, start: slot?.start });
+    expect(made.status).toBe(201);
+    const visit = (await made.json()) as { id: string; start: string };
+    const wall = (instant: string, shift: number) =>
+      new Intl.DateTimeFormat('sv-SE', {
+        timeZone: 'America/Merida',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      })
+        .format(Date.parse(instant) + shift)
+        .replace(' ', 'T');
+    onTestFinished(async () => {
+      await sql('DELETE FROM member_time_off WHERE member_id = $1', [marta.id]);
+    });
+    const off = await request(marta.cookie, `/api/admin/availability/${marta.id}/time-off`, {
+      method: 'POST',
+      body: JSON.stringify({ start: wall(visit.start, -3_600_000), end: wall(visit.start, 3_600_000) }),
+    });
+    expect(off.status).toBe(201);
+    expect(await off.json()).toMatchObject({ appointmentsDuring: 1 });
+    // From the visit's end on (its buffer after is not the visit): none.
+    const after = await request(marta.cookie, `/api/admin/availability/${marta.id}/time-off`, {
+      method: 'POST',
+      body: JSON.stringify({ start: wall(visit.start, 3_600_000), end: wall(visit.start, 7_200_000) }),
+    });
+    expect(await after.json()).toMatchObject({ appointmentsDuring: 0 });
+    expect(await sql('SELECT status FROM appointments WHERE id = $1', [visit.id])).toEqual([{ status: 'confirmada' }]);
   });
 });

@@ -83,16 +83,25 @@ export interface BookingRequest {
   userAgent?: string | null;
 }
 
-/** A lost contact a member books a visit for is theirs to follow again: back to `nuevo`, the line signed. */
-async function reopenForMember(tx: Queryable, phone: string, memberId: string): Promise<void> {
+/**
+ * What a member's booking changes of the contact before it is placed: a partner's session makes them a
+ * partner, a visit a buyer (as touch_contact() does for a lead), and a lost contact is theirs to follow
+ * again: back to `nuevo`, the line signed.
+ */
+async function touchForMember(tx: Queryable, phone: string, buyer: boolean, memberId: string): Promise<void> {
   await tx.query(
-    `WITH reopened AS (
-       UPDATE contacts SET state = 'nuevo', lost_reason = NULL, version = version + 1, last_activity_at = now()
-       WHERE phone = $1 AND state = 'cerrado_perdido' RETURNING id)
+    `WITH before AS (SELECT id, state FROM contacts WHERE phone = $1 FOR UPDATE),
+     reopened AS (
+       UPDATE contacts c SET is_buyer = c.is_buyer OR $3, is_partner = c.is_partner OR NOT $3,
+         state = CASE WHEN b.state = 'cerrado_perdido' THEN 'nuevo' ELSE c.state END,
+         lost_reason = CASE WHEN b.state = 'cerrado_perdido' THEN NULL ELSE c.lost_reason END,
+         version = c.version + CASE WHEN b.state = 'cerrado_perdido' THEN 1 ELSE 0 END, last_activity_at = now()
+       FROM before b WHERE c.id = b.id
+       RETURNING c.id, b.state AS was)
      INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
-     SELECT r.id, u.id, coalesce(u.name, u.email), 'reopened', 'cerrado_perdido', 'nuevo', 'Reabierto al agendarle una cita'
-     FROM reopened r, users u WHERE u.id = $2`,
-    [phone, memberId],
+     SELECT r.id, u.id, coalesce(u.name, u.email), 'reopened', 'cerrado_perdido', 'nuevo', 'Al agendarle una cita desde el panel'
+     FROM reopened r, users u WHERE u.id = $2 AND r.was = 'cerrado_perdido'`,
+    [phone, memberId, buyer],
   );
 }
 
@@ -204,7 +213,9 @@ export async function bookAppointment(db: Database, request: BookingRequest): Pr
     // "Nueva solicitud de un prospecto cerrado" would be a request nobody sent, signed by nobody). A lost contact
     // is reopened by the member, signed; a won one stays won.
     const fromPanel = request.source === 'panel' && request.actor?.by === 'member';
-    if (fromPanel && request.actor?.by === 'member') await reopenForMember(tx, booking.phone, request.actor.memberId);
+    if (fromPanel && request.actor?.by === 'member') {
+      await touchForMember(tx, booking.phone, kind.audience !== 'socios', request.actor.memberId);
+    }
     const person = fromPanel
       ? '(SELECT id FROM contacts WHERE phone = $1 AND num_nulls($2::text, $3::text, $4::boolean, $21::jsonb) >= 0)'
       : '(SELECT touch_contact($1, $2, $2, $3, NULL, $4, $21::jsonb))';

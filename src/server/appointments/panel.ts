@@ -217,7 +217,7 @@ export async function addTimeOff(
     // Time off takes no appointment away: those already in it stand, and the member is told how many.
     const during = await tx.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM appointments a
-       WHERE a.member_id = $1 AND a.blocked && tstzrange(to_timestamp($2 / 1000.0), to_timestamp($3 / 1000.0))
+       WHERE a.member_id = $1 AND a.starts_at < to_timestamp($3 / 1000.0) AND a.ends_at > to_timestamp($2 / 1000.0)
          AND ${HOLDS_TIME}`,
       [member.id, start, end],
     );

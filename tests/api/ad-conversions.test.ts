@@ -645,9 +645,9 @@ describe('from ad to sale', () => {
         [id],
       ),
     ).toEqual([{ to_value: 'no', actor_name: expect.any(String) }]);
-    expect(
-      await countRows('activity_log', `kind = 'marketing_opposition' AND details ->> 'contactId' = $1`, [id]),
-    ).toBe(1);
+    expect(await countRows('activity_log', `kind = 'marketing_opposition' AND details ->> 'contact' = $1`, [id])).toBe(
+      1,
+    );
     // Sold afterwards, with its value: kept from Google, and a later form's ticked box does not undo the opposition.
     const { version } = (await (await panel(`/api/admin/contacts/${id}`)).json()) as { version: number };
     const won = await panel(`/api/admin/contacts/${id}`, {
@@ -670,6 +670,34 @@ describe('from ad to sale', () => {
       'the sale kept from Google',
     );
     expect(sentTo('google', `won:${id}`)).toEqual([]);
+  });
+
+  it('an opposition recorded before any consent holds against a box ticked later', async () => {
+    const phone = uniquePhone();
+    expect((await postJson(`${server.url}/api/quick-quotes`, quickQuote({ name: 'Hugo Poot', phone }))).status).toBe(
+      201,
+    );
+    const [contact] = await sql<{ id: string }>('SELECT id FROM contacts WHERE phone = $1', [`+52${phone}`]);
+    const id = contact?.id as string;
+    const recorded = await panel(`/api/admin/contacts/${id}/opposition`, { method: 'POST', body: '{}' });
+    expect(recorded.status).toBe(200);
+    expect(await recorded.json()).toMatchObject({ marketingConsent: false, marketingOpposed: true });
+    const ticked = await postJson(
+      `${server.url}/api/quick-quotes`,
+      quickQuote({ name: 'Hugo Poot', phone, marketing: true, utm_source: 'google', gclid: GCLID }),
+      { 'Idempotency-Key': randomUUID() },
+    );
+    expect(ticked.status).toBe(201);
+    await until(
+      async () =>
+        (await countRows(
+          'ad_conversions',
+          `event_id = $1 AND destination = 'google' AND status = 'sin_consentimiento'`,
+          [`lead:${id}`],
+        )) === 1,
+      'the lead kept from Google',
+    );
+    expect(sentTo('google', `lead:${id}`)).toEqual([]);
   });
 
   it('tells no appointment booked until it holds: a consultation not yet paid is no Schedule', async () => {

@@ -256,6 +256,8 @@ export interface ContactDeal {
 export interface ContactDetail extends ContactSummary, ContactDeal {
   /** Whether what they do may be told to the ad platforms (CONTACT_MARKETING_CONSENT): off once they opposed it. */
   marketingConsent: boolean;
+  /** Their last answer about it is a no (a WhatsApp press, or an opposition the team recorded). */
+  marketingOpposed: boolean;
   firstTouch: Record<string, string>;
   lastTouch: Record<string, string>;
   timeline: TimelineEntry[];

@@ -39,6 +39,10 @@ export function consentRecord(claimed: ClaimedConsent, now = new Date()): { vers
  * anyone may send with their number). Withdrawn by asking for no more
  * messages on WhatsApp ("BAJA"): from then on nothing of theirs is sent.
  */
+/** Whether the contact `c`'s last answer to the consent question (WhatsApp, or recorded by the team) is a no. */
+export const LAST_ANSWER_IS_NO = `coalesce((SELECT e.to_value = 'no' FROM contact_events e
+  WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1), false)`;
+
 export const CONTACT_MARKETING_CONSENT = `(coalesce((SELECT e.to_value = 'si' FROM contact_events e
   WHERE e.contact_id = c.id AND e.kind = 'marketing_consent' ORDER BY e.created_at DESC, e.id DESC LIMIT 1),
   ${LEAD_TABLES.map(

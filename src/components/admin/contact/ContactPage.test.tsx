@@ -45,6 +45,7 @@ const CONTACT: ContactDetail = {
   estimatedValue: null,
   expectedCloseOn: null,
   marketingConsent: false,
+  marketingOpposed: false,
   firstTouch: {},
   lastTouch: {},
   timeline: [],
@@ -266,6 +267,7 @@ test('an administrator records the person’s opposition to promotions and ads; 
     body: {
       ...CONTACT,
       marketingConsent: false,
+      marketingOpposed: true,
       timeline: [
         {
           type: 'event',

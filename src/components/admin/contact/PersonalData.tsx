@@ -48,9 +48,11 @@ export function PersonalData({ contact }: { contact: ContactDetail }) {
         <p className="text-sm text-brand-900">
           {contact.marketingConsent
             ? 'Aceptó recibir novedades y promociones: lo que haga puede enviarse a las plataformas de anuncios (Meta, Google). Si pide que no, registra su oposición.'
-            : 'No comparte sus datos con plataformas de anuncios: nada de lo que haga se les envía.'}
+            : contact.marketingOpposed
+              ? 'No comparte sus datos con plataformas de anuncios: nada de lo que haga se les envía.'
+              : 'No ha aceptado compartir sus datos con plataformas de anuncios. Si pide que nunca se compartan, registra su oposición.'}
         </p>
-        {contact.marketingConsent && (
+        {!contact.marketingOpposed && (
           <BusyButton
             busy={oppose.isPending}
             busyText="Registrando…"

@@ -1131,6 +1131,15 @@ describe('the webhook', () => {
     );
     expect(contact?.lines).toEqual([expect.stringContaining('Hay $499 MXN de la persona en su saldo de Stripe')]);
     expect(contact?.due).toBe(true);
+    // Closed as lost meanwhile: the money reopens them, so that they are due (a closed contact never is).
+    await sql(
+      `UPDATE contacts SET state = 'cerrado_perdido', lost_reason = 'no_responde', next_contact_at = NULL WHERE id = $1`,
+      [customer?.id],
+    );
+    await deliver(balance(customer?.customer ?? '', 20000));
+    expect(
+      await sql('SELECT state, next_contact_at <= now() AS due FROM contacts WHERE id = $1', [customer?.id]),
+    ).toEqual([{ state: 'nuevo', due: true }]);
     // Another account's customer, or an empty balance: nothing of ours, nothing written.
     const before = await countRows('contact_events', "to_value = 'Saldo a favor'");
     await deliver(balance('cus_not_ours', 10000));

@@ -2,7 +2,7 @@ import type { ContactDetail, TimelineEntry } from '../../lib/admin/contacts.ts';
 import { columnLabel, type LeadRow, shownValue } from '../../lib/leads/columns.ts';
 import { LEAD_KINDS_BY_FORM, type LeadKind, leadForm } from '../../lib/leads/kinds.ts';
 import type { Queryable } from '../db/database.ts';
-import { CONTACT_MARKETING_CONSENT } from '../leads/consent.ts';
+import { CONTACT_MARKETING_CONSENT, LAST_ANSWER_IS_NO } from '../leads/consent.ts';
 import { deliveriesOfLeads } from '../outbox/deliveries.ts';
 import { callLinesOfContact, callsOfContact } from '../voice/call-store.ts';
 import { ASSIGNED_COLUMNS, type SummaryRow, toSummary } from './list.ts';
@@ -21,13 +21,14 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
       estimated_value_mxn: number | null;
       expected_close_on: string | null;
       marketing_consent: boolean;
+      marketing_opposed: boolean;
     }
   >(
     `SELECT c.id, c.name, c.phone, c.email, c.municipality, c.is_buyer, c.is_partner, c.state, c.lost_reason,
             ${NEXT_CONTACT} AS next_contact_at, c.attempts, c.created_at, c.last_activity_at,
             c.first_touch ->> 'utm_campaign' AS first_campaign, c.version, c.first_touch, c.last_touch, c.first_replied_at,
             c.model_id, c.estimated_value_mxn, to_char(c.expected_close_on, 'YYYY-MM-DD') AS expected_close_on,
-            ${ASSIGNED_COLUMNS}, ${CONTACT_MARKETING_CONSENT} AS marketing_consent,
+            ${ASSIGNED_COLUMNS}, ${CONTACT_MARKETING_CONSENT} AS marketing_consent, ${LAST_ANSWER_IS_NO} AS marketing_opposed,
             '' AS cursor_at, 0 AS requests
      FROM contacts c WHERE c.id = $1`,
     [id],
@@ -93,7 +94,10 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
         actor: event.actor_name,
         from: event.from_value,
         to: event.to_value,
-        ...(event.kind === 'outcome' || event.kind === 'appointment_message' || event.kind === 'payment'
+        ...(event.kind === 'outcome' ||
+        event.kind === 'appointment_message' ||
+        event.kind === 'payment' ||
+        event.kind === 'reopened'
           ? { detail: event.detail }
           : {}),
       }),
@@ -139,6 +143,7 @@ export async function getContact(db: Queryable, id: string): Promise<ContactDeta
     estimatedValue: contact.estimated_value_mxn,
     expectedCloseOn: contact.expected_close_on,
     marketingConsent: contact.marketing_consent,
+    marketingOpposed: contact.marketing_opposed,
     firstTouch: contact.first_touch,
     lastTouch: contact.last_touch,
     timeline,

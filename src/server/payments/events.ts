@@ -1,4 +1,5 @@
 import { APPOINTMENTS } from '../../data/appointments.ts';
+import { formatMxn } from '../../lib/money.ts';
 import { appointmentChanged } from '../appointments/changes.ts';
 import { askRefund, PAYMENT_DEADLINE_TASK } from '../appointments/refunds.ts';
 import type { Database, Queryable } from '../db/database.ts';
@@ -440,12 +441,22 @@ async function moneyInBalance(tx: Queryable, balance: Stripe.CashBalance): Promi
      RETURNING contact_id AS id`,
     [
       balance.customer,
-      `Hay $${Math.round(centavos / 100)} MXN de la persona en su saldo de Stripe, sin un pago que los tome ` +
+      `Hay ${formatMxn(Math.round(centavos / 100))} de la persona en su saldo de Stripe, sin un pago que los tome ` +
         '(una transferencia que llegó tarde o de más): agenda otra cita con la persona o devuélveselos desde Stripe.',
     ],
   );
   const contact = rows[0];
   if (!contact) return false;
+  // Money of a contact closed as lost (a payment expired, its visit cancelled, then the transfer): reopened, so
+  // that its reminder reaches someone (a closed contact is never due).
+  await tx.query(
+    `WITH reopened AS (
+       UPDATE contacts SET state = 'nuevo', lost_reason = NULL, version = version + 1
+       WHERE id = $1 AND state = 'cerrado_perdido' RETURNING id)
+     INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
+     SELECT id, 'reopened', 'cerrado_perdido', 'nuevo', 'Llegó dinero a su saldo de Stripe' FROM reopened`,
+    [contact.id],
+  );
   await dueNow(tx, contact.id);
   return true;
 }

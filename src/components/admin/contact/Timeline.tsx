@@ -36,8 +36,8 @@ const EVENT_TITLES: Record<string, (entry: Extract<TimelineEntry, { type: 'event
   outcome: (entry) => `Resultado: ${OUTCOMES[entry.to as OutcomeKey]?.label ?? entry.to ?? ''}`,
   attempt: (entry) => ATTEMPT_TITLES[entry.to ?? ''] ?? 'Intento de contacto',
   // Signed when a member reopened it by booking a visit from the panel; by a new request otherwise.
-  reopened: (entry) =>
-    `Reabierto ${entry.actor ? 'al agendarle una cita' : 'por una nueva solicitud'} (antes: ${stateWords(entry.from)})`,
+  // Why is its detail: a new request, a visit a member booked, money that arrived at Stripe.
+  reopened: (entry) => `Reabierto (antes: ${stateWords(entry.from)})`,
   request_after_sale: () => 'Nueva solicitud de un cliente con venta cerrada: sigue en «Cerrado: ganado»',
   alias: (entry) => `También se presentó como «${entry.to ?? ''}» (se mantiene «${entry.from ?? ''}»)`,
   note_deleted: (entry) => `Nota eliminada: «${entry.from ?? ''}»`,

@@ -66,6 +66,7 @@ describe('an outcome in one tap', () => {
       version: contact.version,
       lastActivityAt: contact.lastActivityAt,
       appointmentsAhead: 0,
+      appointmentsAheadOfOthers: 0,
     });
     expect(contact).toMatchObject({ state: 'nuevo', attempts: 1 });
     // Tomorrow at 10:00 on Mérida's clock, whatever the server's own zone.
@@ -121,21 +122,28 @@ describe('an outcome in one tap', () => {
 
   it('"No le interesa" with a visit still booked says so: the visit stands until someone cancels it', async () => {
     const id = await newContact();
-    // A visit in three days, and a hold whose time to pay ran out (it holds nothing).
-    for (const [days, status, hold] of [
-      [3, 'confirmada', null],
-      [4, 'por_pagar', '-1 hour'],
+    // A visit in three days with nobody's name on it, one in five days the adviser gives, and a hold whose time
+    // to pay ran out (it holds nothing).
+    for (const [days, status, hold, member] of [
+      [3, 'confirmada', null, null],
+      [5, 'confirmada', null, adviser.id],
+      [4, 'por_pagar', '-1 hour', null],
     ] as const) {
       await sql(
-        `INSERT INTO appointments (contact_id, kind, place, starts_at, ends_at, blocked, status, source, hold_until, price_mxn)
+        `INSERT INTO appointments (contact_id, kind, place, starts_at, ends_at, blocked, status, source, hold_until, price_mxn, member_id)
          SELECT $1, 'visita-casa-muestra', 'casa-muestra-merida', s, s + interval '1 hour',
-                tstzrange(s, s + interval '1 hour'), $3, 'panel', now() + $4::interval, CASE WHEN $3 = 'por_pagar' THEN 499 END
+                tstzrange(s, s + interval '1 hour'), $3, 'panel', now() + $4::interval, CASE WHEN $3 = 'por_pagar' THEN 499 END, $5
          FROM (SELECT now() + make_interval(days => $2) AS s) t`,
-        [id, days, status, hold ?? '0 hours'],
+        [id, days, status, hold ?? '0 hours', member],
       );
     }
-    const lost = await outcome(adminCookie, id, { outcome: 'no_le_interesa', lostReason: 'sin_presupuesto' });
-    expect(await lost.json()).toMatchObject({ state: 'cerrado_perdido', appointmentsAhead: 1 });
+    // The adviser closes it: two visits stand, one of them not hers to cancel.
+    const lost = await outcome(adviser.cookie, id, { outcome: 'no_le_interesa', lostReason: 'sin_presupuesto' });
+    expect(await lost.json()).toMatchObject({
+      state: 'cerrado_perdido',
+      appointmentsAhead: 2,
+      appointmentsAheadOfOthers: 1,
+    });
   });
 
   it('never moves a closed contact to the other closed state: a «No le interesa» pressed on a stale card leaves a sale won', async () => {

@@ -85,6 +85,29 @@ export interface OutcomeSaved {
   lastActivityAt: string;
   /** Closed as lost with appointments still ahead (confirmed, or held for their payment): how many, to cancel or keep. */
   appointmentsAhead: number;
+  /** Of those, how many another member gives (an adviser cannot cancel them: only that member or an administrator). */
+  appointmentsAheadOfOthers: number;
+}
+
+/**
+ * What the toast of an outcome that closed a contact with appointments still
+ * ahead says, or null: they stand, with the buyer's reminders, until someone
+ * cancels them, and an adviser cancels only their own (an administrator any).
+ */
+export function appointmentsAheadText(saved: OutcomeSaved, admin: boolean): string | null {
+  const { appointmentsAhead: all, appointmentsAheadOfOthers: others } = saved;
+  if (all === 0) return null;
+  if (admin || others === 0) {
+    return all === 1
+      ? 'Su cita sigue agendada: cancélala en «Citas» si ya no va.'
+      : `Sus ${all} citas siguen agendadas: cancélalas en «Citas» si ya no va.`;
+  }
+  if (others === all) {
+    return all === 1
+      ? 'Su cita con otra persona del equipo sigue agendada: avísale si ya no va.'
+      : `Sus ${all} citas con otras personas del equipo siguen agendadas: avísales si ya no va.`;
+  }
+  return `Sus ${all} citas siguen agendadas: cancela las tuyas en «Citas» y avisa a quien atiende las demás si ya no va.`;
 }
 
 /** "1 intento", "3 intentos". */

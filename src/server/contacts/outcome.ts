@@ -116,11 +116,12 @@ export async function recordOutcome(
     // answer says how many, so the panel can say so.
     const ahead =
       state === 'cerrado_perdido'
-        ? await tx.query<{ count: number }>(
-            `SELECT count(*)::int AS count FROM appointments a
+        ? await tx.query<{ count: number; others: number }>(
+            `SELECT count(*)::int AS count, count(*) FILTER (WHERE a.member_id IS DISTINCT FROM $2)::int AS others
+             FROM appointments a
              WHERE a.contact_id = $1 AND a.starts_at > now()
                AND (a.status = 'confirmada' OR (a.status = 'por_pagar' AND a.hold_until > now()))`,
-            [id],
+            [id, actor.id],
           )
         : null;
     return {
@@ -129,6 +130,7 @@ export async function recordOutcome(
       lostReason,
       nextContactAt: next,
       appointmentsAhead: ahead?.rows[0]?.count ?? 0,
+      appointmentsAheadOfOthers: ahead?.rows[0]?.others ?? 0,
       attempts: row.attempts,
       version: row.version,
       lastActivityAt: new Date(row.last_activity_at).toISOString(),

@@ -2,6 +2,7 @@ import { type FormEvent, lazy, Suspense, useId, useRef, useState } from 'react';
 import { type ContactState, isClosed, type LostReason } from '../../../lib/admin/contacts.ts';
 import { fromMeridaWallTime, isPast, meridaDaysAhead, meridaWallTime } from '../../../lib/admin/merida-time.ts';
 import {
+  appointmentsAheadText,
   OUTCOME_KEYS,
   OUTCOME_NOTE_MAX,
   OUTCOMES,
@@ -11,6 +12,7 @@ import {
 } from '../../../lib/admin/outcomes.ts';
 import { showToast } from '../../../lib/client/toast.ts';
 import { explain, fieldErrors } from '../api.ts';
+import { usePanelUser } from '../session.ts';
 import { FormActions } from '../shared/FormActions.tsx';
 import { LostReasonField } from '../shared/ui.tsx';
 import { useRecordOutcome } from './queries.ts';
@@ -116,6 +118,7 @@ function OutcomeSheet({
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = useRecordOutcome(contact.id);
+  const admin = usePanelUser()?.admin === true;
   const id = `id${useId()}`;
   const instant = next ? fromMeridaWallTime(next) : null;
   const past = instant !== null && isPast(instant);
@@ -135,17 +138,9 @@ function OutcomeSheet({
         onSuccess: (saved) => {
           // Closed first: a toast shown while the dialog is modal lives inside it (toast.ts).
           close();
-          const ahead = saved.appointmentsAhead;
-          showToast({
-            title: `Guardado: ${outcome.label}`,
-            // Lost with a visit still booked: it stands, with the buyer's reminders, until someone cancels it.
-            ...(ahead > 0 && {
-              description:
-                ahead === 1
-                  ? 'Su cita sigue agendada: cancélala en «Citas» si ya no va.'
-                  : `Sus ${ahead} citas siguen agendadas: cancélalas en «Citas» si ya no va.`,
-            }),
-          });
+          const ahead = appointmentsAheadText(saved, admin);
+          // Lost with a visit still booked: it stands, with the buyer's reminders, until someone cancels it.
+          showToast({ title: `Guardado: ${outcome.label}`, ...(ahead && { description: ahead }) });
           onSaved();
         },
         onError: (failure) => {

@@ -1146,6 +1146,53 @@ describe('the webhook', () => {
     await deliver(balance(customer?.customer ?? '', 0));
     expect(await countRows('contact_events', "to_value = 'Saldo a favor'")).toBe(before);
   });
+
+  it('tells the kept contact of money in the balance of the customer a merge left behind', async () => {
+    // Two people who each opened a cash checkout (each a customer at Stripe with its CLABE), then one person.
+    const [first, second] = [await book(await freeSlot(80, 24 * 20)), await book(await freeSlot(80, 24 * 20))];
+    await opened(first);
+    await opened(second);
+    const customers = await sql<{ id: string; phone: string; customer: string }>(
+      `SELECT c.id, c.phone, c.payment_customer AS customer FROM appointments a JOIN contacts c ON c.id = a.contact_id
+       WHERE a.id = ANY($1::uuid[]) ORDER BY array_position($1::uuid[], a.id)`,
+      [[first.id, second.id]],
+    );
+    const [kept, gone] = customers;
+    expect(kept?.customer).toMatch(/^cus_/);
+    expect(gone?.customer).toMatch(/^cus_/);
+    expect(gone?.customer).not.toBe(kept?.customer);
+    const admin = await adminCookie();
+    const panel = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Cookie: admin, Origin: originOf(server.url), 'Content-Type': 'application/json' },
+      });
+    const { version } = (await (await panel(`/api/admin/contacts/${kept?.id}`)).json()) as { version: number };
+    const merged = await panel(`/api/admin/contacts/${kept?.id}/merge`, {
+      method: 'POST',
+      body: JSON.stringify({ from: gone?.id, name: 'Lucía Pérez', phone: kept?.phone, email: null, version }),
+    });
+    expect(merged.status, await merged.clone().text()).toBe(200);
+
+    // A late transfer to the CLABE of the person merged away: the kept contact is told, and due.
+    await deliver(
+      stripeEvent('cash_balance.funds_available', {
+        object: 'cash_balance',
+        available: { mxn: 49900 },
+        customer: gone?.customer,
+        livemode: false,
+        settings: { reconciliation_mode: 'automatic', using_merchant_default: true },
+      }),
+    );
+    const [contact] = await sql<{ due: boolean; lines: string[] }>(
+      `SELECT c.next_contact_at <= now() AS due,
+              array(SELECT e.detail FROM contact_events e WHERE e.contact_id = c.id AND e.to_value = 'Saldo a favor') AS lines
+       FROM contacts c WHERE c.id = $1`,
+      [kept?.id],
+    );
+    expect(contact?.lines).toEqual([expect.stringContaining('Hay $499 MXN de la persona en su saldo de Stripe')]);
+    expect(contact?.due).toBe(true);
+  });
 });
 
 describe('the panel', () => {

@@ -46,6 +46,8 @@ const SOURCES = [
   // Their appointments and what they paid for them (issues #40 and #41).
   { table: 'appointments', key: 'contact_id', byPhone: false },
   { table: 'payments', key: 'contact_id', byPhone: false },
+  // Their customers at Stripe, one per person merged into theirs (migration 0057).
+  { table: 'contact_payment_customers', key: 'customer', byPhone: false, where: 'contact_id = $1' },
   // Stripe's events about them as received (the payer's name, e-mail and phone; our contact in the metadata).
   {
     table: 'payment_events',

@@ -165,7 +165,11 @@ export async function openCheckout(
        WHERE id = $1 AND status = 'por_pagar' RETURNING id),
      customer AS (
        UPDATE contacts SET payment_customer = $8 WHERE id = $2 AND $8::text IS NOT NULL AND payment_customer IS NULL
-       RETURNING id)
+       RETURNING id),
+     -- Every customer the contact had, kept past a merge that keeps the other person's (migration 0057).
+     kept AS (
+       INSERT INTO contact_payment_customers (customer, contact_id) SELECT $8, $2 WHERE $8::text IS NOT NULL
+       ON CONFLICT (customer) DO NOTHING)
      SELECT (SELECT count(*) FROM payment) + (SELECT count(*) FROM held) + (SELECT count(*) FROM customer) AS changed`,
     [row.id, row.contact_id, session.id, session.url, session.expires_at, row.price_mxn, concept, customer ?? null],
   );

@@ -437,7 +437,7 @@ async function moneyInBalance(tx: Queryable, balance: Stripe.CashBalance): Promi
   if (centavos <= 0) return false;
   const { rows } = await tx.query<{ id: string }>(
     `INSERT INTO contact_events (contact_id, kind, to_value, detail)
-     SELECT id, 'payment', 'Saldo a favor', $2 FROM contacts WHERE payment_customer = $1
+     SELECT contact_id, 'payment', 'Saldo a favor', $2 FROM contact_payment_customers WHERE customer = $1
      RETURNING contact_id AS id`,
     [
       balance.customer,

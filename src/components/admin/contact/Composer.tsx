@@ -39,11 +39,12 @@ export function Composer({ contact }: { contact: ContactDetail }) {
     });
   }
 
-  const shell =
-    'sticky bottom-0 z-10 grid gap-2 rounded-2xl bg-white p-3 shadow-[0_-4px_12px_rgb(0_0_0/0.08)] ring-1 ring-brand-900/10';
+  const box = 'grid gap-2 rounded-2xl bg-white p-3 ring-1 ring-brand-900/10';
+  const shell = `sticky bottom-0 z-10 shadow-[0_-4px_12px_rgb(0_0_0/0.08)] ${box}`;
   if (state.isError) {
+    // Nothing to write with: said once where the composer would be, not kept floating over the history.
     return (
-      <div className={shell} role="alert">
+      <div className={box} role="alert">
         {explain(state.error, 'No se pudo saber si se puede escribir a este prospecto.')}
       </div>
     );

@@ -5,6 +5,7 @@ import { estimate, partnerApplication, preFilter, quickQuote } from '../support/
 import type { SmtpReceiver } from '../support/receivers.ts';
 import { postJson, type RunningServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
+import { until } from '../support/until.ts';
 import { startVoiceSite, VOICE_SECRET, vapiReport } from '../support/vapi.ts';
 import {
   type FakePlatform,
@@ -225,6 +226,18 @@ describe('a person’s data (ARCO)', () => {
           },
         }),
       ],
+    );
+    // The e-mail telling the team of their messages, sent in the background: once sent, a message that came
+    // after it was written queues another (laterMessagesNoticed). Waited for until none is left to send, so
+    // that what the test reads next is all there will be.
+    await until(
+      async () =>
+        (await countRows(
+          'notification_deliveries',
+          "contact_id = $1 AND purpose = 'message' AND status IN ('pending', 'sending')",
+          [id],
+        )) === 0,
+      'the notices of their messages sent',
     );
     return id;
   }

@@ -57,8 +57,11 @@ export function Composer({ contact }: { contact: ContactDetail }) {
     );
   }
   const whatsapp = state.data;
+  // Nothing to write with (not configured, opted out of templates with the window closed): the reason is said
+  // once where the composer would be, not kept floating over the history.
+  const writable = whatsapp.allowed.text || (whatsapp.allowed.templates && whatsapp.templates.length > 0);
   return (
-    <div className={shell}>
+    <div className={writable ? shell : box} data-testid="composer">
       {whatsapp.optedOutAt && (
         <p className="text-sm font-semibold text-danger-600">
           Se dio de baja de los mensajes automáticos el {formatShortDate(whatsapp.optedOutAt)}: no se le envían

@@ -4,7 +4,7 @@ import type { FreeSlot } from '../../src/lib/appointments/booking.ts';
 import { MANAGE_MESSAGES, type ManagedAppointment } from '../../src/lib/appointments/manage.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { appointmentLink } from '../../src/server/appointments/manage.ts';
-import { originOf } from '../support/admin.ts';
+import { inviteAdviser, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -104,7 +104,7 @@ beforeAll(async () => {
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [ana],
   );
-  plan = spaced(await slotStarts(), 12);
+  plan = spaced(await slotStarts(), 16);
 });
 
 afterAll(async () => {
@@ -361,5 +361,84 @@ describe('a cancellation', () => {
       expect(response.status).toBe(403);
     }
     expect((await row(id))?.status).toBe('confirmada');
+  });
+});
+
+describe('the team’s move (the panel)', () => {
+  const request = memberRequest(() => server.url);
+  const move = (cookie: string | null, id: string, body: unknown) =>
+    request(cookie, `/api/admin/appointments/${id}/move`, { method: 'POST', body: JSON.stringify(body) });
+  let admin: string;
+  let adviser: string;
+  const sequenceOf = async (id: string) =>
+    (await sql<{ n: number }>('SELECT calendar_sequence AS n FROM appointments WHERE id = $1', [id]))[0]?.n ?? -1;
+  beforeAll(async () => {
+    admin = await setupAdmin(server.url, 'admin.manage@ceiba.mx', 'contraseña-segura-manage');
+    adviser = (await inviteAdviser(server.url, admin, 'beto.manage@ceiba.mx', 'Beto Pech')).cookie;
+  });
+
+  it('moves an appointment the buyer moved three times already: no limit, no cutoff, the buyer told, signed', async () => {
+    const [start, to] = [plan[12] as string, plan[13] as string];
+    const later = new Date(Date.parse(start) + 30 * 60_000).toISOString();
+    const { id, token } = await booked(start);
+    for (const at of [later, start, later]) {
+      expect((await act({ t: token, action: 'reprogramar', start: at })).status).toBe(200);
+    }
+    const sequenceBefore = await sequenceOf(id);
+    const moved = await move(admin, id, { start: to });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    expect(await moved.json()).toMatchObject({ id, start: to, moved: true, memberId: ana });
+    const [stored] = await sql<{ starts_at: Date; buyer_moves: number }>(
+      'SELECT starts_at, buyer_moves FROM appointments WHERE id = $1',
+      [id],
+    );
+    expect(stored?.starts_at.toISOString()).toBe(to);
+    // The buyer's count stays at three: their link still refuses a fourth move of theirs.
+    expect(stored?.buyer_moves).toBe(3);
+    const free = await slotStarts();
+    expect(free).toContain(later);
+    expect(free).not.toContain(to);
+    const [line] = await sql<{ detail: string; actor_name: string }>(
+      `SELECT e.detail, e.actor_name FROM contact_events e JOIN appointments a ON a.contact_id = e.contact_id
+       WHERE a.id = $1 AND e.kind = 'appointment' ORDER BY e.id DESC LIMIT 1`,
+      [id],
+    );
+    expect(line?.detail).toMatch(
+      /^Visita a la casa muestra · Casa muestra Mérida: reprogramada por el equipo, de .+ a .+$/,
+    );
+    expect(line?.actor_name).toBeTruthy();
+    expect(await countRows('activity_log', "kind = 'appointment_moved' AND details ->> 'appointment' = $1", [id])).toBe(
+      1,
+    );
+    // The buyer is told as for their own move: the calendar file's sequence raised once more (its update goes with
+    // the WhatsApp and e-mail messages appointmentChanged() queues, tested with the buyer's moves).
+    expect(await sequenceOf(id)).toBe(sequenceBefore + 1);
+    // Moving it where it is answers the same and writes nothing more.
+    const again = await move(admin, id, { start: to });
+    expect(await again.json()).toMatchObject({ moved: false, start: to });
+    expect(await countRows('activity_log', "kind = 'appointment_moved' AND details ->> 'appointment' = $1", [id])).toBe(
+      1,
+    );
+  });
+
+  it('refuses another adviser’s appointment (403), a taken time (409), bad input (400) and no session (401), in Spanish', async () => {
+    const [mine, theirs] = [plan[14] as string, plan[15] as string];
+    const { id } = await booked(mine);
+    await booked(theirs);
+    const forbidden = await move(adviser, id, { start: theirs });
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({
+      error: 'Solo quien da la cita o un administrador puede reprogramarla.',
+    });
+    // Another person's visit with Ana, the only member who gives it.
+    const taken = await move(admin, id, { start: theirs });
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toMatchObject({ error: 'Ese horario ya no está disponible. Elige otro de la lista.' });
+    const bad = await move(admin, id, { start: 'mañana' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ fields: { start: 'Elige un horario de la lista.' } });
+    expect((await move(null, id, { start: theirs })).status).toBe(401);
+    expect((await move(admin, randomUUID(), { start: theirs })).status).toBe(404);
+    expect((await row(id))?.starts_at.toISOString()).toBe(mine);
   });
 });

@@ -64,9 +64,13 @@ const PAGES = ['admin.html', 'auth.html', 'index.html', 'modelos.html', 'prefilt
  * 94.70, / 94.31 -> 94.42) and /auth; /admin 122.34 -> 122.86 with it, the attendance buttons that appear at
  * the appointment's start, an outcome's warning of a visit still booked and the time off's. /prefiltro moved to
  * 94.4, /estimacion to 94.8, /admin to 122.9.
+ * 2026-12-01, fourteenth session: /admin 122.86 -> 123.0 with the review's fixes (an adviser told to let the
+ * member of a visit know rather than cancel it, the opposition's three texts, the composer's error in place),
+ * then 123.1 with the panel's "Reprogramar" (its button and dialog shell; the form and the slot picker load
+ * on the first press). /admin moved to 123.2.
  */
 const BUDGET_KB: Record<string, number> = {
-  'admin.html': 122.9,
+  'admin.html': 123.2,
   'auth.html': 87.7,
   'index.html': 94.5,
   'modelos.html': 79.7,

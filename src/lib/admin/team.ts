@@ -60,6 +60,7 @@ export const ACTIVITY_KINDS = [
   'appointment_booked',
   'appointment_attendance',
   'appointment_cancelled',
+  'appointment_moved',
   'campaign_spend',
   'payment_refunded',
 ] as const;
@@ -100,6 +101,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   appointment_booked: 'Cita agendada desde el panel',
   appointment_attendance: 'Asistencia a una cita',
   appointment_cancelled: 'Cita cancelada por el equipo',
+  appointment_moved: 'Cita reprogramada por el equipo',
   campaign_spend: 'Gasto de campaña',
   payment_refunded: 'Devolución de un pago registrada',
 };

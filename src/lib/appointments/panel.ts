@@ -248,3 +248,22 @@ export const PANEL_APPOINTMENT_MESSAGES = {
   othersForbidden: 'Solo un administrador puede ver o cambiar la agenda de otra persona.',
   invalidWallTime: 'Esa fecha y hora no existen en tu zona horaria.',
 } as const;
+
+/** POST /api/admin/appointments/{id}/move: the team moves an appointment to another free slot of its kind and place. */
+export const moveSchema = z.object({
+  start: z.iso.datetime({ offset: true, error: 'Elige un horario de la lista.' }),
+});
+export type MoveInput = z.output<typeof moveSchema>;
+
+/** What the panel's move needs of an appointment (MoveAppointment). */
+export type MovedAppointment = Pick<CalendarItem, 'id' | 'kind' | 'kindName' | 'place' | 'placeTimeZone' | 'contact'>;
+
+/** What the move answers: where the appointment is now; `moved` false when it was already there. */
+export interface MoveAnswer {
+  id: string;
+  start: string;
+  end: string;
+  moved: boolean;
+  /** Who gives it now (another member when its own was not free then). */
+  memberId: string | null;
+}

@@ -6,6 +6,7 @@ import {
 } from '../../data/appointments.ts';
 import type { AppointmentStatus, SlotsAnswer, SlotsQuery } from '../../lib/appointments/booking.ts';
 import type { ManagedAppointment } from '../../lib/appointments/manage.ts';
+import { type Actor, recordActivity } from '../audit/activity.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { availableSlots, HOLDING_STATUSES, slotsAnswer } from './availability.ts';
 import { memberOrder, placeMoment, releaseExpiredHolds, SlotTaken } from './book.ts';
@@ -49,7 +50,7 @@ export class HoldExpired extends Error {
 export class InsideCutoff extends Error {
   override name = 'InsideCutoff';
 }
-/** Moved MAX_BUYER_MOVES times through the link already: 409 (an adviser still moves it from the panel). */
+/** Moved MAX_BUYER_MOVES times through the link already: 409 (the team still moves it from the panel: moveByTeam). */
 export class TooManyMoves extends Error {
   override name = 'TooManyMoves';
 }
@@ -209,6 +210,82 @@ export async function cancelManaged(db: Database, token: string, now: number): P
 
 const EXCLUSION_VIOLATION = '23P01';
 
+/** Who moves an appointment: the buyer through their link, or a member of the team from the panel. */
+type Mover = { by: 'buyer' } | { by: 'member'; actor: Actor };
+
+/**
+ * Moves the locked appointment to `start` (a free slot of its kind and place,
+ * its own time counting as free), with the same member when they are free
+ * then, otherwise another free one in book.ts's order; its line on the
+ * contact's history and appointmentChanged() (the buyer told, the reminders
+ * moved) in the caller's transaction. A buyer's move counts against
+ * MAX_BUYER_MOVES and, once the refund window closed, leaves a paid one
+ * without refund; the team's does neither. Null: no member is free then.
+ */
+async function moveInPlace(
+  tx: Queryable,
+  found: Found,
+  start: number,
+  now: number,
+  mover: Mover,
+): Promise<Found | null> {
+  const { row, kind, place } = found;
+  const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true, row.id)).find(
+    (free) => free.start === start,
+  );
+  if (!slot) return null;
+  const ordered = await memberOrder(tx, row.contact_id, slot.members, now);
+  const candidates = row.member_id && ordered.includes(row.member_id) ? [row.member_id] : [];
+  candidates.push(...ordered.filter((member) => member !== row.member_id));
+  const held = heldSpan(kind, start);
+  const byBuyer = mover.by === 'buyer';
+
+  for (const member of candidates) {
+    await releaseExpiredHolds(tx, member, held);
+    await tx.query('SAVEPOINT move_member');
+    try {
+      await tx.query(
+        // A paid appointment the buyer moved once its refund window closed (refundUntilHours before the start it
+        // had) stays without refund (migration 0050): moving it later does not reopen the window.
+        `UPDATE appointments SET member_id = $2, starts_at = to_timestamp($3 / 1000.0),
+           ends_at = to_timestamp($4 / 1000.0), blocked = tstzrange(to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0)),
+           buyer_moves = buyer_moves + CASE WHEN $8 THEN 1 ELSE 0 END, updated_at = now(),
+           refund_forfeited = refund_forfeited OR ($8 AND $7::int IS NOT NULL
+             AND now() > starts_at - make_interval(hours => $7::int)
+             AND EXISTS (SELECT 1 FROM payments p WHERE p.appointment_id = $1 AND p.status = 'pagado'))
+         WHERE id = $1`,
+        [row.id, member, start, slot.end, held.start, held.end, kind.refundUntilHours, byBuyer],
+      );
+      await tx.query('RELEASE SAVEPOINT move_member');
+    } catch (error) {
+      if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
+      await tx.query('ROLLBACK TO SAVEPOINT move_member');
+      continue;
+    }
+    const moment = `de ${placeMoment(row.starts_at, place.timeZone)} a ${placeMoment(start, place.timeZone)}`;
+    await tx.query(
+      `INSERT INTO contact_events (contact_id, actor_id, actor_name, kind, from_value, to_value, detail)
+       VALUES ($1, $2, $3, 'appointment', $4, $4, $5)`,
+      [
+        row.contact_id,
+        byBuyer ? null : mover.actor.id,
+        byBuyer ? null : mover.actor.name,
+        row.status,
+        `${kind.name} · ${place.name}: reprogramada ${byBuyer ? `por la persona ${BY_BUYER}` : 'por el equipo'}, ${moment}`,
+      ],
+    );
+    await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [row.contact_id]);
+    await appointmentChanged(
+      tx,
+      row.id,
+      { kind: 'rescheduled', previousStart: row.starts_at, previousMemberId: row.member_id },
+      byBuyer ? { by: 'buyer' } : { by: 'member', memberId: mover.actor.id },
+    );
+    return { ...found, row: { ...row, member_id: member, starts_at: start, ends_at: slot.end } };
+  }
+  return null;
+}
+
 /**
  * POST reprogramar: the appointment moved to `start` (a free slot of its kind
  * and place, its own time counting as free), with the same member when they
@@ -224,60 +301,65 @@ export async function rescheduleManaged(
   return db.transaction(async (tx) => {
     const found = await appointmentOf(tx, token, now, true);
     assertChangeable(found, now);
-    const { row, kind, place } = found;
+    const { row } = found;
     if (start === row.starts_at) return { ...managed(found, now), token: appointmentToken({ id: row.id, start }) };
     if (row.buyer_moves >= MAX_BUYER_MOVES) throw new TooManyMoves();
 
-    const slot = (await availableSlots(tx, kind, place, start, start + 1, now, true, row.id)).find(
-      (free) => free.start === start,
-    );
-    if (!slot) throw new SlotTaken();
-    const ordered = await memberOrder(tx, row.contact_id, slot.members, now);
-    const candidates = row.member_id && ordered.includes(row.member_id) ? [row.member_id] : [];
-    candidates.push(...ordered.filter((member) => member !== row.member_id));
-    const held = heldSpan(kind, start);
+    const moved = await moveInPlace(tx, found, start, now, { by: 'buyer' });
+    if (!moved) throw new SlotTaken();
+    return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }), payUrl: payUrlOf(moved.row) };
+  });
+}
 
-    for (const member of candidates) {
-      await releaseExpiredHolds(tx, member, held);
-      await tx.query('SAVEPOINT move_member');
-      try {
-        await tx.query(
-          // A paid appointment moved once its refund window closed (refundUntilHours before the start it had)
-          // stays without refund (migration 0050): moving it later does not reopen the window.
-          `UPDATE appointments SET member_id = $2, starts_at = to_timestamp($3 / 1000.0),
-             ends_at = to_timestamp($4 / 1000.0), blocked = tstzrange(to_timestamp($5 / 1000.0), to_timestamp($6 / 1000.0)),
-             buyer_moves = buyer_moves + 1, updated_at = now(),
-             refund_forfeited = refund_forfeited OR ($7::int IS NOT NULL
-               AND now() > starts_at - make_interval(hours => $7::int)
-               AND EXISTS (SELECT 1 FROM payments p WHERE p.appointment_id = $1 AND p.status = 'pagado'))
-           WHERE id = $1`,
-          [row.id, member, start, slot.end, held.start, held.end, kind.refundUntilHours],
-        );
-        await tx.query('RELEASE SAVEPOINT move_member');
-      } catch (error) {
-        if ((error as { code?: string }).code !== EXCLUSION_VIOLATION) throw error;
-        await tx.query('ROLLBACK TO SAVEPOINT move_member');
-        continue;
-      }
-      await tx.query(
-        `INSERT INTO contact_events (contact_id, kind, from_value, to_value, detail)
-         VALUES ($1, 'appointment', $2, $2, $3)`,
-        [
-          row.contact_id,
-          row.status,
-          `${kind.name} · ${place.name}: reprogramada por la persona ${BY_BUYER}, de ${placeMoment(row.starts_at, place.timeZone)} a ${placeMoment(start, place.timeZone)}`,
-        ],
-      );
-      await tx.query('UPDATE contacts SET last_activity_at = now() WHERE id = $1', [row.contact_id]);
-      await appointmentChanged(
-        tx,
-        row.id,
-        { kind: 'rescheduled', previousStart: row.starts_at, previousMemberId: row.member_id },
-        { by: 'buyer' },
-      );
-      const moved = { ...found, row: { ...row, member_id: member, starts_at: start, ends_at: slot.end } };
-      return { ...managed(moved, now), token: appointmentToken({ id: row.id, start }), payUrl: payUrlOf(moved.row) };
-    }
-    throw new SlotTaken();
+/** What a move from the panel came to (the endpoint's status and words: admin-appointment-move.ts). */
+export type TeamMoveResult =
+  | { moved: boolean; start: number; end: number; memberId: string | null }
+  | 'not_found'
+  | 'forbidden'
+  | 'closed'
+  | 'lapsed'
+  | 'begun'
+  | 'taken';
+
+/**
+ * The team moves an appointment (the buyer asked by phone or WhatsApp): its
+ * member or an administrator, while it holds its time and has not begun, to a
+ * free slot of its kind and place; no cutoff and no limit of moves (those
+ * guard the buyer's link), and a paid one keeps its refund window. The buyer
+ * is told as for their own move; the activity log says who moved it. Moving
+ * it to its own start answers the same and writes nothing.
+ */
+export async function moveByTeam(
+  db: Database,
+  appointmentId: string,
+  member: { id: string; admin: boolean; actor: Actor },
+  start: number,
+  now = Date.now(),
+): Promise<TeamMoveResult> {
+  return db.transaction(async (tx): Promise<TeamMoveResult> => {
+    const { rows } = await tx.query<Row & { name: string }>(
+      `SELECT ${COLUMNS}, (SELECT c.name FROM contacts c WHERE c.id = appointments.contact_id) AS name
+       FROM appointments WHERE id = $1 FOR UPDATE`,
+      [appointmentId],
+    );
+    const stored = rows[0];
+    const kind = stored && appointmentKind(stored.kind);
+    const place = stored && appointmentPlace(stored.place);
+    if (!stored || !kind || !place) return 'not_found';
+    const row = { ...stored, starts_at: Number(stored.starts_at), ends_at: Number(stored.ends_at) };
+    if (row.member_id !== member.id && !member.admin) return 'forbidden';
+    if (row.status !== 'por_pagar' && row.status !== 'confirmada') return 'closed';
+    if (row.status === 'por_pagar' && row.hold_until !== null && Number(row.hold_until) <= now) return 'lapsed';
+    if (row.starts_at <= now) return 'begun';
+    if (start === row.starts_at) return { moved: false, start, end: row.ends_at, memberId: row.member_id };
+    const moved = await moveInPlace(tx, { row, kind, place }, start, now, { by: 'member', actor: member.actor });
+    if (!moved) return 'taken';
+    await recordActivity(tx, {
+      actor: member.actor,
+      kind: 'appointment_moved',
+      summary: `Reprogramó la cita de ${stored.name}`,
+      details: { appointment: appointmentId, contact: row.contact_id },
+    });
+    return { moved: true, start, end: moved.row.ends_at, memberId: moved.row.member_id };
   });
 }

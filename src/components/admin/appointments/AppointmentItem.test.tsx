@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, expect, onTestFinished, test, vi } from 'vitest';
 import { type PanelApi, startPanelApi } from '../../../../tests/support/panel-api.ts';
-import { renderPanel } from '../../../../tests/support/panel-render.tsx';
+import { renderPanel, toasts } from '../../../../tests/support/panel-render.tsx';
 import type { CalendarItem } from '../../../lib/appointments/panel.ts';
 import { AppointmentItem } from './AppointmentItem.tsx';
 
@@ -75,10 +76,11 @@ test('an adviser sees no "Cancelar" nor attendance on another adviser’s appoin
     </>
   );
   const view = renderPanel(api, both);
-  // The session read (her own appointment offers "Cancelar"), Beto's offers her nothing.
+  // The session read (her own appointment offers "Reprogramar" and "Cancelar"), Beto's offers her nothing.
   expect(await screen.findByRole('button', { name: /Cancelar.*Elena Poot/ })).toBeTruthy();
+  expect(screen.getByRole('button', { name: /Reprogramar.*Elena Poot/ })).toBeTruthy();
   expect(screen.queryByRole('button', { name: /Iván Caamal/ })).toBeNull();
-  expect(screen.getAllByRole('button')).toHaveLength(1);
+  expect(screen.getAllByRole('button')).toHaveLength(2);
   view.unmount();
   api.on('GET /api/auth/session', {
     body: {
@@ -88,4 +90,44 @@ test('an adviser sees no "Cancelar" nor attendance on another adviser’s appoin
   });
   renderPanel(api, both);
   expect(await screen.findByRole('button', { name: /Cancelar.*Iván Caamal/ })).toBeTruthy();
+});
+
+test('"Reprogramar" offers the free slots of its kind and place, says a slot taken meanwhile, then moves it', async () => {
+  const later = (hours: number) => new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + hours * HOUR).toISOString();
+  const [first, second] = [later(48), later(49)];
+  api.on('GET /api/appointments/slots', {
+    body: {
+      kind: 'visita-casa-muestra',
+      place: 'casa-muestra-merida',
+      timeZone: 'America/Merida',
+      durationMinutes: 60,
+      slots: [first, second].map((start) => ({ start, end: new Date(Date.parse(start) + HOUR).toISOString() })),
+    },
+  });
+  const posted: unknown[] = [];
+  api.on('POST /api/admin/appointments/0b6f7c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e/move', ({ body }) => {
+    posted.push(body);
+    return posted.length === 1
+      ? { status: 409, body: { error: 'Ese horario ya no está disponible. Elige otro de la lista.' } }
+      : { body: { id: 'x', start: second, end: second, moved: true, memberId: ANA.id } };
+  });
+  renderPanel(api, <AppointmentItem item={item({})} />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Reprogramar cita: Elena Poot' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Reprogramar · Elena Poot' });
+  // Nothing chosen yet: said, nothing sent.
+  await userEvent.click(await within(dialog).findByRole('button', { name: 'Reprogramar' }));
+  expect(within(dialog).getByText('Elige un horario de la lista.')).toBeTruthy();
+  const times = await within(dialog).findAllByRole('radio', { name: /\d{2}:\d{2}/ });
+  await userEvent.click(times[1] as HTMLElement);
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Reprogramar' }));
+  expect(await within(dialog).findByText('Ese horario ya no está disponible. Elige otro de la lista.')).toBeTruthy();
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Reprogramar' }));
+  await waitFor(() =>
+    expect(toasts()).toEqual([
+      expect.stringMatching(
+        /^Cita reprogramada: Elena Poot: Visita a la casa muestra · .+, \d{2}:\d{2}\. Le avisamos por WhatsApp y por correo\.$/,
+      ),
+    ]),
+  );
+  expect(posted).toEqual([{ start: second }, { start: second }]);
 });

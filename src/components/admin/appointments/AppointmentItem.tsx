@@ -4,6 +4,7 @@ import { PAYMENT_METHOD_LABELS, type PaymentStatus } from '../../../lib/payments
 import { usePanelUser } from '../session.ts';
 import { AttendanceButtons } from './AttendanceButtons.tsx';
 import { CancelAppointment } from './CancelAppointment.tsx';
+import { MoveAppointment } from './MoveAppointment.tsx';
 import { usePassed } from './use-passed.ts';
 
 /** Its payment, as the adviser reads it next to the status (issue #41). */
@@ -53,7 +54,7 @@ export function AppointmentItem({
   // offered once the session says who is looking.
   const theirs = viewer !== null && (viewer.admin || item.member?.id === viewer.id);
   const markable = theirs && item.status === 'confirmada' && started;
-  // Before its start, a held appointment can be cancelled by the team.
+  // Before its start, a held appointment can be moved or cancelled by the team.
   const cancellable = theirs && !started && !lapsed && (item.status === 'confirmada' || item.status === 'por_pagar');
   return (
     <article
@@ -92,6 +93,7 @@ export function AppointmentItem({
       {showMember && <p className="text-xs text-brand-800">Con {item.member ? item.member.name : 'nadie asignado'}</p>}
       {cancellable ? (
         <div className="flex flex-wrap gap-2 pt-1">
+          <MoveAppointment item={item} />
           <CancelAppointment
             appointmentId={item.id}
             contactId={item.contact.id}

@@ -1,0 +1,90 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import type { MoveAnswer, MovedAppointment as Moved } from '../../../lib/appointments/panel.ts';
+import { showToast } from '../../../lib/client/toast.ts';
+import { SlotPicker } from '../../appointments/SlotPicker.tsx';
+import { ApiError, api, explain, fieldErrors } from '../api.ts';
+import { keys } from '../keys.ts';
+import { FormActions } from '../shared/FormActions.tsx';
+import { useSlots } from './queries.ts';
+import { addDays, meridaClock, meridaDate, shortDay } from './time.ts';
+
+/** How far ahead the dialog lists free slots, in days (as the booking dialog). */
+const DAYS_SHOWN = 21;
+
+/** The move's form (MoveAppointment): loaded on the first press, so the calendar's first touch does not carry it. */
+export default function MoveForm({ item, onClose }: { item: Moved; onClose(): void }) {
+  const client = useQueryClient();
+  const today = meridaDate(Date.now());
+  const slots = useSlots(item.kind, item.place, today, addDays(today, DAYS_SHOWN - 1));
+  const [start, setStart] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const id = `id${useId()}`;
+  const move = useMutation({
+    mutationFn: (chosen: string) =>
+      api<MoveAnswer>(`/api/admin/appointments/${item.id}/move`, { method: 'POST', json: { start: chosen } }),
+    onSuccess: async (moved) => {
+      onClose();
+      showToast({
+        title: `Cita reprogramada: ${item.contact.name}`,
+        description: `${item.kindName} · ${shortDay(meridaDate(moved.start))}, ${meridaClock(moved.start)}. Le avisamos por WhatsApp y por correo.`,
+      });
+      await Promise.all(
+        [keys.appointments, keys.today, keys.contact(item.contact.id)].map((queryKey) =>
+          client.invalidateQueries({ queryKey }),
+        ),
+      );
+    },
+    onError: (failure) => {
+      if (failure instanceof ApiError && failure.status === 409) void slots.refetch();
+      const fields = fieldErrors(failure);
+      setError((fields && Object.values(fields)[0]) ?? explain(failure, 'No se pudo reprogramar. Intenta de nuevo.'));
+    },
+  });
+  const offered = slots.data?.slots ?? [];
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!start || !offered.some((slot) => slot.start === start)) return setError('Elige un horario de la lista.');
+    setError(null);
+    move.mutate(start);
+  }
+
+  return (
+    <form onSubmit={submit} className="grid gap-4" noValidate>
+      <p className="text-sm text-brand-800">
+        {item.kindName}: elige su nuevo horario. Le avisamos por WhatsApp y por correo, y su horario de ahora queda
+        libre.
+      </p>
+      {slots.isError ? (
+        <p role="alert">
+          {explain(slots.error, 'No se pudieron cargar los horarios.')}{' '}
+          <button type="button" className="btn btn-outline min-h-11 px-3 py-2" onClick={() => void slots.refetch()}>
+            Reintentar
+          </button>
+        </p>
+      ) : !slots.data ? (
+        <p role="status">Buscando horarios libres…</p>
+      ) : offered.length === 0 ? (
+        <p role="status" className="rounded-xl bg-sand-100 p-3">
+          No hay otros horarios libres en los próximos {DAYS_SHOWN} días para esta cita. Revisa la disponibilidad del
+          equipo.
+        </p>
+      ) : (
+        <SlotPicker
+          slots={offered}
+          timeZone={slots.data.timeZone ?? item.placeTimeZone}
+          selected={start || null}
+          onSelect={setStart}
+          idPrefix={`${id}-`}
+        />
+      )}
+      <FormActions
+        error={error}
+        submit={move.isPending ? 'Reprogramando…' : 'Reprogramar'}
+        disabled={move.isPending}
+        onCancel={onClose}
+      />
+    </form>
+  );
+}

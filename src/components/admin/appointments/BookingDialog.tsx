@@ -1,10 +1,10 @@
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { showToast } from '../../../lib/client/toast.ts';
-import { SlotPicker } from '../../appointments/SlotPicker.tsx';
 import { ApiError, explain, fieldErrors } from '../api.ts';
 import { Dialog } from '../shared/Dialog.tsx';
 import { FormActions } from '../shared/FormActions.tsx';
 import { SelectBox } from '../shared/ui.tsx';
+import { FreeSlots } from './FreeSlots.tsx';
 import { useBookForContact, useBookingOptions, useSlots } from './queries.ts';
 import { addDays, meridaDate } from './time.ts';
 
@@ -146,29 +146,13 @@ function BookingForm({ contact, onClose }: { contact: { id: string; name: string
         </p>
       ) : null}
 
-      {slots.isError ? (
-        <p role="alert">
-          {explain(slots.error, 'No se pudieron cargar los horarios.')}{' '}
-          <button type="button" className="btn btn-outline min-h-11 px-3 py-2" onClick={() => void slots.refetch()}>
-            Reintentar
-          </button>
-        </p>
-      ) : !slots.data ? (
-        <p role="status">Buscando horarios libres…</p>
-      ) : offered.length === 0 ? (
-        <p role="status" className="rounded-xl bg-sand-100 p-3">
-          No hay horarios libres en los próximos {DAYS_SHOWN} días para este tipo de cita y lugar. Revisa la
-          disponibilidad del equipo o elige otro lugar.
-        </p>
-      ) : (
-        <SlotPicker
-          slots={slots.data.slots}
-          timeZone={timeZone}
-          selected={start || null}
-          onSelect={setStart}
-          idPrefix={`${id}-`}
-        />
-      )}
+      <FreeSlots
+        slots={slots}
+        selected={start}
+        onSelect={setStart}
+        idPrefix={`${id}-`}
+        empty={`No hay horarios libres en los próximos ${DAYS_SHOWN} días para este tipo de cita y lugar. Revisa la disponibilidad del equipo o elige otro lugar.`}
+      />
       <FormActions
         error={error}
         submit={book.isPending ? 'Agendando…' : 'Agendar cita'}

@@ -2,10 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { MoveAnswer, MovedAppointment as Moved } from '../../../lib/appointments/panel.ts';
 import { showToast } from '../../../lib/client/toast.ts';
-import { SlotPicker } from '../../appointments/SlotPicker.tsx';
 import { ApiError, api, explain, fieldErrors } from '../api.ts';
 import { keys } from '../keys.ts';
 import { FormActions } from '../shared/FormActions.tsx';
+import { FreeSlots } from './FreeSlots.tsx';
 import { useSlots } from './queries.ts';
 import { addDays, meridaClock, meridaDate, shortDay } from './time.ts';
 
@@ -56,29 +56,13 @@ export default function MoveForm({ item, onClose }: { item: Moved; onClose(): vo
         {item.kindName}: elige su nuevo horario. Le avisamos por WhatsApp y por correo, y su horario de ahora queda
         libre.
       </p>
-      {slots.isError ? (
-        <p role="alert">
-          {explain(slots.error, 'No se pudieron cargar los horarios.')}{' '}
-          <button type="button" className="btn btn-outline min-h-11 px-3 py-2" onClick={() => void slots.refetch()}>
-            Reintentar
-          </button>
-        </p>
-      ) : !slots.data ? (
-        <p role="status">Buscando horarios libres…</p>
-      ) : offered.length === 0 ? (
-        <p role="status" className="rounded-xl bg-sand-100 p-3">
-          No hay otros horarios libres en los próximos {DAYS_SHOWN} días para esta cita. Revisa la disponibilidad del
-          equipo.
-        </p>
-      ) : (
-        <SlotPicker
-          slots={offered}
-          timeZone={slots.data.timeZone ?? item.placeTimeZone}
-          selected={start || null}
-          onSelect={setStart}
-          idPrefix={`${id}-`}
-        />
-      )}
+      <FreeSlots
+        slots={slots}
+        selected={start}
+        onSelect={setStart}
+        idPrefix={`${id}-`}
+        empty={`No hay otros horarios libres en los próximos ${DAYS_SHOWN} días para esta cita. Revisa la disponibilidad del equipo.`}
+      />
       <FormActions
         error={error}
         submit={move.isPending ? 'Reprogramando…' : 'Reprogramar'}

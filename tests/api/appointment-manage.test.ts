@@ -438,6 +438,13 @@ describe('the team’s move (the panel)', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ fields: { start: 'Elige un horario de la lista.' } });
     expect((await move(null, id, { start: theirs })).status).toBe(401);
+    // An administrator's session sent from another site: refused, nothing moved.
+    const crossSite = await request(admin, `/api/admin/appointments/${id}/move`, {
+      method: 'POST',
+      body: JSON.stringify({ start: plan[13] }),
+      headers: { Origin: 'https://otro.example' },
+    });
+    expect(crossSite.status).toBe(403);
     expect((await move(admin, randomUUID(), { start: theirs })).status).toBe(404);
     expect((await row(id))?.starts_at.toISOString()).toBe(mine);
   });

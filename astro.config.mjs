@@ -24,6 +24,10 @@ const buildConfig = readBuildConfig();
 export default defineConfig({
   site: buildConfig.siteUrl ?? siteFacts.siteUrl,
   output: 'static',
+  // The build's cache, out of node_modules: its AVIF renderings of our pictures are committed
+  // (.gitignore), so a fresh clone (CI, a new machine) does not spend a minute of CPU encoding them
+  // again (decision 0091). The rest of it (WebP, the compressed copies, the content store) stays local.
+  cacheDir: './.cache/astro',
   trailingSlash: 'never',
   build: { format: 'file' },
   // staticHeaders: each page's CSP (with its hashes) also goes out as a header on Netlify.

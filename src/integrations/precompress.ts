@@ -71,7 +71,7 @@ async function pruneCache(cacheDir: string): Promise<void> {
  * (decision 0023). Netlify compresses on its own CDN: skipped there. List
  * it last: it compresses the files as the integrations before it left them.
  * The copies are kept by content in Astro's cache directory
- * (`node_modules/.astro/precompress/`), so an unchanged file is compressed once.
+ * (`.cache/astro/precompress/`), so an unchanged file is compressed once.
  */
 export function precompress(options: { skip: boolean }): AstroIntegration {
   let cacheDir = '';

@@ -32,6 +32,9 @@ test.beforeAll(async ({ browserName: _ }, info) => {
   for (const item of ['src', 'public', 'astro.config.mjs', 'package.json', 'tsconfig.json'])
     cpSync(path.join(ROOT, item), path.join(copy, item), { recursive: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  // The pictures the suite's build rendered, so the copy's build renders only the new photo; a copy, not a
+  // link: the new photo's renderings must not land in the repository's cache (decision 0091).
+  cpSync(path.join(ROOT, '.cache/astro/assets'), path.join(copy, '.cache/astro/assets'), { recursive: true });
   editor = spawn(process.execPath, ['scripts/editor.ts'], {
     cwd: ROOT,
     env: { ...process.env, EDITOR_PORT: '0', EDITOR_ROOT: copy },

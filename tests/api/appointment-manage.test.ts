@@ -104,7 +104,7 @@ beforeAll(async () => {
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
     [ana],
   );
-  plan = spaced(await slotStarts(), 16);
+  plan = spaced(await slotStarts(), 17);
 });
 
 afterAll(async () => {
@@ -419,6 +419,37 @@ describe('the team’s move (the panel)', () => {
     expect(await countRows('activity_log', "kind = 'appointment_moved' AND details ->> 'appointment' = $1", [id])).toBe(
       1,
     );
+  });
+
+  it('lists the slots the move may take with the appointment’s own time free: Ana alone gives the visit, half an hour later is offered', async () => {
+    const start = plan[16] as string;
+    const halfHourLater = new Date(Date.parse(start) + 30 * 60_000).toISOString();
+    const { id } = await booked(start);
+    // The public list: Ana is busy then.
+    expect(await slotStarts()).not.toContain(halfHourLater);
+    const { from, to } = meridaDates(25);
+    const listed = await request(admin, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
+    expect(listed.status, await listed.clone().text()).toBe(200);
+    expect(listed.headers.get('cache-control')).toBe('no-store');
+    const answer = (await listed.json()) as { slots: FreeSlot[]; timeZone: string };
+    expect(answer.timeZone).toBe('America/Merida');
+    expect(answer.slots.map((slot) => slot.start)).toContain(halfHourLater);
+    // Another adviser's, no session, an unknown appointment, bad dates: refused as the move is.
+    const forbidden = await request(adviser, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toMatchObject({
+      error: 'Solo quien da la cita o un administrador puede reprogramarla.',
+    });
+    expect((await request(null, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`)).status).toBe(401);
+    expect((await request(admin, `/api/admin/appointments/${randomUUID()}/slots?from=${from}&to=${to}`)).status).toBe(
+      404,
+    );
+    const bad = await request(admin, `/api/admin/appointments/${id}/slots?from=ayer&to=${to}`);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: expect.any(String), fields: { from: expect.any(String) } });
+    // And the move takes what the list offered.
+    const moved = await move(admin, id, { start: halfHourLater });
+    expect(await moved.json()).toMatchObject({ moved: true, start: halfHourLater, memberId: ana });
   });
 
   it('refuses another adviser’s appointment (403), a taken time (409), bad input (400) and no session (401), in Spanish', async () => {

@@ -35,6 +35,7 @@ export const keys = {
   calendar: (from: string, to: string, member: string) => ['appointments', 'calendar', from, to, member],
   contactAppointments: (contactId: string) => ['appointments', 'contact', contactId],
   slots: (kind: string, place: string, from: string, to: string) => ['appointments', 'slots', kind, place, from, to],
+  moveSlots: (appointment: string, from: string, to: string) => ['appointments', 'move-slots', appointment, from, to],
   bookingOptions: ['booking-options'],
   availability: (member: string) => ['availability', member],
   /** Issue #41: the payments list, by filter. */

@@ -332,34 +332,77 @@ export type TeamMoveResult =
 export async function moveByTeam(
   db: Database,
   appointmentId: string,
-  member: { id: string; admin: boolean; actor: Actor },
+  member: TeamMember & { actor: Actor },
   start: number,
   now = Date.now(),
 ): Promise<TeamMoveResult> {
   return db.transaction(async (tx): Promise<TeamMoveResult> => {
-    const { rows } = await tx.query<Row & { name: string }>(
-      `SELECT ${COLUMNS}, (SELECT c.name FROM contacts c WHERE c.id = appointments.contact_id) AS name
-       FROM appointments WHERE id = $1 FOR UPDATE`,
-      [appointmentId],
-    );
-    const stored = rows[0];
-    const kind = stored && appointmentKind(stored.kind);
-    const place = stored && appointmentPlace(stored.place);
-    if (!stored || !kind || !place) return 'not_found';
-    const row = { ...stored, starts_at: Number(stored.starts_at), ends_at: Number(stored.ends_at) };
-    if (row.member_id !== member.id && !member.admin) return 'forbidden';
-    if (row.status !== 'por_pagar' && row.status !== 'confirmada') return 'closed';
-    if (row.status === 'por_pagar' && row.hold_until !== null && Number(row.hold_until) <= now) return 'lapsed';
-    if (row.starts_at <= now) return 'begun';
+    const found = await movableByTeam(tx, appointmentId, member, now, true);
+    if (typeof found === 'string') return found;
+    const { row, name } = found;
     if (start === row.starts_at) return { moved: false, start, end: row.ends_at, memberId: row.member_id };
-    const moved = await moveInPlace(tx, { row, kind, place }, start, now, { by: 'member', actor: member.actor });
+    const moved = await moveInPlace(tx, found, start, now, { by: 'member', actor: member.actor });
     if (!moved) return 'taken';
     await recordActivity(tx, {
       actor: member.actor,
       kind: 'appointment_moved',
-      summary: `Reprogramó la cita de ${stored.name}`,
+      summary: `Reprogramó la cita de ${name}`,
       details: { appointment: appointmentId, contact: row.contact_id },
     });
     return { moved: true, start, end: moved.row.ends_at, memberId: moved.row.member_id };
   });
+}
+
+/** Why the panel may not move an appointment at all (before any slot is looked at). */
+export type TeamRefusal = Exclude<TeamMoveResult, 'taken' | { moved: boolean }>;
+
+/** Who asks to move an appointment from the panel: a member, and whether they administer. */
+interface TeamMember {
+  id: string;
+  admin: boolean;
+}
+
+/**
+ * The appointment a member may move from the panel, with its contact's name, or why not: its member or an
+ * administrator, while it holds its time and has not begun. `lock` takes its row for the move.
+ */
+async function movableByTeam(
+  db: Queryable,
+  appointmentId: string,
+  member: TeamMember,
+  now: number,
+  lock: boolean,
+): Promise<(Found & { name: string }) | TeamRefusal> {
+  const { rows } = await db.query<Row & { name: string }>(
+    `SELECT ${COLUMNS}, (SELECT c.name FROM contacts c WHERE c.id = appointments.contact_id) AS name
+     FROM appointments WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [appointmentId],
+  );
+  const stored = rows[0];
+  const kind = stored && appointmentKind(stored.kind);
+  const place = stored && appointmentPlace(stored.place);
+  if (!stored || !kind || !place) return 'not_found';
+  const row = { ...stored, starts_at: Number(stored.starts_at), ends_at: Number(stored.ends_at) };
+  if (row.member_id !== member.id && !member.admin) return 'forbidden';
+  if (row.status !== 'por_pagar' && row.status !== 'confirmada') return 'closed';
+  if (row.status === 'por_pagar' && row.hold_until !== null && Number(row.hold_until) <= now) return 'lapsed';
+  if (row.starts_at <= now) return 'begun';
+  return { row, kind, place, name: stored.name };
+}
+
+/**
+ * The free slots the panel offers for moving an appointment (GET /api/admin/appointments/{id}/slots): those
+ * of its kind and place with its own time counting as free, as the buyer's link lists them; a member who
+ * alone gives the kind can move it by half an hour. Refused as the move itself would be.
+ */
+export async function teamMoveSlots(
+  db: Database,
+  appointmentId: string,
+  member: TeamMember,
+  dates: Pick<SlotsQuery, 'from' | 'to'>,
+  now = Date.now(),
+): Promise<SlotsAnswer | TeamRefusal> {
+  const found = await movableByTeam(db, appointmentId, member, now, false);
+  if (typeof found === 'string') return found;
+  return slotsAnswer(db, dates, found.kind, found.place, now, found.row.id);
 }

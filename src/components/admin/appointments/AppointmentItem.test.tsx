@@ -92,16 +92,21 @@ test('an adviser sees no "Cancelar" nor attendance on another adviser’s appoin
   expect(await screen.findByRole('button', { name: /Cancelar.*Iván Caamal/ })).toBeTruthy();
 });
 
-test('"Reprogramar" offers the free slots of its kind and place, says a slot taken meanwhile, then moves it', async () => {
+test('"Reprogramar" offers the free slots of its move but its own start, says a slot taken meanwhile, then moves it', async () => {
   const later = (hours: number) => new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + hours * HOUR).toISOString();
   const [first, second] = [later(48), later(49)];
-  api.on('GET /api/appointments/slots', {
+  const moved = item({});
+  // The appointment's own slots (its time counted free): its current start among them, not offered again.
+  api.on(`GET /api/admin/appointments/${moved.id}/slots`, {
     body: {
       kind: 'visita-casa-muestra',
       place: 'casa-muestra-merida',
       timeZone: 'America/Merida',
       durationMinutes: 60,
-      slots: [first, second].map((start) => ({ start, end: new Date(Date.parse(start) + HOUR).toISOString() })),
+      slots: [moved.start, first, second].map((start) => ({
+        start,
+        end: new Date(Date.parse(start) + HOUR).toISOString(),
+      })),
     },
   });
   const posted: unknown[] = [];
@@ -111,13 +116,14 @@ test('"Reprogramar" offers the free slots of its kind and place, says a slot tak
       ? { status: 409, body: { error: 'Ese horario ya no está disponible. Elige otro de la lista.' } }
       : { body: { id: 'x', start: second, end: second, moved: true, memberId: ANA.id } };
   });
-  renderPanel(api, <AppointmentItem item={item({})} />);
+  renderPanel(api, <AppointmentItem item={moved} />);
   await userEvent.click(await screen.findByRole('button', { name: 'Reprogramar cita: Elena Poot' }));
   const dialog = await screen.findByRole('dialog', { name: 'Reprogramar · Elena Poot' });
   // Nothing chosen yet: said, nothing sent.
   await userEvent.click(await within(dialog).findByRole('button', { name: 'Reprogramar' }));
   expect(within(dialog).getByText('Elige un horario de la lista.')).toBeTruthy();
   const times = await within(dialog).findAllByRole('radio', { name: /\d{2}:\d{2}/ });
+  expect(times).toHaveLength(2);
   await userEvent.click(times[1] as HTMLElement);
   await userEvent.click(within(dialog).getByRole('button', { name: 'Reprogramar' }));
   expect(await within(dialog).findByText('Ese horario ya no está disponible. Elige otro de la lista.')).toBeTruthy();

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { SlotPicker } from '../../appointments/SlotPicker.tsx';
 import { explain } from '../api.ts';
-import type { useSlots } from './queries.ts';
+import type { useMoveSlots, useSlots } from './queries.ts';
 
 /**
  * The free slots of a panel dialog (booking, moving): loading, a failure
@@ -15,7 +15,7 @@ export function FreeSlots({
   idPrefix,
   empty,
 }: {
-  slots: ReturnType<typeof useSlots>;
+  slots: ReturnType<typeof useSlots> | ReturnType<typeof useMoveSlots>;
   selected: string;
   onSelect(start: string): void;
   idPrefix: string;

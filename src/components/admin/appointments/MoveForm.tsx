@@ -6,7 +6,7 @@ import { ApiError, api, explain, fieldErrors } from '../api.ts';
 import { keys } from '../keys.ts';
 import { FormActions } from '../shared/FormActions.tsx';
 import { FreeSlots } from './FreeSlots.tsx';
-import { useSlots } from './queries.ts';
+import { useMoveSlots } from './queries.ts';
 import { addDays, meridaClock, meridaDate, shortDay } from './time.ts';
 
 /** How far ahead the dialog lists free slots, in days (as the booking dialog). */
@@ -16,7 +16,7 @@ const DAYS_SHOWN = 21;
 export default function MoveForm({ item, onClose }: { item: Moved; onClose(): void }) {
   const client = useQueryClient();
   const today = meridaDate(Date.now());
-  const slots = useSlots(item.kind, item.place, today, addDays(today, DAYS_SHOWN - 1));
+  const slots = useMoveSlots(item, today, addDays(today, DAYS_SHOWN - 1));
   const [start, setStart] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = `id${useId()}`;

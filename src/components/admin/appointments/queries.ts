@@ -55,6 +55,20 @@ export const useSlots = (kind: string, place: string, from: string, to: string) 
   });
 
 /**
+ * The free slots an appointment may move to (its member's or an administrator's), its own time counting as
+ * free; its current start is not offered.
+ */
+export const useMoveSlots = (appointment: { id: string; start: string }, from: string, to: string) =>
+  useQuery({
+    queryKey: keys.moveSlots(appointment.id, from, to),
+    queryFn: () => api<SlotsAnswer>(`/api/admin/appointments/${appointment.id}/slots?from=${from}&to=${to}`),
+    select: (answer): SlotsAnswer => ({
+      ...answer,
+      slots: answer.slots.filter((slot) => slot.start !== appointment.start),
+    }),
+  });
+
+/**
  * Books for a contact: their calendar, the calendars and their page (the history's new line) are asked
  * again, and what the booking moves elsewhere: Hoy's appointments, the lists' and the pipeline's state
  * ("Visita agendada") and the figures.

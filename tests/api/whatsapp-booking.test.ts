@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { site } from '../../src/data/site.ts';
 import type { SendMessageAnswer, SendRefusalAnswer, WhatsappState } from '../../src/lib/whatsapp/contract.ts';
 import { CHOICE_TEXTS } from '../../src/server/whatsapp/booking.ts';
 import { inviteAdviser, originOf, setupAdmin } from '../support/admin.ts';
@@ -32,13 +33,19 @@ let platform: FakePlatform;
 let adviser: { id: string; cookie: string };
 const VISIT = 'visita-casa-muestra';
 const MERIDA = 'casa-muestra-merida';
+/** The $499 advisory, by video call on Mérida's clock: a paid kind, booked "por pagar". */
+const ADVISORY = 'asesoria-personalizada';
 
 beforeAll(async () => {
   platform = await startFakePlatform();
   server = await startServer(whatsappEnv(platform, { PLATFORM_RATE_LIMIT: '0', LEAD_RATE_LIMIT: '1000' }));
   const admin = await setupAdmin(server.url);
   adviser = await inviteAdviser(server.url, admin, 'carla@ceiba.mx', 'Carla Pech Ku');
-  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2)`, [adviser.id, VISIT]);
+  await sql(`INSERT INTO member_appointment_kinds (member_id, kind) VALUES ($1, $2), ($1, $3)`, [
+    adviser.id,
+    VISIT,
+    ADVISORY,
+  ]);
   await sql(
     `INSERT INTO member_weekly_hours (member_id, weekday, starts, ends, time_zone)
      SELECT $1, day, '00:00', '23:59', 'America/Merida' FROM generate_series(1, 7) AS day`,
@@ -84,12 +91,12 @@ interface ListRequest {
 const sentTo = (to: string, type: string) => platform.sent.filter((entry) => entry.to === to && entry.type === type);
 
 /** "Horarios disponibles" pressed for `contactId`: the list as the platform received it. */
-async function sendSlots(contactId: string, to: string): Promise<ListRequest> {
+async function sendSlots(contactId: string, to: string, appointment = VISIT, place = MERIDA): Promise<ListRequest> {
   const before = sentTo(to, 'interactive').length;
   const response = await call('POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
     kind: 'slots',
-    appointment: VISIT,
-    place: MERIDA,
+    appointment,
+    place,
     idempotencyKey: randomUUID(),
   });
   expect(response.status).toBe(202);
@@ -224,7 +231,7 @@ describe('the free slots as a list message', () => {
     const contactId = await contactWhoWrote('5219994440003', 'Rosa Ek');
     const response = await call('POST', `/api/admin/contacts/${contactId}/whatsapp/messages`, {
       kind: 'slots',
-      appointment: 'asesoria-personalizada',
+      appointment: 'sesion-socios',
       place: 'oficina-cdmx',
       idempotencyKey: randomUUID(),
     });
@@ -314,6 +321,34 @@ describe('the buyer’s choice', () => {
     );
     expect((told?.body.text as { body: string } | undefined)?.body).toBe(CHOICE_TEXTS.alreadyHeld);
     expect(sentTo(from, 'interactive')).toHaveLength(1);
+  });
+
+  it('tells a paid kind’s buyer until when it is held and where to pay, in the confirmation', async () => {
+    const from = '5219994440015';
+    const contactId = await contactWhoWrote(from, 'Rosa Canché');
+    const list = await sendSlots(contactId, from, ADVISORY, 'videollamada');
+    const row = rows(list)[0] as { id: string; title: string; description?: string };
+    const waId = wamid();
+    await postWebhook(server.url, choice(from, row, waId));
+    await choiceHandled(waId);
+    const [booked] = await sql<{ status: string; price_mxn: number }>(
+      `SELECT status, price_mxn FROM appointments WHERE contact_id = $1`,
+      [contactId],
+    );
+    expect(booked).toEqual({ status: 'por_pagar', price_mxn: 499 });
+    const [confirmation] = await eventually(
+      async () => sentTo(from, 'text'),
+      (sent) => sent.length > 0,
+      'the confirmation',
+    );
+    const text = (confirmation?.body.text as { body: string } | undefined)?.body ?? '';
+    // Online payments are off on this server: the site's payment link, as the e-mail gives it.
+    expect(text).toMatch(
+      new RegExp(
+        `\\nTu lugar queda apartado hasta el .+: completa el pago de \\$499(\\.00)? MXN aquí: ${site.paymentLink.replaceAll('.', '\\.')}$`,
+      ),
+    );
+    expect(text).not.toContain('Un asesor te enviará');
   });
 
   it('answers a slot taken meanwhile with an apology and a fresh list, and books nothing', async () => {

@@ -24,7 +24,7 @@ import {
   type BuyerMessageKind,
   messageJobKey,
 } from '../appointments/changes.ts';
-import { LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl, payToken, payUrl } from '../appointments/link.ts';
+import { buyerPayUrl, LINK_LIFETIME_AFTER_START_MS, manageToken, manageUrl } from '../appointments/link.ts';
 import { publicSiteUrl, type ServerConfig } from '../config.ts';
 import { type Database, type Queryable, withDatabase } from '../db/database.ts';
 import type { JobSource } from '../jobs/pool.ts';
@@ -168,12 +168,6 @@ const linkMoment = (job: AppointmentMessageJob, facts: AppointmentFacts): number
   job.message === 'reminder' && job.hoursBefore !== undefined ? facts.start - job.hoursBefore * 3_600_000 : Date.now();
 
 // The payment's notice goes by e-mail and to the adviser only: no template of its own (it would cost a message).
-/** Where the buyer pays (buyerEmail's `payLink`): the /pagar page of the appointment when payments are on. */
-export function buyerPayLink(facts: AppointmentFacts, config: ServerConfig): string {
-  if (!config.payments) return site.paymentLink;
-  return payUrl(publicSiteUrl(config), payToken(facts.id, facts.start + LINK_LIFETIME_AFTER_START_MS));
-}
-
 const TEMPLATE_OF: Partial<Record<AppointmentMessageKind, AppointmentTemplateName>> = {
   confirmation: 'cita_confirmada',
   reminder: 'cita_recordatorio',
@@ -473,7 +467,7 @@ export async function runAppointmentMessage(
     try {
       const receipt = await sendEmail(
         email,
-        buyerEmail(buyerJob, facts, buyerLink(facts, config, linkMoment(job, facts)), buyerPayLink(facts, config)),
+        buyerEmail(buyerJob, facts, buyerLink(facts, config, linkMoment(job, facts)), buyerPayUrl(facts, config)),
         [facts.contact.email],
       );
       await recordOnHistory(db, facts, what, 'enviado', facts.contact.email);

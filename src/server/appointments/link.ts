@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { site } from '../../data/site.ts';
 import { sessionSecret } from '../auth/secret.ts';
-import { getConfig } from '../config.ts';
+import { getConfig, publicSiteUrl, type ServerConfig } from '../config.ts';
 
 /**
  * The buyer's link to reschedule or cancel an appointment (issue #40,
@@ -99,4 +100,13 @@ export function payUrl(siteUrl: string, token: string): string {
 export function payPage(appointment: { id: string; status: string; start: number }): string | null {
   if (appointment.status !== 'por_pagar' || !getConfig().payments) return null;
   return payUrl('', payToken(appointment.id, appointment.start + LINK_LIFETIME_AFTER_START_MS));
+}
+
+/**
+ * Where the buyer pays an appointment "por pagar", as a whole address for a message (the e-mail, the
+ * WhatsApp confirmation): its /pagar page when online payments are on, the site's payment link otherwise.
+ */
+export function buyerPayUrl(appointment: { id: string; start: number }, config: ServerConfig = getConfig()): string {
+  if (!config.payments) return site.paymentLink;
+  return payUrl(publicSiteUrl(config), payToken(appointment.id, appointment.start + LINK_LIFETIME_AFTER_START_MS));
 }

@@ -6,6 +6,7 @@ import {
 } from '../../data/appointments.ts';
 import type { AppointmentStatus, BookingAnswer } from '../../lib/appointments/booking.ts';
 import { clockName } from '../../lib/appointments/clock.ts';
+import { formatMxn } from '../../lib/money.ts';
 import { greetingName } from '../../lib/person-name.ts';
 import { CUSTOMER_SERVICE_WINDOW_HOURS } from '../../lib/whatsapp/contract.ts';
 import {
@@ -16,6 +17,7 @@ import {
   placeMoment,
   SlotTaken,
 } from '../appointments/book.ts';
+import { buyerPayUrl } from '../appointments/link.ts';
 import type { Database, Queryable } from '../db/database.ts';
 import { logJson } from '../log.ts';
 import { queueAutomaticAnswer } from './outbound.ts';
@@ -56,12 +58,13 @@ interface ChoiceRow {
   window_open: boolean;
 }
 
-/** The confirmation's text: kind, place, day and time on the place's clock, and a paid kind's hold. */
+/** The confirmation's text: kind, place, day and time on the place's clock, and a paid kind's hold with where to pay. */
 export function confirmationText(
   name: string,
   kind: AppointmentKind,
   place: AppointmentPlace,
   booked: { status: AppointmentStatus; start: number; holdUntil: number | null; priceMxn: number | null },
+  payLink: string,
 ): string {
   const greeting = greetingName(name);
   const lines = [
@@ -74,8 +77,7 @@ export function confirmationText(
     lines.push(
       '',
       `Tu lugar queda apartado hasta el ${placeMoment(booked.holdUntil, place.timeZone)}` +
-        (booked.priceMxn !== null ? `, mientras se registra el pago de $${booked.priceMxn} MXN` : '') +
-        '. Un asesor te enviará cómo pagar.',
+        (booked.priceMxn !== null ? `: completa el pago de ${formatMxn(booked.priceMxn)} aquí: ${payLink}` : '.'),
     );
   }
   return lines.join('\n');
@@ -149,7 +151,7 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
   }
   await answer(db, message, `wa-booked:${messageId}`, {
     kind: 'text',
-    body: confirmationText(message.name, kind, place, booked),
+    body: confirmationText(message.name, kind, place, booked, buyerPayUrl(booked)),
   });
   return 'booked';
 }
@@ -157,6 +159,7 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
 /** What the confirmation says of a booking (book.ts's answer, its instants as numbers). */
 function bookedOf(answer: BookingAnswer) {
   return {
+    id: answer.id,
     status: answer.status,
     start: Date.parse(answer.start),
     holdUntil: answer.holdUntil === null ? null : Date.parse(answer.holdUntil),

@@ -93,8 +93,10 @@ test('an adviser sees no "Cancelar" nor attendance on another adviser’s appoin
 });
 
 test('"Reprogramar" offers the free slots of its move but its own start, says a slot taken meanwhile, then moves it', async () => {
-  const later = (hours: number) => new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + hours * HOUR).toISOString();
-  const [first, second] = [later(48), later(49)];
+  // 10:00 and 11:00 in Mérida (UTC-6 all year) two days ahead: one day of the picker whatever the hour now
+  // (two hours in a row crossed midnight at 22:00 in Mérida, and the picker shows one day at a time).
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + 48 * HOUR);
+  const [first, second] = [`${day}T16:00:00.000Z`, `${day}T17:00:00.000Z`];
   const moved = item({});
   // The appointment's own slots (its time counted free): its current start among them, not offered again.
   api.on(`GET /api/admin/appointments/${moved.id}/slots`, {

@@ -4,7 +4,8 @@ import type { FreeSlot } from '../../src/lib/appointments/booking.ts';
 import { MANAGE_MESSAGES, type ManagedAppointment } from '../../src/lib/appointments/manage.ts';
 import { manageToken } from '../../src/server/appointments/link.ts';
 import { appointmentLink } from '../../src/server/appointments/manage.ts';
-import { inviteAdviser, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
+import { hashPassword } from '../../src/server/auth/passwords.ts';
+import { cookieOf, inviteAdviser, login, memberRequest, originOf, setupAdmin } from '../support/admin.ts';
 import { seedMemberGiving } from '../support/advisers.ts';
 import { type RunningServer, startServer } from '../support/server.ts';
 import { countRows, sql } from '../support/sql.ts';
@@ -421,19 +422,35 @@ describe('the team’s move (the panel)', () => {
     );
   });
 
-  it('lists the slots the move may take with the appointment’s own time free: Ana alone gives the visit, half an hour later is offered', async () => {
+  it('lists the slots the move may take with the appointment’s own time free but its current start: Ana alone gives the visit, half an hour later is offered; after the buyer’s own move the list follows the stored start', async () => {
     const start = plan[16] as string;
     const halfHourLater = new Date(Date.parse(start) + 30 * 60_000).toISOString();
-    const { id } = await booked(start);
+    const { id, token } = await booked(start);
     // The public list: Ana is busy then.
     expect(await slotStarts()).not.toContain(halfHourLater);
     const { from, to } = meridaDates(25);
-    const listed = await request(admin, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
-    expect(listed.status, await listed.clone().text()).toBe(200);
-    expect(listed.headers.get('cache-control')).toBe('no-store');
-    const answer = (await listed.json()) as { slots: FreeSlot[]; timeZone: string };
-    expect(answer.timeZone).toBe('America/Merida');
-    expect(answer.slots.map((slot) => slot.start)).toContain(halfHourLater);
+    const slotsOf = async (cookie: string) => {
+      const listed = await request(cookie, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
+      expect(listed.status, await listed.clone().text()).toBe(200);
+      expect(listed.headers.get('cache-control')).toBe('no-store');
+      const answer = (await listed.json()) as { slots: FreeSlot[]; timeZone: string };
+      expect(answer.timeZone).toBe('America/Merida');
+      return answer.slots.map((slot) => slot.start);
+    };
+    const listed = await slotsOf(admin);
+    expect(listed).toContain(halfHourLater);
+    expect(listed).not.toContain(start);
+    // The buyer moves it through their link while the panel is open: the panel's next list, Ana's own, offers
+    // the time it left and not the one it holds now (the server's stored start, not the panel's copy).
+    expect((await act({ t: token, action: 'reprogramar', start: halfHourLater })).status).toBe(200);
+    const [member] = await sql<{ email: string }>('SELECT email FROM users WHERE id = $1', [ana]);
+    await sql('UPDATE users SET password_hash = $2 WHERE id = $1', [ana, await hashPassword('ana-segura-manage-1')]);
+    const signedIn = await login(server.url, member?.email ?? '', 'ana-segura-manage-1');
+    expect(signedIn.status, await signedIn.clone().text()).toBe(200);
+    const anaCookie = cookieOf(signedIn);
+    const afterBuyer = await slotsOf(anaCookie);
+    expect(afterBuyer).toContain(start);
+    expect(afterBuyer).not.toContain(halfHourLater);
     // Another adviser's, no session, an unknown appointment, bad dates: refused as the move is.
     const forbidden = await request(adviser, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
     expect(forbidden.status).toBe(403);
@@ -444,12 +461,22 @@ describe('the team’s move (the panel)', () => {
     expect((await request(admin, `/api/admin/appointments/${randomUUID()}/slots?from=${from}&to=${to}`)).status).toBe(
       404,
     );
-    const bad = await request(admin, `/api/admin/appointments/${id}/slots?from=ayer&to=${to}`);
-    expect(bad.status).toBe(400);
-    expect(await bad.json()).toMatchObject({ error: expect.any(String), fields: { from: expect.any(String) } });
-    // And the move takes what the list offered.
-    const moved = await move(admin, id, { start: halfHourLater });
-    expect(await moved.json()).toMatchObject({ moved: true, start: halfHourLater, memberId: ana });
+    for (const query of [`from=ayer&to=${to}`, `from=${to}&to=${from}`, `from=${from}&to=${meridaDates(90).to}`]) {
+      const bad = await request(admin, `/api/admin/appointments/${id}/slots?${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(await bad.json()).toMatchObject({ error: expect.stringMatching(/\S/) });
+    }
+    // And the move, by its own member, takes what the list offered.
+    const moved = await move(anaCookie, id, { start });
+    expect(await moved.json()).toMatchObject({ moved: true, start, memberId: ana });
+    // Once cancelled, neither a list nor a move.
+    expect((await act({ t: token, action: 'cancelar' })).status).toBe(200);
+    const closed = await request(admin, `/api/admin/appointments/${id}/slots?from=${from}&to=${to}`);
+    expect(closed.status).toBe(409);
+    expect(await closed.json()).toMatchObject({
+      error: 'Esta cita ya está cancelada o marcada; ya no se puede reprogramar.',
+    });
+    expect((await move(admin, id, { start: halfHourLater })).status).toBe(409);
   });
 
   it('refuses another adviser’s appointment (403), a taken time (409), bad input (400) and no session (401), in Spanish', async () => {

@@ -256,7 +256,7 @@ export const moveSchema = z.object({
 export type MoveInput = z.output<typeof moveSchema>;
 
 /** What the panel's move needs of an appointment (MoveAppointment). */
-export type MovedAppointment = Pick<CalendarItem, 'id' | 'kind' | 'kindName' | 'place' | 'start' | 'contact'>;
+export type MovedAppointment = Pick<CalendarItem, 'id' | 'kind' | 'kindName' | 'place' | 'contact'>;
 
 /** What the move answers: where the appointment is now; `moved` false when it was already there. */
 export interface MoveAnswer {

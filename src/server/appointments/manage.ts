@@ -393,7 +393,8 @@ async function movableByTeam(
 /**
  * The free slots the panel offers for moving an appointment (GET /api/admin/appointments/{id}/slots): those
  * of its kind and place with its own time counting as free, as the buyer's link lists them; a member who
- * alone gives the kind can move it by half an hour. Refused as the move itself would be.
+ * alone gives the kind can move it by half an hour. Its current start, as stored now, is not offered (a
+ * panel opened before the buyer moved it knows an older one). Refused as the move itself would be.
  */
 export async function teamMoveSlots(
   db: Database,
@@ -404,5 +405,7 @@ export async function teamMoveSlots(
 ): Promise<SlotsAnswer | TeamRefusal> {
   const found = await movableByTeam(db, appointmentId, member, now, false);
   if (typeof found === 'string') return found;
-  return slotsAnswer(db, dates, found.kind, found.place, now, found.row.id);
+  const answer = await slotsAnswer(db, dates, found.kind, found.place, now, found.row.id);
+  const current = new Date(found.row.starts_at).toISOString();
+  return { ...answer, slots: answer.slots.filter((slot) => slot.start !== current) };
 }

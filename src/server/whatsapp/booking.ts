@@ -64,7 +64,8 @@ export function confirmationText(
   kind: AppointmentKind,
   place: AppointmentPlace,
   booked: { status: AppointmentStatus; start: number; holdUntil: number | null; priceMxn: number | null },
-  payLink: string,
+  /** Asked only for a paid kind held unpaid: a free visit's confirmation never depends on the payments' setup. */
+  payLink: () => string,
 ): string {
   const greeting = greetingName(name);
   const lines = [
@@ -77,7 +78,7 @@ export function confirmationText(
     lines.push(
       '',
       `Tu lugar queda apartado hasta el ${placeMoment(booked.holdUntil, place.timeZone)}` +
-        (booked.priceMxn !== null ? `: completa el pago de ${formatMxn(booked.priceMxn)} aquí: ${payLink}` : '.'),
+        (booked.priceMxn !== null ? `: completa el pago de ${formatMxn(booked.priceMxn)} aquí: ${payLink()}` : '.'),
     );
   }
   return lines.join('\n');
@@ -151,7 +152,7 @@ export async function bookChoice(db: Database, messageId: string, now = Date.now
   }
   await answer(db, message, `wa-booked:${messageId}`, {
     kind: 'text',
-    body: confirmationText(message.name, kind, place, booked, buyerPayUrl(booked)),
+    body: confirmationText(message.name, kind, place, booked, () => buyerPayUrl(booked)),
   });
   return 'booked';
 }

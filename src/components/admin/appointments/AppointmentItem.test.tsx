@@ -92,25 +92,30 @@ test('an adviser sees no "Cancelar" nor attendance on another adviser’s appoin
   expect(await screen.findByRole('button', { name: /Cancelar.*Iván Caamal/ })).toBeTruthy();
 });
 
-test('"Reprogramar" offers the free slots of its move but its own start, says a slot taken meanwhile, then moves it', async () => {
-  // 10:00 and 11:00 in Mérida (UTC-6 all year) two days ahead: one day of the picker whatever the hour now
-  // (two hours in a row crossed midnight at 22:00 in Mérida, and the picker shows one day at a time).
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + 48 * HOUR);
-  const [first, second] = [`${day}T16:00:00.000Z`, `${day}T17:00:00.000Z`];
-  const moved = item({});
-  // The appointment's own slots (its time counted free): its current start among them, not offered again.
-  api.on(`GET /api/admin/appointments/${moved.id}/slots`, {
+/** The move's slots as the server answers them (its current start already left out). */
+function moveSlots(id: string, starts: string[]) {
+  api.on(`GET /api/admin/appointments/${id}/slots`, {
     body: {
       kind: 'visita-casa-muestra',
       place: 'casa-muestra-merida',
       timeZone: 'America/Merida',
       durationMinutes: 60,
-      slots: [moved.start, first, second].map((start) => ({
-        start,
-        end: new Date(Date.parse(start) + HOUR).toISOString(),
-      })),
+      slots: starts.map((start) => ({ start, end: new Date(Date.parse(start) + HOUR).toISOString() })),
     },
   });
+}
+
+/** 10:00 and 11:00 in Mérida (UTC-6 all year) two days ahead: one day of the picker whatever the hour now. */
+function twoSlots(): [string, string] {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Merida' }).format(Date.now() + 48 * HOUR);
+  return [`${day}T16:00:00.000Z`, `${day}T17:00:00.000Z`];
+}
+
+test('"Reprogramar" offers the free slots of its move, says a slot taken meanwhile, then moves it', async () => {
+  // Two hours in a row crossed midnight at 22:00 in Mérida, and the picker shows one day at a time.
+  const [first, second] = twoSlots();
+  const moved = item({});
+  moveSlots(moved.id, [first, second]);
   const posted: unknown[] = [];
   api.on('POST /api/admin/appointments/0b6f7c1e-2d3a-4b5c-8d9e-0f1a2b3c4d5e/move', ({ body }) => {
     posted.push(body);
@@ -138,4 +143,25 @@ test('"Reprogramar" offers the free slots of its move but its own start, says a 
     ]),
   );
   expect(posted).toEqual([{ start: second }, { start: second }]);
+});
+
+test('"Reprogramar" to where the appointment already is (the buyer moved it there meanwhile) says nothing changed', async () => {
+  const [first, second] = twoSlots();
+  const moved = item({});
+  moveSlots(moved.id, [first, second]);
+  api.on(`POST /api/admin/appointments/${moved.id}/move`, {
+    body: { id: moved.id, start: first, end: second, moved: false, memberId: ANA.id },
+  });
+  renderPanel(api, <AppointmentItem item={moved} />);
+  await userEvent.click(await screen.findByRole('button', { name: 'Reprogramar cita: Elena Poot' }));
+  const dialog = await screen.findByRole('dialog', { name: 'Reprogramar · Elena Poot' });
+  await userEvent.click((await within(dialog).findAllByRole('radio', { name: /\d{2}:\d{2}/ }))[0] as HTMLElement);
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Reprogramar' }));
+  await waitFor(() =>
+    expect(toasts()).toEqual([
+      expect.stringMatching(
+        /^La cita ya estaba en ese horario: Elena Poot: Visita a la casa muestra · .+, \d{2}:\d{2}\. No cambió nada\.$/,
+      ),
+    ]),
+  );
 });

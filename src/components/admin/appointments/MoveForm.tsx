@@ -16,7 +16,7 @@ const DAYS_SHOWN = 21;
 export default function MoveForm({ item, onClose }: { item: Moved; onClose(): void }) {
   const client = useQueryClient();
   const today = meridaDate(Date.now());
-  const slots = useMoveSlots(item, today, addDays(today, DAYS_SHOWN - 1));
+  const slots = useMoveSlots(item.id, today, addDays(today, DAYS_SHOWN - 1));
   const [start, setStart] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = `id${useId()}`;
@@ -25,10 +25,19 @@ export default function MoveForm({ item, onClose }: { item: Moved; onClose(): vo
       api<MoveAnswer>(`/api/admin/appointments/${item.id}/move`, { method: 'POST', json: { start: chosen } }),
     onSuccess: async (moved) => {
       onClose();
-      showToast({
-        title: `Cita reprogramada: ${item.contact.name}`,
-        description: `${item.kindName} · ${shortDay(meridaDate(moved.start))}, ${meridaClock(moved.start)}. Le avisamos por WhatsApp y por correo.`,
-      });
+      const when = `${item.kindName} · ${shortDay(meridaDate(moved.start))}, ${meridaClock(moved.start)}`;
+      // Already there (the buyer moved it to that time meanwhile): nothing changed and nobody was told.
+      showToast(
+        moved.moved
+          ? {
+              title: `Cita reprogramada: ${item.contact.name}`,
+              description: `${when}. Le avisamos por WhatsApp y por correo.`,
+            }
+          : {
+              title: `La cita ya estaba en ese horario: ${item.contact.name}`,
+              description: `${when}. No cambió nada.`,
+            },
+      );
       await Promise.all(
         [keys.appointments, keys.today, keys.contact(item.contact.id)].map((queryKey) =>
           client.invalidateQueries({ queryKey }),

@@ -56,16 +56,12 @@ export const useSlots = (kind: string, place: string, from: string, to: string) 
 
 /**
  * The free slots an appointment may move to (its member's or an administrator's), its own time counting as
- * free; its current start is not offered.
+ * free; the server leaves out its current start, as stored now.
  */
-export const useMoveSlots = (appointment: { id: string; start: string }, from: string, to: string) =>
+export const useMoveSlots = (appointmentId: string, from: string, to: string) =>
   useQuery({
-    queryKey: keys.moveSlots(appointment.id, from, to),
-    queryFn: () => api<SlotsAnswer>(`/api/admin/appointments/${appointment.id}/slots?from=${from}&to=${to}`),
-    select: (answer): SlotsAnswer => ({
-      ...answer,
-      slots: answer.slots.filter((slot) => slot.start !== appointment.start),
-    }),
+    queryKey: keys.moveSlots(appointmentId, from, to),
+    queryFn: () => api<SlotsAnswer>(`/api/admin/appointments/${appointmentId}/slots?from=${from}&to=${to}`),
   });
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startNeonRelay } from '../../../tests/support/neon-relay.ts';
+import { RELAYED_CONNECT_TIMEOUT, startNeonRelay } from '../../../tests/support/neon-relay.ts';
 import { parseConfig, type ServerConfig } from '../config.ts';
 import { withDatabase } from '../db/database.ts';
 import { hitRateLimit } from './rate-limit.ts';
@@ -15,7 +15,13 @@ beforeAll(async () => {
 // serverless driver (Netlify), which talks to the same database through the relay.
 describe.each(['pg', 'neon'] as const)('repository on the %s driver', (driver) => {
   const config = (): ServerConfig =>
-    parseConfig({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_DRIVER: driver, NEON_WS_PROXY: relayUrl });
+    parseConfig({
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_DRIVER: driver,
+      NEON_WS_PROXY: relayUrl,
+      // Each query opens its connection through the relay: beside a second suite that took over the production 5 s.
+      ...RELAYED_CONNECT_TIMEOUT,
+    });
   const run = <T>(work: Parameters<typeof withDatabase<T>>[0]) => withDatabase(work, config());
 
   const quote = (name: string) => ({ name, phone: '+529991234567', email: null, origin: 'hero' });
